@@ -1,0 +1,130 @@
+#include "models/failures/failure_generator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/engine/random.hpp"
+
+namespace goodput {
+
+namespace {
+
+bool lemon_applies(ComponentKind scope) {
+  return scope == ComponentKind::Gpu || scope == ComponentKind::Node;
+}
+
+double draw_repair_hours(const RepairSpec& r, double restart_s, RandomStream& rng) {
+  switch (r.kind) {
+    case RepairSpec::Kind::Restart: return restart_s / 3600.0;
+    case RepairSpec::Kind::Fixed: return r.modes.front().median_hours;
+    case RepairSpec::Kind::Lognormal: {
+      const auto& m = r.modes.front();
+      return m.sigma > 0 ? rng.lognormal(m.median_hours, m.sigma) : m.median_hours;
+    }
+    case RepairSpec::Kind::Mixture: {
+      double total = 0;
+      for (const auto& m : r.modes) total += m.weight;
+      double u = rng.uniform() * total;
+      for (const auto& m : r.modes) {
+        if (u < m.weight || &m == &r.modes.back())
+          return m.sigma > 0 ? rng.lognormal(m.median_hours, m.sigma) : m.median_hours;
+        u -= m.weight;
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::uint64_t stream_id(const std::string& name) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c, const Topology& topology) {
+  if (c.mtbf_hours <= 0 || spec.rate_scale <= 0) return 0;
+  const double n = topology.count(c.scope);
+  const double lemon = lemon_applies(c.scope)
+                           ? 1 + spec.lemon_fraction * (spec.lemon_rate_multiplier - 1)
+                           : 1;
+  return spec.rate_scale * n * lemon / c.mtbf_hours;
+}
+
+FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Time horizon,
+                          double restart_s, std::uint64_t seed, std::uint64_t run) {
+  FaultList out;
+  const std::uint32_t nodes = topology.count(ComponentKind::Node);
+  const std::uint32_t gpn = static_cast<std::uint32_t>(topology.shape().gpus_per_node);
+
+  // Lemon nodes: a per-seed choice, independent of the classes.
+  std::vector<std::uint8_t> is_lemon(nodes, 0);
+  std::vector<std::uint32_t> lemons;
+  if (spec.lemon_fraction > 0) {
+    RandomStream pick(seed, run, stream_id("lemon-nodes"));
+    const auto want = static_cast<std::uint32_t>(std::llround(spec.lemon_fraction * nodes));
+    while (lemons.size() < std::min(want, nodes)) {
+      const auto n = static_cast<std::uint32_t>(pick.below(nodes));
+      if (!is_lemon[n]) {
+        is_lemon[n] = 1;
+        lemons.push_back(n);
+      }
+    }
+    std::sort(lemons.begin(), lemons.end());
+  }
+
+  for (std::size_t ci = 0; ci < spec.classes.size(); ++ci) {
+    const FailureClassSpec& c = spec.classes[ci];
+    out.classes.push_back({c.name, c.repair.kind == RepairSpec::Kind::Restart});
+    const double total_rate = class_rate_per_hour(spec, c, topology);
+    if (total_rate <= 0) continue;
+    const std::uint64_t sid = stream_id("class:" + c.name);
+    RandomStream arrivals(seed, run, sid), choose(seed, run, sid + 1), repair(seed, run, sid + 2),
+        correlate(seed, run, sid + 3);
+    const std::uint32_t n = topology.count(c.scope);
+    const bool lemon_scope = lemon_applies(c.scope) && !lemons.empty();
+    const double per_node_units = c.scope == ComponentKind::Gpu ? gpn : 1;
+    const double lemon_units = lemon_scope ? static_cast<double>(lemons.size()) * per_node_units : 0;
+    const double lemon_share = lemon_scope ? lemon_units * spec.lemon_rate_multiplier /
+                                                 (lemon_units * spec.lemon_rate_multiplier + (n - lemon_units))
+                                           : 0;
+    const double mean_gap_h = 1.0 / total_rate;
+    const double weibull_scale = spec.weibull ? mean_gap_h / std::tgamma(1.0 + 1.0 / spec.weibull_shape) : 0;
+    double t_h = 0;
+    while (true) {
+      t_h += spec.weibull ? arrivals.weibull(spec.weibull_shape, weibull_scale) : arrivals.exponential(mean_gap_h);
+      const Time start = from_hours(t_h);
+      if (start >= horizon) break;
+      std::uint32_t index;
+      if (lemon_scope && choose.uniform() < lemon_share) {
+        const std::uint32_t node = lemons[choose.below(lemons.size())];
+        index = c.scope == ComponentKind::Gpu ? node * gpn + static_cast<std::uint32_t>(choose.below(gpn)) : node;
+      } else {
+        do {
+          index = static_cast<std::uint32_t>(choose.below(n));
+        } while (lemon_scope && is_lemon[c.scope == ComponentKind::Gpu ? index / gpn : index]);
+      }
+      const double hours = draw_repair_hours(c.repair, restart_s, repair);
+      const Time end = start + std::max<Time>(1, from_hours(hours));
+      const auto cls = static_cast<std::uint16_t>(ci);
+      out.faults.push_back({start, end, topology.id(c.scope, index), cls});
+      if (c.scope == ComponentKind::Node && spec.correlated_fraction > 0 &&
+          correlate.uniform() < spec.correlated_fraction) {
+        for (int k = 1; k < spec.correlated_nodes; ++k) {
+          const std::uint32_t other = (index + static_cast<std::uint32_t>(k)) % n;
+          out.faults.push_back({start, end, topology.id(c.scope, other), cls});
+        }
+      }
+    }
+  }
+  std::sort(out.faults.begin(), out.faults.end(), [](const Fault& a, const Fault& b) {
+    return a.start != b.start ? a.start < b.start : a.component < b.component;
+  });
+  return out;
+}
+
+}  // namespace goodput

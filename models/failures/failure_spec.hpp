@@ -1,0 +1,55 @@
+// The failure model of a scenario: statistical classes (per-component MTBF, inter-arrival
+// shape, repair distribution, blast scope) plus lemon nodes and correlated multi-node events;
+// or a trace to replay. Parsed from the scenario's /failures object (see failure_params.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/topology/topology.hpp"
+
+namespace goodput {
+
+struct RepairMode {
+  double weight = 1;
+  double median_hours = 1;
+  double sigma = 0;  // lognormal shape; 0 gives a fixed time
+};
+
+struct RepairSpec {
+  enum class Kind { Restart, Fixed, Lognormal, Mixture };
+  Kind kind = Kind::Fixed;
+  std::vector<RepairMode> modes;  // Fixed/Lognormal: one mode; Mixture: several
+};
+
+struct FailureClassSpec {
+  std::string name;
+  ComponentKind scope = ComponentKind::Gpu;
+  double mtbf_hours = 0;  // per component of the scope
+  RepairSpec repair;
+};
+
+struct TraceSpec {
+  std::string path;  // resolved relative to the scenario file
+  std::string format;
+  int lanl_system = -1;
+  double time_offset_hours = 0;
+  std::vector<std::string> restart_only_classes;
+};
+
+struct FailureSpec {
+  enum class Model { Statistical, Trace };
+  Model model = Model::Statistical;
+  std::string preset;
+  double rate_scale = 1;
+  std::vector<FailureClassSpec> classes;
+  bool weibull = false;
+  double weibull_shape = 0.7;
+  double lemon_fraction = 0;
+  double lemon_rate_multiplier = 5;
+  double correlated_fraction = 0;
+  int correlated_nodes = 2;
+  TraceSpec trace;
+};
+
+}  // namespace goodput

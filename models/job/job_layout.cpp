@@ -1,0 +1,111 @@
+#include "models/job/job_layout.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace goodput {
+
+JobLayout::JobLayout(const ClusterHealth& health, int tp)
+    : health_(&health), topology_(&health.topology()), tp_(tp) {
+  if (tp < 1 || static_cast<std::uint32_t>(tp) > topology_->gpus_per_domain())
+    throw std::invalid_argument("JobLayout: tp must be between 1 and the GPUs per domain");
+  if (topology_->gpus_per_domain() / static_cast<std::uint32_t>(tp) > 65535)
+    throw std::invalid_argument("JobLayout: too many groups per domain");
+  reset();
+}
+
+void JobLayout::reset() {
+  slot_.assign(topology_->gpus(), 0);
+  assigned_.assign(topology_->domains(), 0);
+  total_assigned_ = 0;
+  in_use_gpus_ = 0;
+}
+
+std::int64_t JobLayout::total_capacity() const {
+  std::int64_t c = 0;
+  for (std::uint32_t d = 0; d < topology_->domains(); ++d) c += capacity(d);
+  return c;
+}
+
+void JobLayout::release_down(std::span<const std::uint32_t> newly_down, std::vector<GroupHit>* hits) {
+  for (std::uint32_t gpu : newly_down) {
+    if (slot_[gpu] == 0) continue;
+    const GroupHit hit{topology_->domain_of_gpu(gpu), static_cast<std::uint32_t>(slot_[gpu] - 1)};
+    slot_[gpu] = 0;
+    --in_use_gpus_;
+    if (hits && std::none_of(hits->begin(), hits->end(), [&](const GroupHit& h) {
+          return h.domain == hit.domain && h.slot == hit.slot;
+        }))
+      hits->push_back(hit);
+  }
+}
+
+std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups) {
+  groups = std::min(groups, capacity(domain));
+  const auto gpus = topology_->blast_radius(topology_->id(ComponentKind::Domain, domain));
+  const std::uint32_t old = assigned_[domain];
+  // Members per old slot; keep the `groups` fullest slots (ties: lower slot first).
+  scratch_.assign(old, 0);
+  for (std::uint32_t g : gpus)
+    if (slot_[g] != 0) ++scratch_[slot_[g] - 1];
+  std::vector<std::uint32_t> order(old);
+  for (std::uint32_t k = 0; k < old; ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return scratch_[a] > scratch_[b]; });
+  std::vector<std::uint16_t> relabel(old + 1, 0);  // old tag -> new tag (0: released)
+  for (std::uint32_t i = 0; i < std::min(old, groups); ++i)
+    relabel[order[i] + 1] = static_cast<std::uint16_t>(i + 1);
+  std::vector<std::uint32_t> members(groups, 0);
+  for (std::uint32_t g : gpus) {
+    if (slot_[g] == 0) continue;
+    slot_[g] = relabel[slot_[g]];
+    if (slot_[g] == 0) --in_use_gpus_;
+    else ++members[slot_[g] - 1];
+  }
+  // Fill every slot up to tp from idle healthy GPUs, in index order.
+  std::uint32_t k = 0;
+  for (std::uint32_t g : gpus) {
+    while (k < groups && members[k] >= static_cast<std::uint32_t>(tp_)) ++k;
+    if (k == groups) break;
+    if (slot_[g] == 0 && health_->up(g)) {
+      slot_[g] = static_cast<std::uint16_t>(k + 1);
+      ++members[k];
+      ++in_use_gpus_;
+    }
+  }
+  total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(old);
+  assigned_[domain] = groups;
+  return groups;
+}
+
+void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
+  for (std::uint32_t d : domains) assign(d, assigned_[d]);
+}
+
+void JobLayout::grow(std::int64_t groups) {
+  for (std::uint32_t d = 0; d < topology_->domains() && groups > 0; ++d) {
+    const std::uint32_t free = capacity(d) - std::min(capacity(d), assigned_[d]);
+    if (free == 0) continue;
+    const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, groups));
+    assign(d, assigned_[d] + add);
+    groups -= add;
+  }
+}
+
+void JobLayout::shrink(std::int64_t groups) {
+  for (std::uint32_t d = topology_->domains(); d-- > 0 && groups > 0;) {
+    if (assigned_[d] == 0) continue;
+    const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(assigned_[d], groups));
+    assign(d, assigned_[d] - remove);
+    groups -= remove;
+  }
+}
+
+std::int64_t JobLayout::retarget(std::int64_t target, std::span<const std::uint32_t> dirty_domains) {
+  refill_in_place(dirty_domains);
+  if (total_assigned_ < target) grow(target - total_assigned_);
+  else if (total_assigned_ > target) shrink(total_assigned_ - target);
+  return total_assigned_;
+}
+
+}  // namespace goodput

@@ -1,0 +1,60 @@
+// Where the job's TP groups sit. Each domain holds up to floor(healthy / tp) groups; a group
+// occupies `tp` healthy GPUs of one domain (slot k of the domain: GPUs tagged k + 1; untagged
+// GPUs are idle, i.e. in-domain spares). Strategies decide *when* groups move; the layout only
+// keeps the books: which GPUs are in use, which groups a failure hit, and where capacity is.
+// Per-domain operations cost O(GPUs per domain); finding free capacity scans domains.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "models/job/cluster_health.hpp"
+
+namespace goodput {
+
+struct GroupHit {
+  std::uint32_t domain;
+  std::uint32_t slot;
+};
+
+class JobLayout {
+ public:
+  JobLayout(const ClusterHealth& health, int tp);
+  void reset();
+
+  int tp() const { return tp_; }
+  std::uint32_t capacity(std::uint32_t domain) const { return health_->healthy_in_domain(domain) / tp_; }
+  std::uint32_t assigned(std::uint32_t domain) const { return assigned_[domain]; }
+  std::int64_t total_assigned() const { return total_assigned_; }
+  std::int64_t total_capacity() const;  // sum of capacities (scans domains)
+  std::int64_t in_use_gpus() const { return in_use_gpus_; }
+  bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
+
+  // GPUs that just went down leave their groups; appends each distinct group hit.
+  void release_down(std::span<const std::uint32_t> newly_down, std::vector<GroupHit>* hits);
+  // Sets domain d to `groups` groups (clamped to its capacity), refilling short groups from idle
+  // healthy GPUs and keeping the fullest groups when shrinking. Returns the groups placed.
+  std::uint32_t assign(std::uint32_t domain, std::uint32_t groups);
+  // Re-forms every group short of GPUs in `domains` (dropping those that cannot be refilled),
+  // then grows or shrinks the total towards `target` groups using free capacity anywhere.
+  // Returns the total assigned afterwards.
+  std::int64_t retarget(std::int64_t target, std::span<const std::uint32_t> dirty_domains);
+  // Like retarget, but only refills inside the given domains (no moves to other domains).
+  void refill_in_place(std::span<const std::uint32_t> domains);
+
+ private:
+  void grow(std::int64_t groups);
+  void shrink(std::int64_t groups);
+
+  const ClusterHealth* health_;
+  const Topology* topology_;
+  int tp_;
+  std::vector<std::uint16_t> slot_;       // per GPU: 0 idle, k + 1 member of group k
+  std::vector<std::uint32_t> assigned_;   // per domain
+  std::int64_t total_assigned_ = 0;
+  std::int64_t in_use_gpus_ = 0;
+  std::vector<std::uint32_t> scratch_;
+};
+
+}  // namespace goodput

@@ -1,0 +1,18 @@
+#include "models/job/job_signals.hpp"
+
+namespace goodput {
+
+const char* bucket_name(Bucket b) {
+  switch (b) {
+    case Bucket::WastedProgress: return "WASTED_PROGRESS_FROM_DISRUPTION";
+    case Bucket::InfrastructureRecovery: return "INFRASTRUCTURE_RECOVERY_FROM_DISRUPTION";
+    case Bucket::CheckpointSave: return "UNPRODUCTIVE_CHECKPOINT_SAVE_TIME";
+    case Bucket::CheckpointRestore: return "UNPRODUCTIVE_CHECKPOINT_RESTORE_TIME";
+    case Bucket::DegradedCapacity: return "DEGRADED_CAPACITY";
+    case Bucket::ReshardOverhead: return "RESHARD_OVERHEAD";
+    case Bucket::WaitingForCapacity: return "WAITING_FOR_CAPACITY";
+  }
+  return "?";
+}
+
+}  // namespace goodput

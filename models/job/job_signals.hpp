@@ -1,0 +1,78 @@
+// What a strategy says about the job, as it happens; accounting, statistics and timeline
+// writers observe these signals (strategies never compute Goodput themselves).
+// A Phase holds from its start time until the next one: the job makes useful progress at
+// `rate` (1 = the full, failure-free job) and the rest of each second is charged to the
+// badput buckets in `loss` (rate + sum(loss) == 1).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/time.hpp"
+
+namespace goodput {
+
+enum class Bucket : std::uint8_t {
+  WastedProgress,          // WASTED_PROGRESS_FROM_DISRUPTION: work rolled back or lost mid-step
+  InfrastructureRecovery,  // INFRASTRUCTURE_RECOVERY_FROM_DISRUPTION: detection, restart, swap
+  CheckpointSave,          // UNPRODUCTIVE_CHECKPOINT_SAVE_TIME
+  CheckpointRestore,       // UNPRODUCTIVE_CHECKPOINT_RESTORE_TIME
+  DegradedCapacity,        // running with fewer replicas or smaller batches
+  ReshardOverhead,         // NTP gradient reshard exposed time
+  WaitingForCapacity,      // not enough healthy hardware to run
+};
+inline constexpr int kBucketCount = 7;
+const char* bucket_name(Bucket b);  // the report's key, e.g. "WASTED_PROGRESS_FROM_DISRUPTION"
+
+struct Phase {
+  double rate = 0;
+  std::array<double, kBucketCount> loss{};
+
+  static Phase stalled(Bucket b) {
+    Phase p;
+    p.loss[static_cast<int>(b)] = 1;
+    return p;
+  }
+  static Phase running(double rate, Bucket rest = Bucket::DegradedCapacity) {
+    Phase p;
+    p.rate = rate;
+    p.loss[static_cast<int>(rest)] = 1 - rate;
+    return p;
+  }
+};
+
+class JobObserver {
+ public:
+  virtual ~JobObserver() = default;
+  virtual void phase(Time t, const Phase& p) = 0;
+  virtual void checkpoint_snapshot(Time t) = 0;  // the state at t is being saved
+  virtual void checkpoint_durable(Time t) = 0;   // the last snapshot can now be restored
+  virtual void checkpoint_aborted(Time t) = 0;   // the snapshot in flight will never be durable
+  virtual void rollback(Time t) = 0;             // progress since the last durable checkpoint is lost
+  virtual void partial_step_lost(Time t, Time step) = 0;  // the step in flight is lost
+  virtual void interruption(Time t) = 0;                  // a disruption stopped the whole job
+  virtual void gpus_in_use(Time t, std::int64_t in_use) = 0;
+  virtual void replicas(Time t, int active, int total) = 0;
+};
+
+// Fans every signal out to the registered observers, in registration order.
+class JobSignals final : public JobObserver {
+ public:
+  void add(JobObserver* o) { observers_.push_back(o); }
+  void clear() { observers_.clear(); }
+  void phase(Time t, const Phase& p) override { for (auto* o : observers_) o->phase(t, p); }
+  void checkpoint_snapshot(Time t) override { for (auto* o : observers_) o->checkpoint_snapshot(t); }
+  void checkpoint_durable(Time t) override { for (auto* o : observers_) o->checkpoint_durable(t); }
+  void checkpoint_aborted(Time t) override { for (auto* o : observers_) o->checkpoint_aborted(t); }
+  void rollback(Time t) override { for (auto* o : observers_) o->rollback(t); }
+  void partial_step_lost(Time t, Time step) override { for (auto* o : observers_) o->partial_step_lost(t, step); }
+  void interruption(Time t) override { for (auto* o : observers_) o->interruption(t); }
+  void gpus_in_use(Time t, std::int64_t n) override { for (auto* o : observers_) o->gpus_in_use(t, n); }
+  void replicas(Time t, int a, int n) override { for (auto* o : observers_) o->replicas(t, a, n); }
+
+ private:
+  std::vector<JobObserver*> observers_;
+};
+
+}  // namespace goodput

@@ -1,0 +1,72 @@
+// A scenario as the simulator uses it, after strict loading (scenario_loader.hpp): cluster
+// shape, job layout, failure model, recovery and checkpoint costs, and the strategies to
+// compare with their parameters. `resolved` is the input with every default filled in; it is
+// written into report.json so a run can be reproduced from the report alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/failures/failure_spec.hpp"
+#include "models/topology/topology.hpp"
+#include "sim/core/params.hpp"
+
+namespace goodput {
+
+struct JobSpec {
+  int tp = 8;
+  int pp = 1;
+  int dp = 1;
+  double step_s = 10;   // iteration time of the healthy job
+  int microbatches = 8; // micro-batches per replica per step (granularity of accumulation)
+  Json model;           // transformer shape, for the cost model and calibration
+};
+
+struct RecoverySpec {
+  double detection_s = 120;
+  double restart_s = 600;
+};
+
+struct CheckpointSpec {
+  enum class Policy { None, Fixed, Young, Daly, AvailabilityOptimal };
+  Policy policy = Policy::Daly;
+  double interval_s = 3600;
+  double save_s = 60;
+  bool async = false;
+  double async_blocking_s = 5;
+  double load_s = 300;
+};
+
+struct StrategyConfig {
+  std::string name;
+  Json params;  // validated and resolved against the strategy's parameter section
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::string mode = "time";
+  double horizon_hours = 720;
+  int seeds = 10;
+  std::uint64_t seed = 1;
+  ClusterShape cluster;
+  int spare_domains = 0;
+  JobSpec job;
+  FailureSpec failures;
+  RecoverySpec recovery;
+  CheckpointSpec checkpoint;
+  std::vector<StrategyConfig> strategies;
+  Json resolved;
+
+  int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
+  int job_groups() const { return job.dp * job.pp; }
+  const StrategyConfig* strategy(const std::string& n) const {
+    for (const auto& s : strategies)
+      if (s.name == n) return &s;
+    return nullptr;
+  }
+};
+
+}  // namespace goodput

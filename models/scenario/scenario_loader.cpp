@@ -1,0 +1,257 @@
+#include "models/scenario/scenario_loader.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/failures/failure_presets.hpp"
+#include "models/scenario/scenario_params.hpp"
+#include "models/strategies/strategy.hpp"
+#include "sim/core/error.hpp"
+
+namespace goodput {
+
+namespace {
+
+ComponentKind parse_scope(const std::string& s) {
+  if (s == "node") return ComponentKind::Node;
+  if (s == "domain") return ComponentKind::Domain;
+  if (s == "rack") return ComponentKind::Rack;
+  if (s == "leaf") return ComponentKind::Leaf;
+  return ComponentKind::Gpu;
+}
+
+RepairSpec parse_repair(const ParamReader& r) {
+  RepairSpec out;
+  const std::string kind = r.string("kind");
+  if (kind == "restart") {
+    out.kind = RepairSpec::Kind::Restart;
+    out.modes = {{1, 0, 0}};
+  } else if (kind == "fixed") {
+    out.kind = RepairSpec::Kind::Fixed;
+    if (!r.present("hours")) throw r.error("", "repair kind 'fixed' needs 'hours'");
+    out.modes = {{1, r.number("hours"), 0}};
+  } else if (kind == "lognormal") {
+    out.kind = RepairSpec::Kind::Lognormal;
+    if (!r.present("median_hours")) throw r.error("", "repair kind 'lognormal' needs 'median_hours'");
+    out.modes = {{1, r.number("median_hours"), r.number("sigma")}};
+  } else {
+    out.kind = RepairSpec::Kind::Mixture;
+    for (const auto& m : r.objects("modes"))
+      out.modes.push_back({m.number("weight"), m.number("median_hours"), m.number("sigma")});
+    if (out.modes.empty()) throw r.error("modes", "repair kind 'mixture' needs at least one mode");
+  }
+  return out;
+}
+
+void parse_cluster(const ParamReader& r, Scenario& s) {
+  ClusterShape& c = s.cluster;
+  c.preset = r.string("preset");
+  if (c.preset == "hgx-8") c = {c.preset, "H100", 8, 1, 4, 16, 1};
+  else if (c.preset == "nvl32") c = {c.preset, "B200", 4, 8, 8, 16, 1};
+  else if (c.preset == "gb200-nvl72") c = {c.preset, "GB200", 4, 18, 18, 18, 1};
+  else c = {c.preset, "", 0, 0, 0, 0, 1};
+  auto take = [&](const char* key, int& field) {
+    if (r.present(key)) field = r.integer32(key);
+    else if (field == 0) throw r.error("", std::string("preset 'custom' needs '") + key + "'");
+  };
+  take("gpus_per_node", c.gpus_per_node);
+  take("nodes_per_domain", c.nodes_per_domain);
+  take("nodes_per_rack", c.nodes_per_rack);
+  take("nodes_per_leaf", c.nodes_per_leaf);
+  if (r.present("gpu")) c.gpu_type = r.string("gpu");
+  else if (c.gpu_type.empty()) throw r.error("", "preset 'custom' needs 'gpu'");
+  s.spare_domains = r.integer32("spare_domains");
+}
+
+void parse_job(const ParamReader& r, Scenario& s) {
+  s.job.tp = r.integer32("tp");
+  s.job.pp = r.integer32("pp");
+  s.job.dp = r.integer32("dp");
+  s.job.step_s = r.number("step_s");
+  s.job.microbatches = r.integer32("microbatches");
+  if (r.present("model")) {
+    Json resolved_model;
+    ParamReader m(r.raw("model"), sections::model(), r.file(), r.pointer("model"), &resolved_model);
+    s.job.model = resolved_model;
+  }
+  if (s.job.tp > s.cluster.gpus_per_domain())
+    throw r.error("tp", "tp " + std::to_string(s.job.tp) + " does not fit in a domain of " +
+                            std::to_string(s.cluster.gpus_per_domain()) + " GPUs");
+}
+
+void parse_failures(const ParamReader& r, Scenario& s) {
+  FailureSpec& f = s.failures;
+  f.model = r.string("model") == "trace" ? FailureSpec::Model::Trace : FailureSpec::Model::Statistical;
+  f.preset = r.string("preset");
+  f.rate_scale = r.number("rate_scale");
+  f.weibull = r.string("inter_arrival") == "weibull";
+  f.weibull_shape = r.number("weibull_shape");
+  f.lemon_fraction = r.number("lemon_fraction");
+  f.lemon_rate_multiplier = r.number("lemon_rate_multiplier");
+  f.correlated_fraction = r.number("correlated_fraction");
+  f.correlated_nodes = r.integer32("correlated_nodes");
+  if (r.present("classes")) {
+    for (const auto& c : r.objects("classes"))
+      f.classes.push_back({c.string("name"), parse_scope(c.string("scope")), c.number("mtbf_hours"),
+                           parse_repair(c.object("repair"))});
+  } else {
+    f.classes = failure_preset(f.preset);
+  }
+  if (f.model == FailureSpec::Model::Trace) {
+    if (!r.present("trace")) throw r.error("trace", "failure model 'trace' needs a 'trace' object");
+    const ParamReader t = r.object("trace");
+    f.trace.path = t.string("path");
+    const auto base = std::filesystem::path(r.file()).parent_path();
+    if (!base.empty() && std::filesystem::path(f.trace.path).is_relative())
+      f.trace.path = (base / f.trace.path).lexically_normal().string();
+    if (!std::filesystem::exists(f.trace.path))
+      throw t.error("path", "trace file not found: " + f.trace.path);
+    f.trace.format = t.string("format");
+    if (t.present("lanl_system")) f.trace.lanl_system = t.integer32("lanl_system");
+    f.trace.time_offset_hours = t.number("time_offset_hours");
+    f.trace.restart_only_classes = t.strings("restart_only_classes");
+  } else if (r.present("trace")) {
+    r.object("trace");  // still validated
+  }
+}
+
+void parse_checkpoint(const ParamReader& r, Scenario& s) {
+  CheckpointSpec& c = s.checkpoint;
+  const std::string p = r.string("interval");
+  c.policy = p == "none"    ? CheckpointSpec::Policy::None
+             : p == "fixed" ? CheckpointSpec::Policy::Fixed
+             : p == "young" ? CheckpointSpec::Policy::Young
+             : p == "daly"  ? CheckpointSpec::Policy::Daly
+                            : CheckpointSpec::Policy::AvailabilityOptimal;
+  c.interval_s = r.number("interval_s");
+  c.save_s = r.number("save_s");
+  c.async = r.string("save_mode") == "async";
+  c.async_blocking_s = r.number("async_blocking_s");
+  c.load_s = r.number("load_s");
+}
+
+void parse_strategies(const ParamReader& top, Scenario& s, Json& resolved) {
+  const Json& in = top.raw("strategies");
+  const std::string base = top.pointer("strategies");
+  if (!in.is_object()) throw InputError(top.file(), base, "expected an object: strategy name -> parameters");
+  Json& out = resolved["strategies"];
+  out = Json::object();
+  // Report order follows the table, not the file, so reports of different files line up.
+  for (const auto& [name, params] : in.items()) {
+    if (!find_strategy(name))
+      throw InputError(top.file(), base + "/" + name,
+                       "unknown strategy '" + name + "' (valid: " + strategy_names() + ")");
+  }
+  for (const auto& info : strategy_table()) {
+    if (!in.contains(info.name)) continue;
+    Json params;
+    ParamReader pr(in.at(info.name), *info.params, top.file(), base + "/" + info.name, &params);
+    out[info.name] = params;
+    s.strategies.push_back({info.name, params});
+  }
+  if (s.strategies.empty())
+    throw InputError(top.file(), base, "no strategies to compare (valid: " + strategy_names() + ")");
+}
+
+Json class_to_json(const FailureClassSpec& c) {
+  Json repair;
+  switch (c.repair.kind) {
+    case RepairSpec::Kind::Restart: repair = {{"kind", "restart"}}; break;
+    case RepairSpec::Kind::Fixed: repair = {{"kind", "fixed"}, {"hours", c.repair.modes[0].median_hours}}; break;
+    case RepairSpec::Kind::Lognormal:
+      repair = {{"kind", "lognormal"}, {"median_hours", c.repair.modes[0].median_hours}, {"sigma", c.repair.modes[0].sigma}};
+      break;
+    case RepairSpec::Kind::Mixture: {
+      Json modes = Json::array();
+      for (const auto& m : c.repair.modes)
+        modes.push_back({{"weight", m.weight}, {"median_hours", m.median_hours}, {"sigma", m.sigma}});
+      repair = {{"kind", "mixture"}, {"modes", modes}};
+    }
+  }
+  return {{"name", c.name}, {"scope", component_kind_name(c.scope)}, {"mtbf_hours", c.mtbf_hours}, {"repair", repair}};
+}
+
+}  // namespace
+
+Json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  try {
+    return Json::parse(buf.str());
+  } catch (const Json::parse_error& e) {
+    // nlohmann's message carries "at line L, column C"
+    throw InputError(path, "", std::string("not valid JSON: ") + e.what());
+  }
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  Json input = read_json_file(path);
+  if (!input.is_object()) throw InputError(path, "/", "a scenario must be a JSON object");
+  for (const auto& o : overrides) apply_override(input, o, path);
+  return parse_scenario(input, path);
+}
+
+Scenario parse_scenario(const Json& input, const std::string& file) {
+  Scenario s;
+  s.file = file;
+  Json resolved = Json::object();
+  const ParamReader top(input, sections::scenario(), file, "", &resolved);
+  s.name = top.string("name");
+  if (s.name.empty()) s.name = std::filesystem::path(file).stem().string();
+  s.description = top.string("description");
+  s.mode = top.string("mode");
+  s.horizon_hours = top.number("horizon_hours");
+  s.seeds = top.integer32("seeds");
+  s.seed = static_cast<std::uint64_t>(top.integer("seed"));
+
+  parse_cluster(top.object("cluster"), s);
+  parse_job(top.object("job"), s);
+  parse_failures(top.object("failures"), s);
+  const ParamReader rec = top.object("recovery");
+  s.recovery.detection_s = rec.number("detection_s");
+  s.recovery.restart_s = rec.number("restart_s");
+  parse_checkpoint(top.object("checkpoint"), s);
+  parse_strategies(top, s, resolved);
+
+  // Domain count: what the job needs plus spares, unless given.
+  const int per_domain = s.groups_per_domain();
+  const long long needed = (static_cast<long long>(s.job_groups()) + per_domain - 1) / per_domain;
+  const Json cluster_input = input.contains("cluster") ? input.at("cluster") : Json::object();
+  const ParamReader cl(cluster_input, sections::cluster(), file, "/cluster", nullptr);
+  if (cl.present("domains")) {
+    s.cluster.domains = cl.integer32("domains");
+    if (cl.present("spare_domains"))
+      throw cl.error("spare_domains", "give either 'domains' or 'spare_domains', not both");
+    if (s.cluster.domains < needed)
+      throw cl.error("domains", std::to_string(s.cluster.domains) + " domains cannot hold the job: tp " +
+                                    std::to_string(s.job.tp) + " x pp " + std::to_string(s.job.pp) +
+                                    " x dp " + std::to_string(s.job.dp) + " needs " +
+                                    std::to_string(needed));
+    s.spare_domains = static_cast<int>(s.cluster.domains - needed);
+  } else {
+    s.cluster.domains = static_cast<int>(needed + s.spare_domains);
+  }
+  if (static_cast<double>(s.cluster.domains) * s.cluster.gpus_per_domain() > 4.0e9)
+    throw cl.error("", "cluster too large (more than 4e9 GPUs)");
+
+  // Write the resolved cluster shape (preset values made explicit).
+  Json& rc = resolved["cluster"];
+  rc["gpu"] = s.cluster.gpu_type;
+  rc["gpus_per_node"] = s.cluster.gpus_per_node;
+  rc["nodes_per_domain"] = s.cluster.nodes_per_domain;
+  rc["nodes_per_rack"] = s.cluster.nodes_per_rack;
+  rc["nodes_per_leaf"] = s.cluster.nodes_per_leaf;
+  rc["domains"] = s.cluster.domains;
+  rc.erase("spare_domains");  // implied by domains; both together would not load
+  // The classes in use, written out in full so the resolved scenario loads on its own.
+  Json classes = Json::array();
+  for (const auto& c : s.failures.classes) classes.push_back(class_to_json(c));
+  resolved["failures"]["classes"] = classes;
+  s.resolved = resolved;
+  return s;
+}
+
+}  // namespace goodput

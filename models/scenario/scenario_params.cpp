@@ -1,0 +1,161 @@
+#include "models/scenario/scenario_params.hpp"
+
+namespace goodput::sections {
+
+using namespace goodput::param;
+
+const ParamSection& repair_mode() {
+  static const ParamSection s{"repair mode", "One mode of a repair-time mixture: a lognormal.", {
+      number("weight", "", 1.0, 0, kInf, "relative weight of this mode"),
+      number("median_hours", "h", Json(), 0, kInf, "median repair time of this mode"),
+      number("sigma", "", 0.0, 0, 5, "lognormal shape (0: every repair takes the median)"),
+  }};
+  return s;
+}
+
+const ParamSection& repair() {
+  static const ParamSection s{"repair", "How long a failed component stays out.", {
+      choice("kind", {"restart", "fixed", "lognormal", "mixture"}, "fixed",
+             "restart: no hardware out, back after /recovery/restart_s; fixed: `hours`; lognormal: "
+             "`median_hours`, `sigma`; mixture: `modes`"),
+      optional(number("hours", "h", Json(), 0, kInf, "repair time (kind fixed)")),
+      optional(number("median_hours", "h", Json(), 0, kInf, "median repair time (kind lognormal)")),
+      number("sigma", "", 0.0, 0, 5, "lognormal shape (kind lognormal)"),
+      objects("modes", &repair_mode(), "mixture modes (kind mixture)"),
+  }};
+  return s;
+}
+
+const ParamSection& failure_class() {
+  static const ParamSection s{"failure class", "One statistical failure class.", {
+      text("name", Json(), "label used in reports"),
+      choice("scope", {"gpu", "node", "domain", "rack", "leaf"}, "gpu",
+             "component that fails; every GPU depending on it goes down (blast radius)"),
+      number("mtbf_hours", "h", Json(), 1e-9, kInf, "mean time between failures of ONE component of the scope"),
+      object("repair", &repair(), "repair-time distribution"),
+  }};
+  return s;
+}
+
+const ParamSection& trace() {
+  static const ParamSection s{"trace", "A failure trace to replay instead of the statistical model.", {
+      text("path", Json(), "trace file, relative to the scenario file"),
+      choice("format", {"csv", "json", "infinitehbd-json", "lanl-csv"}, "csv", "file format"),
+      optional(integer("lanl_system", "", Json(), 0, kInf, "LANL system number to import (lanl-csv)")),
+      number("time_offset_hours", "h", 0.0, -kInf, kInf, "subtracted from every trace time"),
+      strings("restart_only_classes", Json::array(),
+              "fault classes that need only a restart (the job restarts; no repair wait)"),
+  }};
+  return s;
+}
+
+const ParamSection& failures() {
+  static const ParamSection s{"failures", "Where failures come from.", {
+      choice("model", {"statistical", "trace"}, "statistical", "statistical classes or trace replay"),
+      choice("preset", {"llama3", "optimistic", "pessimistic", "ntp-paper", "none"}, "llama3",
+             "default class list (see `goodput describe failure-models`); ignored when `classes` is given"),
+      number("rate_scale", "", 1.0, 0, kInf, "multiplies every failure rate (0: no failures)"),
+      objects("classes", &failure_class(), "explicit class list (replaces the preset's)"),
+      choice("inter_arrival", {"exponential", "weibull"}, "exponential",
+             "inter-arrival law of each class's cluster-wide process"),
+      number("weibull_shape", "", 0.7, 0.05, 10, "Weibull shape (below 1: decreasing hazard, bursts)"),
+      number("lemon_fraction", "", 0.0, 0, 1, "share of nodes that are lemons"),
+      number("lemon_rate_multiplier", "", 5.0, 1, kInf, "failure-rate multiplier of lemon nodes"),
+      number("correlated_fraction", "", 0.0, 0, 1, "share of node-scope events that also take the next nodes down"),
+      integer("correlated_nodes", "nodes", 2, 2, 1024, "nodes taken down by a correlated event"),
+      object("trace", &trace(), "trace replay settings (model trace)"),
+  }};
+  return s;
+}
+
+const ParamSection& cluster() {
+  static const ParamSection s{"cluster", "The hardware: a preset shape, optionally overridden.", {
+      choice("preset", {"hgx-8", "nvl32", "gb200-nvl72", "custom"}, "gb200-nvl72",
+             "hgx-8: 8-GPU nodes, NVLink inside the node; nvl32: 8 trays x 4 GPUs; gb200-nvl72: "
+             "18 trays x 4 GPUs per rack-scale domain; custom: give every count"),
+      optional(text("gpu", Json(), "GPU type (H100, H200, B200, GB200); default from the preset")),
+      optional(integer("gpus_per_node", "GPUs", Json(), 1, 1024, "GPUs per node / tray")),
+      optional(integer("nodes_per_domain", "nodes", Json(), 1, 4096, "nodes per NVLink domain")),
+      optional(integer("nodes_per_rack", "nodes", Json(), 1, 4096, "nodes per rack / power shelf")),
+      optional(integer("nodes_per_leaf", "nodes", Json(), 1, 4096, "nodes per scale-out leaf switch")),
+      optional(integer("domains", "domains", Json(), 1, 1e7,
+                       "total domains; default: what the job needs plus spare_domains")),
+      integer("spare_domains", "domains", 0, 0, 1e7, "domains beyond the job's needs (when domains is not given)"),
+  }};
+  return s;
+}
+
+const ParamSection& model() {
+  static const ParamSection s{"model", "Transformer shape (for the cost model and calibration).", {
+      integer("hidden", "", Json(), 1, kInf, "hidden size"),
+      integer("heads", "", Json(), 1, kInf, "attention heads"),
+      optional(integer("kv_heads", "", Json(), 1, kInf, "key/value heads (default: heads)")),
+      integer("ffn", "", Json(), 1, kInf, "MLP inner width"),
+      integer("layers", "", Json(), 1, kInf, "transformer layers"),
+      integer("seq_len", "tokens", Json(), 1, kInf, "sequence length"),
+      integer("vocab", "tokens", 128256, 1, kInf, "vocabulary size"),
+      boolean("gated_mlp", false, "gated MLP (SwiGLU: the up projection has 2*ffn columns)"),
+  }};
+  return s;
+}
+
+const ParamSection& job() {
+  static const ParamSection s{"job", "The training job's parallel layout.", {
+      integer("tp", "GPUs", Json(), 1, 4096, "tensor-parallel degree (a TP group lives inside one domain)"),
+      integer("pp", "stages", Json(), 1, 4096, "pipeline stages per replica"),
+      integer("dp", "replicas", Json(), 1, 1e7, "data-parallel replicas"),
+      number("step_s", "s", 10.0, 1e-3, 1e6, "iteration time of the healthy job"),
+      integer("microbatches", "", 8, 1, 1e6, "micro-batches per replica per step"),
+      integer("micro_batch", "sequences", 1, 1, 1e6, "sequences per micro-batch"),
+      object("model", &model(), "model shape (optional for the proportional cost model)"),
+  }};
+  return s;
+}
+
+const ParamSection& recovery() {
+  static const ParamSection s{"recovery", "Costs shared by every strategy.", {
+      number("detection_s", "s", 120.0, 0, kInf, "time to notice a failure (collective time-out, health check)"),
+      number("restart_s", "s", 600.0, 0, kInf, "job restart: rescheduling, process start-up, communicator set-up"),
+  }};
+  return s;
+}
+
+const ParamSection& checkpoint() {
+  static const ParamSection s{"checkpoint", "Checkpointing, available to every strategy.", {
+      choice("interval", {"none", "fixed", "young", "daly", "availability_optimal"}, "daly",
+             "fixed: interval_s; young: sqrt(2 C M); daly: Daly's higher-order formula; "
+             "availability_optimal: minimises Daly's expected run time including restarts"),
+      number("interval_s", "s", 3600.0, 1, kInf, "interval when `interval` is fixed"),
+      number("save_s", "s", 60.0, 0, kInf, "time to write a checkpoint"),
+      choice("save_mode", {"blocking", "async"}, "blocking",
+             "blocking: training stops for save_s; async: stops for async_blocking_s, durable after save_s"),
+      number("async_blocking_s", "s", 5.0, 0, kInf, "training pause of an async save (snapshot to host memory)"),
+      number("load_s", "s", 300.0, 0, kInf, "time to load a checkpoint on restart"),
+  }};
+  return s;
+}
+
+const ParamSection& strategies() {
+  static const ParamSection s{"strategies", "Strategies to compare: name -> parameters.", {}};
+  return s;
+}
+
+const ParamSection& scenario() {
+  static const ParamSection s{"scenario", "A goodput scenario file.", {
+      text("name", "", "short name used in reports"),
+      text("description", "", "one paragraph for the report"),
+      choice("mode", {"time"}, "time", "time: simulate a wall-clock horizon"),
+      number("horizon_hours", "h", 720.0, 1e-3, 1e6, "simulated wall-clock time"),
+      integer("seeds", "runs", 10, 1, 1e6, "Monte Carlo runs"),
+      integer("seed", "", 1, 0, 9e15, "base seed; run i uses streams derived from (seed, i, component)"),
+      object("cluster", &cluster(), "hardware"),
+      object("job", &job(), "training job"),
+      object("failures", &failures(), "failure model"),
+      object("recovery", &recovery(), "recovery costs"),
+      object("checkpoint", &checkpoint(), "checkpointing"),
+      object("strategies", &strategies(), "strategies to compare (name -> parameters)"),
+  }};
+  return s;
+}
+
+}  // namespace goodput::sections

@@ -1,0 +1,50 @@
+// dp_drop: the damaged replica(s) leave and the job goes on with fewer replicas after a short
+// reconfiguration; once hardware for a whole replica is healthy again (repair or spares,
+// damaged domains packed together) the replica rejoins after a state copy from a peer.
+#include "models/strategies/strategy_factories.hpp"
+
+namespace goodput {
+
+namespace {
+
+class DpDrop final : public JobController {
+ public:
+  explicit DpDrop(const DropOptions& o) { drop_ = o; }
+
+ protected:
+  void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) override {
+    recover_by_drop(impact.hits.size(), hit_domains);
+  }
+};
+
+}  // namespace
+
+const ParamSection& dp_drop_params() {
+  using namespace param;
+  static const ParamSection s{"dp_drop", "Drop damaged data-parallel replicas; rejoin after repair.", {
+      choice("batch_policy", {"shrink", "accumulate", "pause_below"}, "shrink",
+             "shrink: fewer samples per step; accumulate: same global batch, more micro-batches per "
+             "replica (whole micro-batches); pause_below: shrink, but stop below min_replicas"),
+      integer("min_replicas", "replicas", 1, 1, 1e7, "pause_below: fewest replicas that may train"),
+      number("reconfig_s", "s", 60.0, 0, kInf, "stall to rebuild communicators without the lost replica"),
+      number("state_copy_s", "s", 300.0, 0, kInf, "time to copy model and optimizer state to a rejoining replica"),
+  }};
+  return s;
+}
+
+DropOptions read_drop_options(const Json& params) {
+  const ParamReader r(params, dp_drop_params(), "", "", nullptr);
+  DropOptions o;
+  const std::string p = r.string("batch_policy");
+  o.policy = p == "shrink" ? BatchPolicy::Shrink : p == "accumulate" ? BatchPolicy::Accumulate : BatchPolicy::PauseBelow;
+  o.min_replicas = r.integer32("min_replicas");
+  o.reconfig_s = r.number("reconfig_s");
+  o.state_copy_s = r.number("state_copy_s");
+  return o;
+}
+
+std::unique_ptr<Strategy> make_dp_drop(const Scenario&, const Json& params) {
+  return std::make_unique<DpDrop>(read_drop_options(params));
+}
+
+}  // namespace goodput

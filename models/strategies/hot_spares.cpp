@@ -1,0 +1,78 @@
+// hot_spares: a warm spare replaces the damaged unit after a swap time, the replica keeps its
+// state (from a DP peer) and the job loses only the step in flight. Scope gpu: idle healthy
+// GPUs of the same domain; node: the same where a node is part of a larger domain, whole
+// spare nodes (= domains) on HGX; domain: in-domain GPUs first, then a spare domain. A failed
+// unit rejoins the pool when repaired. With no spare in scope, the fallback strategy acts.
+#include "models/strategies/strategy_factories.hpp"
+
+namespace goodput {
+
+namespace {
+
+struct SpareOptions {
+  bool spare_domains = true;  // may move a group to another domain
+  double swap_s = 300;
+  bool fallback_restart = true;
+  bool rollback = false;
+};
+
+class HotSpares final : public JobController {
+ public:
+  HotSpares(const SpareOptions& o, const DropOptions& d) : o_(o) { drop_ = d; }
+
+ protected:
+  void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) override {
+    const auto& recovery = scenario().recovery;
+    if (impact.restart_only) {
+      // Nothing to swap: the crashed processes restart in place.
+      if (degraded()) recover_by_drop(impact.hits.size(), hit_domains);
+      else recover_in_place(recovery.restart_s, o_.rollback);
+      return;
+    }
+    if (degraded()) {  // already running on the dp_drop fallback
+      recover_by_drop(impact.hits.size(), hit_domains);
+      return;
+    }
+    // In-domain replacements were already made; now a spare domain, if the scope allows.
+    if (o_.spare_domains) ctx().layout->retarget(job_groups(), {});
+    if (layout_full()) recover_in_place(o_.swap_s, o_.rollback);
+    else if (o_.fallback_restart) recover_by_restart(hit_domains);
+    else recover_by_drop(impact.hits.size(), hit_domains);
+  }
+
+ private:
+  SpareOptions o_;
+};
+
+}  // namespace
+
+const ParamSection& hot_spares_params() {
+  using namespace param;
+  static const ParamSection s{"hot_spares", "Swap in a warm spare; fall back when the pool is empty.", {
+      choice("scope", {"gpu", "node", "domain"}, "domain",
+             "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain on multi-node "
+             "domains, a spare domain on HGX), domain (in-domain first, then a whole spare domain)"),
+      number("swap_s", "s", 300.0, 0, kInf, "time to bring a spare in (after detection)"),
+      choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
+             "what happens when no spare is available; dp_drop takes its parameters from "
+             "/strategies/dp_drop when present"),
+      boolean("rollback_to_checkpoint", false,
+              "roll back to the last checkpoint on a swap (false: the spare gets state from a DP peer)"),
+  }};
+  return s;
+}
+
+std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& params) {
+  const ParamReader r(params, hot_spares_params(), "", "", nullptr);
+  SpareOptions o;
+  const std::string scope = r.string("scope");
+  o.spare_domains = scope == "domain" || (scope == "node" && scenario.cluster.nodes_per_domain == 1);
+  o.swap_s = r.number("swap_s");
+  o.fallback_restart = r.string("fallback") == "checkpoint_restart";
+  o.rollback = r.boolean("rollback_to_checkpoint");
+  const StrategyConfig* drop = scenario.strategy("dp_drop");
+  const DropOptions d = read_drop_options(drop ? drop->params : Json::object());
+  return std::make_unique<HotSpares>(o, d);
+}
+
+}  // namespace goodput

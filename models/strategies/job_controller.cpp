@@ -1,0 +1,258 @@
+#include "models/strategies/job_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace goodput {
+
+void JobController::start(JobContext& ctx) {
+  ctx_ = &ctx;
+  active_ = scenario().job.dp;
+  ctx.layout->retarget(job_groups(), {});
+  mode_ = Mode::Stalled;  // so resume() emits the first phase
+  arm_checkpoint();
+  resume();
+}
+
+void JobController::on_fault(const FaultImpact& impact) {
+  if (impact.hits.empty()) return;
+  hit_domains_.clear();
+  for (const auto& h : impact.hits)
+    if (std::find(hit_domains_.begin(), hit_domains_.end(), h.domain) == hit_domains_.end())
+      hit_domains_.push_back(h.domain);
+  ctx_->layout->refill_in_place(hit_domains_);
+  if (restarting_ || full_restart_pending_) {
+    recover_by_restart(hit_domains_);  // a fault during a restart starts it over
+    return;
+  }
+  react(impact, hit_domains_);
+}
+
+void JobController::on_repair(const RepairImpact& impact) {
+  JobLayout& layout = *ctx_->layout;
+  if (full_restart_pending_) {
+    layout.retarget(job_groups(), impact.domains);
+    if (layout_full()) {
+      full_restart_pending_ = false;
+      begin_stall({{from_seconds(scenario().recovery.restart_s), Bucket::InfrastructureRecovery},
+                   {from_seconds(scenario().checkpoint.load_s), Bucket::CheckpointRestore}},
+                  After::FullRestart);
+    }
+    return;
+  }
+  if (restarting_) return;
+  if (degraded()) {
+    relayout_replicas(impact.domains);
+    if (mode_ == Mode::Waiting && can_run()) resume();
+  } else if (!layout_full()) {
+    layout.retarget(job_groups(), impact.domains);
+    if (mode_ == Mode::Waiting && can_run()) resume();
+  }
+  set_in_use();
+}
+
+void JobController::handle(std::uint32_t kind, std::uint64_t) {
+  switch (kind) {
+    case kStallStep: next_stall_step(); break;
+    case kCheckpointDue:
+      checkpoint_event_ = 0;
+      if (mode_ == Mode::Running) begin_save();
+      else checkpoint_due_ = true;
+      break;
+    case kSaveDone: {
+      save_event_ = 0;
+      const auto& c = scenario().checkpoint;
+      if (c.async) durable_event_ = ctx_->sim->schedule_after(from_seconds(std::max(0.0, c.save_s - c.async_blocking_s)), this, kDurable);
+      else ctx_->signals->checkpoint_durable(ctx_->sim->now());
+      mode_ = Mode::Stalled;
+      arm_checkpoint();
+      resume();
+      break;
+    }
+    case kDurable:
+      durable_event_ = 0;
+      ctx_->signals->checkpoint_durable(ctx_->sim->now());
+      break;
+    case kJoin:
+      joins_.pop_front();
+      --joining_;
+      ++active_;
+      if (mode_ == Mode::Running || (mode_ == Mode::Waiting && can_run())) resume();
+      break;
+    default: break;
+  }
+}
+
+// --- procedures ---------------------------------------------------------------------------
+
+void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
+  interrupt(/*rollback=*/true);
+  for (EventId id : joins_) ctx_->sim->cancel(id);
+  joins_.clear();
+  joining_ = 0;
+  active_ = scenario().job.dp;
+  restarting_ = true;
+  ctx_->layout->retarget(job_groups(), dirty);
+  const auto& r = scenario().recovery;
+  if (layout_full()) {
+    full_restart_pending_ = false;
+    begin_stall({{from_seconds(r.detection_s), Bucket::InfrastructureRecovery},
+                 {from_seconds(r.restart_s), Bucket::InfrastructureRecovery},
+                 {from_seconds(scenario().checkpoint.load_s), Bucket::CheckpointRestore}},
+                After::FullRestart);
+  } else {
+    full_restart_pending_ = true;
+    begin_stall({{from_seconds(r.detection_s), Bucket::InfrastructureRecovery}}, After::WaitForFullRestart);
+  }
+}
+
+void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty) {
+  const int lost = static_cast<int>(std::min<std::size_t>(groups_hit, static_cast<std::size_t>(active_)));
+  if (active_ - lost <= 0 && joining_ == 0) {
+    recover_by_restart(dirty);  // no replica holds the model state any more
+    return;
+  }
+  interrupt(/*rollback=*/false);
+  active_ -= lost;
+  relayout_replicas(dirty);
+  begin_stall({{from_seconds(scenario().recovery.detection_s), Bucket::InfrastructureRecovery},
+               {from_seconds(drop_.reconfig_s), Bucket::InfrastructureRecovery}},
+              After::Resume);
+}
+
+void JobController::recover_in_place(double swap_s, bool rollback) {
+  interrupt(rollback);
+  begin_stall({{from_seconds(scenario().recovery.detection_s), Bucket::InfrastructureRecovery},
+               {from_seconds(swap_s), Bucket::InfrastructureRecovery}},
+              After::Resume);
+}
+
+// Fits active and joining replicas to what the layout can hold (packing damaged domains
+// together), schedules state copies for replicas that can be formed again.
+void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
+  JobLayout& layout = *ctx_->layout;
+  const int pp = scenario().job.pp;
+  const auto formed = layout.retarget(job_groups(), dirty);
+  const int formable = static_cast<int>(formed / pp);
+  active_ = std::min(active_, formable);
+  while (active_ + joining_ > formable) {
+    ctx_->sim->cancel(joins_.back());
+    joins_.pop_back();
+    --joining_;
+  }
+  while (active_ + joining_ < formable) {
+    joins_.push_back(ctx_->sim->schedule_after(from_seconds(drop_.state_copy_s), this, kJoin));
+    ++joining_;
+  }
+  layout.retarget(static_cast<std::int64_t>(formable) * pp, {});
+}
+
+// --- stalls, phases, checkpoints ----------------------------------------------------------
+
+void JobController::interrupt(bool rollback) {
+  const Time now = ctx_->sim->now();
+  if (mode_ != Mode::Waiting) ctx_->signals->interruption(now);
+  if (stall_event_) ctx_->sim->cancel(stall_event_);
+  stall_event_ = 0;
+  abort_save();
+  if (rollback) ctx_->signals->rollback(now);
+  else if (mode_ == Mode::Running) ctx_->signals->partial_step_lost(now, from_seconds(scenario().job.step_s));
+}
+
+void JobController::begin_stall(std::vector<Step> steps, After after) {
+  if (stall_event_) ctx_->sim->cancel(stall_event_);
+  steps_ = std::move(steps);
+  step_ = 0;
+  after_ = after;
+  mode_ = Mode::Stalled;
+  stall_event_ = 0;
+  next_stall_step();
+}
+
+void JobController::next_stall_step() {
+  stall_event_ = 0;
+  if (step_ < steps_.size()) {
+    const Step s = steps_[step_++];
+    ctx_->signals->phase(ctx_->sim->now(), Phase::stalled(s.bucket));
+    stall_event_ = ctx_->sim->schedule_after(s.duration, this, kStallStep);
+    return;
+  }
+  switch (after_) {
+    case After::Resume: resume(); break;
+    case After::FullRestart:
+      restarting_ = false;
+      active_ = scenario().job.dp;
+      if (checkpoint_event_) ctx_->sim->cancel(checkpoint_event_);
+      checkpoint_event_ = 0;
+      checkpoint_due_ = false;
+      arm_checkpoint();
+      resume();
+      break;
+    case After::WaitForFullRestart:
+      mode_ = Mode::Waiting;
+      ctx_->signals->phase(ctx_->sim->now(), Phase::stalled(Bucket::WaitingForCapacity));
+      break;
+  }
+}
+
+bool JobController::can_run() const {
+  const int min_run = drop_.policy == BatchPolicy::PauseBelow ? std::max(1, drop_.min_replicas) : 1;
+  return !restarting_ && active_ >= min_run &&
+         ctx_->layout->total_assigned() >= static_cast<std::int64_t>(active_) * scenario().job.pp;
+}
+
+Phase JobController::running_phase() const {
+  const int dp = scenario().job.dp;
+  if (active_ >= dp) return Phase::running(1.0);
+  double rate = static_cast<double>(active_) / dp;
+  if (drop_.policy == BatchPolicy::Accumulate) {
+    // Same global batch: each replica runs ceil(dp * m / active) micro-batches instead of m.
+    const double m = scenario().job.microbatches;
+    rate = m / std::ceil(dp * m / active_);
+  }
+  return Phase::running(rate);
+}
+
+void JobController::resume() {
+  const Time now = ctx_->sim->now();
+  if (!can_run()) {
+    mode_ = Mode::Waiting;
+    ctx_->signals->phase(now, Phase::stalled(Bucket::WaitingForCapacity));
+    set_in_use();
+    return;
+  }
+  mode_ = Mode::Running;
+  ctx_->signals->phase(now, running_phase());
+  ctx_->signals->replicas(now, active_, scenario().job.dp);
+  set_in_use();
+  if (checkpoint_due_) {
+    checkpoint_due_ = false;
+    begin_save();
+  }
+}
+
+void JobController::set_in_use() { ctx_->signals->gpus_in_use(ctx_->sim->now(), ctx_->layout->in_use_gpus()); }
+
+void JobController::arm_checkpoint() {
+  if (ctx_->checkpoint_interval > 0 && checkpoint_event_ == 0)
+    checkpoint_event_ = ctx_->sim->schedule_after(ctx_->checkpoint_interval, this, kCheckpointDue);
+}
+
+void JobController::begin_save() {
+  const auto& c = scenario().checkpoint;
+  const Time now = ctx_->sim->now();
+  ctx_->signals->checkpoint_snapshot(now);
+  mode_ = Mode::Saving;
+  ctx_->signals->phase(now, Phase::stalled(Bucket::CheckpointSave));
+  save_event_ = ctx_->sim->schedule_after(from_seconds(c.async ? c.async_blocking_s : c.save_s), this, kSaveDone);
+}
+
+void JobController::abort_save() {
+  if (save_event_ || durable_event_) ctx_->signals->checkpoint_aborted(ctx_->sim->now());
+  if (save_event_) ctx_->sim->cancel(save_event_);
+  if (durable_event_) ctx_->sim->cancel(durable_event_);
+  if (save_event_) arm_checkpoint();  // the interrupted save is retried a full interval later
+  save_event_ = durable_event_ = 0;
+}
+
+}  // namespace goodput

@@ -1,0 +1,88 @@
+// Mechanisms every strategy is built from: stalls made of timed steps, checkpoint saves,
+// and three recovery procedures — restart the whole job from the last checkpoint, drop the
+// damaged replicas and let them rejoin after a state copy, or swap the damaged hardware in
+// place. A strategy file picks which procedure answers each fault (react()). The controller
+// keeps the job's replica counts and always leaves the layout holding complete groups for
+// the replicas that are active or joining.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "models/strategies/strategy.hpp"
+
+namespace goodput {
+
+enum class BatchPolicy { Shrink, Accumulate, PauseBelow };
+
+struct DropOptions {
+  BatchPolicy policy = BatchPolicy::Shrink;
+  int min_replicas = 1;
+  double reconfig_s = 60;
+  double state_copy_s = 300;
+};
+
+class JobController : public Strategy {
+ public:
+  void start(JobContext& ctx) final;
+  void on_fault(const FaultImpact& impact) final;
+  void on_repair(const RepairImpact& impact) final;
+  void handle(std::uint32_t kind, std::uint64_t arg) final;
+
+ protected:
+  // Called for faults that hit job groups, after in-domain refill of the hit domains
+  // (groups that could not be refilled are gone from the layout).
+  virtual void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) = 0;
+
+  void recover_by_restart(std::span<const std::uint32_t> dirty);
+  void recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty);
+  void recover_in_place(double swap_s, bool rollback);
+
+  bool layout_full() const { return ctx_->layout->total_assigned() >= job_groups(); }
+  std::int64_t job_groups() const { return static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp; }
+  const Scenario& scenario() const { return *ctx_->scenario; }
+  JobContext& ctx() { return *ctx_; }
+  bool degraded() const { return active_ + joining_ < scenario().job.dp; }
+
+  DropOptions drop_;
+
+ private:
+  enum Event : std::uint32_t { kStallStep = 1, kCheckpointDue, kSaveDone, kDurable, kJoin };
+  enum class Mode { Running, Stalled, Waiting, Saving };
+  enum class After { Resume, FullRestart, WaitForFullRestart };
+  struct Step {
+    Time duration;
+    Bucket bucket;
+  };
+
+  void begin_stall(std::vector<Step> steps, After after);
+  void next_stall_step();
+  void resume();
+  bool can_run() const;
+  Phase running_phase() const;
+  void interrupt(bool rollback);
+  void arm_checkpoint();
+  void begin_save();
+  void abort_save();
+  void relayout_replicas(std::span<const std::uint32_t> dirty);
+  void set_in_use();
+
+  JobContext* ctx_ = nullptr;
+  Mode mode_ = Mode::Running;
+  After after_ = After::Resume;
+  std::vector<Step> steps_;
+  std::size_t step_ = 0;
+  EventId stall_event_ = 0;
+  EventId checkpoint_event_ = 0;
+  EventId save_event_ = 0;
+  EventId durable_event_ = 0;
+  bool checkpoint_due_ = false;
+  bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
+  bool restarting_ = false;            // a whole-job restart is under way
+  int active_ = 0;
+  int joining_ = 0;
+  std::deque<EventId> joins_;
+  std::vector<std::uint32_t> hit_domains_;
+};
+
+}  // namespace goodput

@@ -1,0 +1,63 @@
+// The recovery-strategy interface. A strategy is told when the run starts and, for every
+// fault start and end, what it did to the cluster (GPUs down/up, job TP groups hit); it moves
+// the job's groups (JobLayout), schedules its own timers on the engine, and says what the job
+// is doing through JobSignals. Strategies are picked by name from the explicit table in
+// strategy_table.cpp; each declares its parameters once (ParamSection).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "models/failures/fault.hpp"
+#include "models/job/job_layout.hpp"
+#include "models/job/job_signals.hpp"
+#include "models/scenario/scenario.hpp"
+#include "sim/core/params.hpp"
+#include "sim/engine/simulator.hpp"
+
+namespace goodput {
+
+struct JobContext {
+  Simulator* sim = nullptr;
+  const Scenario* scenario = nullptr;
+  const ClusterHealth* health = nullptr;
+  JobLayout* layout = nullptr;
+  JobObserver* signals = nullptr;
+  Time checkpoint_interval = 0;  // resolved from the checkpoint policy; 0: no checkpoints
+};
+
+struct FaultImpact {
+  const Fault* fault = nullptr;
+  bool restart_only = false;
+  std::span<const std::uint32_t> newly_down;  // GPUs that went down (already out of their groups)
+  std::span<const GroupHit> hits;             // job TP groups that lost a GPU
+};
+
+struct RepairImpact {
+  const Fault* fault = nullptr;
+  std::span<const std::uint32_t> newly_up;
+  std::span<const std::uint32_t> domains;  // domains that gained healthy GPUs
+};
+
+class Strategy : public EventHandler {
+ public:
+  virtual void start(JobContext& ctx) = 0;
+  virtual void on_fault(const FaultImpact& impact) = 0;
+  virtual void on_repair(const RepairImpact& impact) = 0;
+};
+
+struct StrategyInfo {
+  std::string name;
+  std::string doc;
+  const ParamSection* params;
+  std::unique_ptr<Strategy> (*make)(const Scenario& scenario, const Json& params);
+};
+
+// The explicit table of strategies, in report order.
+const std::vector<StrategyInfo>& strategy_table();
+const StrategyInfo* find_strategy(const std::string& name);
+std::string strategy_names();  // "a, b, c" for error messages
+
+}  // namespace goodput

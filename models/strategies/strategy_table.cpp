@@ -1,0 +1,28 @@
+// The explicit strategy table: one row per strategy, in report order.
+#include "models/strategies/strategy_factories.hpp"
+
+namespace goodput {
+
+const std::vector<StrategyInfo>& strategy_table() {
+  static const std::vector<StrategyInfo> table = {
+      {"checkpoint_restart", "restart the whole job from the last checkpoint", &checkpoint_restart_params(),
+       &make_checkpoint_restart},
+      {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair", &dp_drop_params(), &make_dp_drop},
+      {"hot_spares", "swap in warm spares, fall back when none is left", &hot_spares_params(), &make_hot_spares},
+  };
+  return table;
+}
+
+const StrategyInfo* find_strategy(const std::string& name) {
+  for (const auto& s : strategy_table())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string strategy_names() {
+  std::string out;
+  for (const auto& s : strategy_table()) out += (out.empty() ? "" : ", ") + s.name;
+  return out;
+}
+
+}  // namespace goodput

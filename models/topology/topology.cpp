@@ -1,0 +1,125 @@
+#include "models/topology/topology.hpp"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/reverse_graph.hpp>
+#include <charconv>
+#include <stdexcept>
+
+namespace goodput {
+
+namespace {
+
+// Edge u -> v: "u depends on v" (a GPU on its node, a node on its domain fabric, rack, leaf).
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+
+constexpr const char* kKindNames[kComponentKinds] = {"gpu", "node", "domain", "rack", "leaf"};
+
+std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
+
+// Records the GPU vertices reached by a traversal of the reversed graph.
+struct GpuCollector : boost::default_bfs_visitor {
+  std::uint32_t gpu_count;
+  std::vector<std::uint32_t>* gpus;
+  std::vector<std::uint32_t>* touched;
+  template <class Vertex, class G>
+  void discover_vertex(Vertex v, const G&) const {
+    touched->push_back(static_cast<std::uint32_t>(v));
+    if (v < gpu_count) gpus->push_back(static_cast<std::uint32_t>(v));
+  }
+};
+
+}  // namespace
+
+const char* component_kind_name(ComponentKind k) { return kKindNames[static_cast<int>(k)]; }
+
+Topology::Topology(const ClusterShape& shape) : shape_(shape) {
+  if (shape.gpus_per_node < 1 || shape.nodes_per_domain < 1 || shape.nodes_per_rack < 1 ||
+      shape.nodes_per_leaf < 1 || shape.domains < 1)
+    throw std::invalid_argument("Topology: every count must be positive");
+  const auto nodes = static_cast<std::uint32_t>(shape.domains) * shape.nodes_per_domain;
+  counts_[0] = nodes * static_cast<std::uint32_t>(shape.gpus_per_node);
+  counts_[1] = nodes;
+  counts_[2] = static_cast<std::uint32_t>(shape.domains);
+  counts_[3] = ceil_div(nodes, static_cast<std::uint32_t>(shape.nodes_per_rack));
+  counts_[4] = ceil_div(nodes, static_cast<std::uint32_t>(shape.nodes_per_leaf));
+  std::uint32_t total = 0;
+  for (int k = 0; k < kComponentKinds; ++k) {
+    first_[k] = total;
+    total += counts_[k];
+  }
+
+  Graph g(total);
+  const std::uint32_t gpn = static_cast<std::uint32_t>(shape.gpus_per_node);
+  for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu) boost::add_edge(gpu, id(ComponentKind::Node, gpu / gpn), g);
+  for (std::uint32_t n = 0; n < nodes; ++n) {
+    const auto node = id(ComponentKind::Node, n);
+    boost::add_edge(node, id(ComponentKind::Domain, n / shape.nodes_per_domain), g);
+    boost::add_edge(node, id(ComponentKind::Rack, n / shape.nodes_per_rack), g);
+    boost::add_edge(node, id(ComponentKind::Leaf, n / shape.nodes_per_leaf), g);
+  }
+
+  // Blast radius of every component: GPUs reachable in the reversed (dependents) graph.
+  const auto reversed = boost::make_reverse_graph(g);
+  radius_offsets_.assign(total + 1, 0);
+  std::vector<std::uint32_t> found, touched;
+  std::vector<boost::default_color_type> colors(total);
+  for (std::uint32_t c = 0; c < total; ++c) {
+    found.clear();
+    if (c < counts_[0]) {
+      found.push_back(c);  // a GPU's own failure takes down only itself
+    } else {
+      touched.clear();
+      boost::breadth_first_search(
+          reversed, c,
+          boost::visitor(GpuCollector{{}, counts_[0], &found, &touched})
+              .color_map(boost::make_iterator_property_map(colors.begin(),
+                                                           boost::get(boost::vertex_index, reversed))));
+      for (auto v : touched) colors[v] = boost::white_color;  // ready for the next traversal
+      std::sort(found.begin(), found.end());
+    }
+    radius_.insert(radius_.end(), found.begin(), found.end());
+    radius_offsets_[c + 1] = radius_.size();
+  }
+
+  // Each GPU's domain: follow its dependency edges GPU -> node -> domain.
+  gpu_domain_.resize(counts_[0]);
+  for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu) {
+    for (auto [e, end] = boost::out_edges(gpu, g); e != end; ++e) {
+      const auto node = boost::target(*e, g);
+      for (auto [e2, end2] = boost::out_edges(node, g); e2 != end2; ++e2) {
+        const auto v = static_cast<std::uint32_t>(boost::target(*e2, g));
+        if (kind(v) == ComponentKind::Domain) gpu_domain_[gpu] = index(v);
+      }
+    }
+  }
+}
+
+ComponentKind Topology::kind(std::uint32_t component) const {
+  for (int k = kComponentKinds - 1; k >= 0; --k)
+    if (component >= first_[k]) return static_cast<ComponentKind>(k);
+  return ComponentKind::Gpu;
+}
+
+std::string Topology::name(std::uint32_t component) const {
+  return std::string(component_kind_name(kind(component))) + "/" + std::to_string(index(component));
+}
+
+std::optional<std::uint32_t> Topology::resolve(const std::string& name) const {
+  const auto slash = name.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  const std::string k = name.substr(0, slash);
+  for (int i = 0; i < kComponentKinds; ++i) {
+    if (k != kKindNames[i]) continue;
+    std::uint32_t idx = 0;
+    const char* begin = name.data() + slash + 1;
+    const char* end = name.data() + name.size();
+    auto [p, ec] = std::from_chars(begin, end, idx);
+    if (ec != std::errc() || p != end || begin == end || idx >= counts_[i]) return std::nullopt;
+    return first_[i] + idx;
+  }
+  return std::nullopt;
+}
+
+}  // namespace goodput

@@ -1,0 +1,65 @@
+// The cluster as a dependency graph (Boost.Graph): GPU -> node -> {domain fabric, rack, leaf
+// switch}. A component's blast radius is the set of GPUs that depend on it, found by a
+// reverse traversal of the graph once at construction and stored compactly (CSR), so a
+// failure costs O(blast radius). Component ids: GPUs first [0, gpus), then nodes, domains,
+// racks, leaves. Names are "<kind>/<index>" (gpu/12, node/3, domain/0, rack/1, leaf/2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace goodput {
+
+enum class ComponentKind : std::uint8_t { Gpu, Node, Domain, Rack, Leaf };
+inline constexpr int kComponentKinds = 5;
+const char* component_kind_name(ComponentKind k);
+
+struct ClusterShape {
+  std::string preset;          // for reports
+  std::string gpu_type;        // "H100", "B200", ...
+  int gpus_per_node = 8;
+  int nodes_per_domain = 1;    // scale-up (NVLink) domain size in nodes
+  int nodes_per_rack = 4;
+  int nodes_per_leaf = 16;     // scale-out leaf switch fan-out
+  int domains = 1;
+  int gpus_per_domain() const { return gpus_per_node * nodes_per_domain; }
+};
+
+class Topology {
+ public:
+  explicit Topology(const ClusterShape& shape);
+
+  const ClusterShape& shape() const { return shape_; }
+  std::uint32_t count(ComponentKind k) const { return counts_[static_cast<int>(k)]; }
+  std::uint32_t gpus() const { return count(ComponentKind::Gpu); }
+  std::uint32_t domains() const { return count(ComponentKind::Domain); }
+  std::uint32_t components() const { return static_cast<std::uint32_t>(radius_offsets_.size() - 1); }
+  std::uint32_t gpus_per_domain() const { return static_cast<std::uint32_t>(shape_.gpus_per_domain()); }
+
+  std::uint32_t id(ComponentKind k, std::uint32_t index) const { return first_[static_cast<int>(k)] + index; }
+  ComponentKind kind(std::uint32_t component) const;
+  std::uint32_t index(std::uint32_t component) const { return component - first_[static_cast<int>(kind(component))]; }
+
+  // GPUs taken down when `component` fails (sorted ascending).
+  std::span<const std::uint32_t> blast_radius(std::uint32_t component) const {
+    return {radius_.data() + radius_offsets_[component],
+            radius_.data() + radius_offsets_[component + 1]};
+  }
+  std::uint32_t domain_of_gpu(std::uint32_t gpu) const { return gpu_domain_[gpu]; }
+
+  std::string name(std::uint32_t component) const;
+  std::optional<std::uint32_t> resolve(const std::string& name) const;
+
+ private:
+  ClusterShape shape_;
+  std::uint32_t counts_[kComponentKinds] = {};
+  std::uint32_t first_[kComponentKinds] = {};
+  std::vector<std::uint64_t> radius_offsets_;
+  std::vector<std::uint32_t> radius_;
+  std::vector<std::uint32_t> gpu_domain_;
+};
+
+}  // namespace goodput

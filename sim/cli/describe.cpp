@@ -1,0 +1,65 @@
+#include "sim/cli/describe.hpp"
+
+#include <sstream>
+
+#include "models/failures/failure_presets.hpp"
+#include "models/scenario/scenario_params.hpp"
+#include "models/strategies/strategy.hpp"
+
+namespace goodput {
+
+namespace {
+
+void section(std::ostringstream& s, const std::string& pointer, const ParamSection& sec) {
+  s << "### `" << pointer << "` — " << sec.doc << "\n\n" << describe_section_markdown(sec) << "\n";
+}
+
+std::string strategies_text() {
+  std::ostringstream s;
+  s << "## Strategies (`/strategies/<name>`)\n\n";
+  for (const auto& st : strategy_table()) {
+    s << "### `" << st.name << "` — " << st.doc << "\n\n" << st.params->doc << "\n\n";
+    if (!st.params->params.empty()) s << describe_section_markdown(*st.params) << "\n";
+  }
+  return s.str();
+}
+
+std::string failure_models_text() {
+  namespace S = sections;
+  std::ostringstream s;
+  s << "## Failure models (`/failures`)\n\n";
+  section(s, "/failures", S::failures());
+  section(s, "/failures/classes/N", S::failure_class());
+  section(s, "/failures/classes/N/repair", S::repair());
+  section(s, "/failures/classes/N/repair/modes/N", S::repair_mode());
+  section(s, "/failures/trace", S::trace());
+  s << "### Presets\n\n";
+  for (const auto& name : failure_preset_names()) s << "- `" << name << "`: " << failure_preset_doc(name) << "\n";
+  s << "\n";
+  return s.str();
+}
+
+std::string schema_text() {
+  namespace S = sections;
+  std::ostringstream s;
+  s << "## Scenario schema\n\n";
+  section(s, "/", S::scenario());
+  section(s, "/cluster", S::cluster());
+  section(s, "/job", S::job());
+  section(s, "/job/model", S::model());
+  section(s, "/recovery", S::recovery());
+  section(s, "/checkpoint", S::checkpoint());
+  s << "`/failures`: see `goodput describe failure-models`; `/strategies`: see `goodput describe strategies`.\n\n";
+  return s.str();
+}
+
+}  // namespace
+
+std::string describe(const std::string& topic) {
+  if (topic == "strategies") return strategies_text();
+  if (topic == "failure-models") return failure_models_text();
+  if (topic == "schema") return schema_text();
+  return schema_text() + failure_models_text() + strategies_text();
+}
+
+}  // namespace goodput

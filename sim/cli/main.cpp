@@ -1,0 +1,156 @@
+// The goodput command line: the composition root. Library code throws; here errors become
+// exit codes (0 ok, 2 bad input, 1 anything else) and messages on stderr.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+#include <unistd.h>
+
+#include "models/scenario/scenario_loader.hpp"
+#include "models/strategies/strategy.hpp"
+#include "sim/cli/describe.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/report.hpp"
+#include "sim/run/monte_carlo.hpp"
+
+namespace {
+
+using namespace goodput;
+
+std::string default_scenario() {
+  for (const char* p : {"scenarios/default.json", GOODPUT_SOURCE_DIR "/scenarios/default.json"})
+    if (std::filesystem::exists(p)) return p;
+  throw InputError("scenarios/default.json", "", "the shipped default scenario was not found; give a scenario file");
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+struct RunArgs {
+  std::string scenario, out, strategies;
+  int seeds = 0;
+  int threads = 0;
+  std::vector<std::string> sets;
+  bool quiet = false;
+};
+
+int command_run(const RunArgs& a) {
+  const std::string path = a.scenario.empty() ? default_scenario() : a.scenario;
+  std::vector<std::string> overrides = a.sets;
+  if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
+  if (!a.strategies.empty()) {
+    // Keep the named strategies (scenario parameters where given, defaults otherwise).
+    Json input = read_json_file(path);
+    for (const auto& o : a.sets) apply_override(input, o, path);
+    Json chosen = Json::object();
+    for (const auto& name : split_commas(a.strategies)) {
+      if (!find_strategy(name))
+        throw InputError("--strategies", name, "unknown strategy (valid: " + strategy_names() + ")");
+      chosen[name] = input.contains("strategies") && input["strategies"].contains(name) ? input["strategies"][name]
+                                                                                         : Json::object();
+    }
+    overrides.push_back("/strategies=" + chosen.dump());
+  }
+  const Scenario scenario = load_scenario(path, overrides);
+  const RunPlan plan = make_plan(scenario);
+  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto runs = run_monte_carlo(plan, threads, [&](int done, int total) {
+    if (tty) std::cerr << "\r  runs " << done << "/" << total << std::flush;
+  });
+  if (tty) std::cerr << "\r";
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const Report report = build_report(plan, std::move(runs));
+  const std::string out = a.out.empty() ? "results/" + scenario.name : a.out;
+  write_report(report, out);
+  if (!a.quiet) {
+    std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": " << plan.topology->gpus() << " GPUs, "
+              << scenario.horizon_hours << " h, " << scenario.seeds << " seeds (" << secs << " s)\n\n"
+              << terminal_table(report) << "\nreport: " << out << "/report.md\n";
+  }
+  return 0;
+}
+
+int command_validate(const std::vector<std::string>& files) {
+  int status = 0;
+  for (const auto& f : files) {
+    try {
+      const Scenario s = load_scenario(f);
+      make_plan(s);  // also checks trace files against the topology
+      std::cout << f << ": ok (" << s.strategies.size() << " strategies, " << s.seeds << " seeds)\n";
+    } catch (const InputError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = 2;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"goodput: how much useful LLM training survives GPU failures, by recovery strategy"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("goodput ") + goodput::kToolVersion);
+
+  RunArgs run_args;
+  auto* run = app.add_subcommand("run", "simulate a scenario under each strategy and write a report");
+  run->add_option("scenario", run_args.scenario, "scenario JSON (default: scenarios/default.json)");
+  run->add_option("--out", run_args.out, "report directory (default: results/<scenario name>)");
+  run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)")->check(CLI::PositiveNumber);
+  run->add_option("--strategies", run_args.strategies, "comma-separated strategies to compare");
+  run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)");
+  run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  run->add_flag("--quiet", run_args.quiet, "print nothing on success");
+
+  std::vector<std::string> validate_files;
+  auto* validate = app.add_subcommand("validate", "check scenario files without running them");
+  validate->add_option("files", validate_files, "scenario files")->required();
+
+  std::string topic;
+  auto* desc = app.add_subcommand("describe", "print the accepted scenario keys, strategies and failure models");
+  desc->add_option("topic", topic, "strategies | failure-models | schema")
+      ->check(CLI::IsMember({"strategies", "failure-models", "schema"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    if (*run) return command_run(run_args);
+    if (*validate) return command_validate(validate_files);
+    if (*desc) {
+      std::cout << goodput::describe(topic);
+      return 0;
+    }
+  } catch (const goodput::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "goodput: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}

@@ -1,0 +1,284 @@
+#include "sim/core/params.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "sim/core/error.hpp"
+
+namespace goodput {
+
+namespace {
+
+std::string escape_pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+std::string json_kind(const Json& v) {
+  if (v.is_null()) return "null";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_number_integer() || v.is_number_unsigned()) return "an integer";
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "a string";
+  if (v.is_array()) return "an array";
+  return "an object";
+}
+
+std::string range_text(const ParamDecl& d) {
+  std::ostringstream s;
+  const bool lo = std::isfinite(d.min), hi = std::isfinite(d.max);
+  if (lo && hi) s << "[" << d.min << ", " << d.max << "]";
+  else if (lo) s << ">= " << d.min;
+  else if (hi) s << "<= " << d.max;
+  return s.str();
+}
+
+}  // namespace
+
+const ParamDecl* ParamSection::find(const std::string& key) const {
+  for (const auto& p : params)
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+std::string param_type_name(const ParamDecl& d) {
+  switch (d.type) {
+    case ParamType::Number: return "number";
+    case ParamType::Integer: return "integer";
+    case ParamType::Boolean: return "boolean";
+    case ParamType::String: return "string";
+    case ParamType::Enum: {
+      std::string s;
+      for (const auto& c : d.choices) s += (s.empty() ? "" : " | ") + c;
+      return s;
+    }
+    case ParamType::Object: return "object";
+    case ParamType::ObjectList: return "list of objects";
+    case ParamType::NumberList: return "list of numbers";
+    case ParamType::StringList: return "list of strings";
+  }
+  return "?";
+}
+
+ParamReader::ParamReader(const Json& in, const ParamSection& section, std::string file,
+                         std::string pointer, Json* out)
+    : in_(&in), section_(&section), file_(std::move(file)), pointer_(std::move(pointer)),
+      out_(out) {
+  if (!in.is_object())
+    throw InputError(file_, pointer_.empty() ? "/" : pointer_,
+                     "expected an object (" + section.name + "), found " + json_kind(in));
+  for (const auto& [key, value] : in.items()) {
+    const ParamDecl* d = section.find(key);
+    if (!d) {
+      std::string valid;
+      for (const auto& p : section.params) valid += (valid.empty() ? "" : ", ") + p.key;
+      throw InputError(file_, pointer_ + "/" + escape_pointer_token(key),
+                       "unknown key '" + key + "' in " + section.name + " (valid keys: " + valid +
+                           ")");
+    }
+    validate(*d, value, pointer_ + "/" + escape_pointer_token(key));
+  }
+  for (const auto& d : section.params) {
+    const bool given = in.contains(d.key);
+    if (!given && d.default_value.is_null() && !d.optional && d.type != ParamType::Object &&
+        d.type != ParamType::ObjectList)
+      throw InputError(file_, pointer_.empty() ? "/" : pointer_,
+                       "missing required key '" + d.key + "' (" + d.doc + ")");
+    if (out_ && d.type != ParamType::Object && d.type != ParamType::ObjectList) {
+      if (given) (*out_)[d.key] = in.at(d.key);
+      else if (!d.default_value.is_null()) (*out_)[d.key] = d.default_value;
+    }
+  }
+}
+
+void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string& ptr) const {
+  auto fail = [&](const std::string& what) {
+    throw InputError(file_, ptr, "expected " + what + ", found " + json_kind(v) +
+                                     (v.is_primitive() && !v.is_null() ? " (" + v.dump() + ")" : ""));
+  };
+  auto check_range = [&](double x) {
+    if (!std::isfinite(x)) fail("a finite number");
+    if (x < d.min || x > d.max)
+      throw InputError(file_, ptr, "value " + Json(x).dump() + " out of range " + range_text(d) +
+                                       (d.unit.empty() ? "" : " " + d.unit));
+  };
+  switch (d.type) {
+    case ParamType::Number:
+      if (!v.is_number()) fail("a number");
+      check_range(v.get<double>());
+      break;
+    case ParamType::Integer:
+      if (!(v.is_number_integer() || v.is_number_unsigned())) {
+        if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
+            std::abs(v.get<double>()) < 9e15)
+          break;  // 4.0 is accepted as 4
+        fail("an integer");
+      }
+      check_range(v.get<double>());
+      break;
+    case ParamType::Boolean:
+      if (!v.is_boolean()) fail("a boolean");
+      break;
+    case ParamType::String:
+      if (!v.is_string()) fail("a string");
+      break;
+    case ParamType::Enum: {
+      if (!v.is_string()) fail("one of " + param_type_name(d));
+      const auto s = v.get<std::string>();
+      bool ok = false;
+      for (const auto& c : d.choices) ok = ok || c == s;
+      if (!ok) throw InputError(file_, ptr, "unknown value '" + s + "' (valid: " + param_type_name(d) + ")");
+      break;
+    }
+    case ParamType::Object:
+      if (!v.is_object()) fail("an object");
+      break;
+    case ParamType::ObjectList:
+      if (!v.is_array()) fail("a list of objects");
+      break;
+    case ParamType::NumberList:
+      if (!v.is_array()) fail("a list of numbers");
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const auto& x = v[i];
+        if (!x.is_number())
+          throw InputError(file_, ptr + "/" + std::to_string(i), "expected a number, found " + json_kind(x));
+        if (x.get<double>() < d.min || x.get<double>() > d.max)
+          throw InputError(file_, ptr + "/" + std::to_string(i),
+                           "value " + x.dump() + " out of range " + range_text(d));
+      }
+      break;
+    case ParamType::StringList:
+      if (!v.is_array()) fail("a list of strings");
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (!v[i].is_string())
+          throw InputError(file_, ptr + "/" + std::to_string(i), "expected a string, found " + json_kind(v[i]));
+      break;
+  }
+}
+
+const ParamDecl& ParamReader::decl(const std::string& key) const {
+  const ParamDecl* d = section_->find(key);
+  if (!d) throw std::logic_error("parameter '" + key + "' not declared in section " + section_->name);
+  return *d;
+}
+
+std::string ParamReader::pointer(const std::string& key) const {
+  return pointer_ + "/" + escape_pointer_token(key);
+}
+
+InputError ParamReader::error(const std::string& key, const std::string& message) const {
+  return InputError(file_, key.empty() ? (pointer_.empty() ? "/" : pointer_) : pointer(key), message);
+}
+
+bool ParamReader::present(const std::string& key) const {
+  decl(key);
+  return in_->contains(key);
+}
+
+const Json& ParamReader::raw(const std::string& key) const {
+  const ParamDecl& d = decl(key);
+  if (in_->contains(key)) return in_->at(key);
+  return d.default_value;
+}
+
+double ParamReader::number(const std::string& key) const {
+  const Json& v = raw(key);
+  if (v.is_null()) throw std::logic_error("optional parameter '" + key + "' read without a check");
+  return v.get<double>();
+}
+
+std::int64_t ParamReader::integer(const std::string& key) const {
+  const Json& v = raw(key);
+  if (v.is_null()) throw std::logic_error("optional parameter '" + key + "' read without a check");
+  return v.is_number_float() ? static_cast<std::int64_t>(v.get<double>()) : v.get<std::int64_t>();
+}
+
+bool ParamReader::boolean(const std::string& key) const { return raw(key).get<bool>(); }
+
+std::string ParamReader::string(const std::string& key) const {
+  const Json& v = raw(key);
+  if (v.is_null()) throw std::logic_error("optional parameter '" + key + "' read without a check");
+  return v.get<std::string>();
+}
+
+std::vector<double> ParamReader::numbers(const std::string& key) const {
+  std::vector<double> out;
+  for (const auto& x : raw(key)) out.push_back(x.get<double>());
+  return out;
+}
+
+std::vector<std::string> ParamReader::strings(const std::string& key) const {
+  std::vector<std::string> out;
+  for (const auto& x : raw(key)) out.push_back(x.get<std::string>());
+  return out;
+}
+
+ParamReader ParamReader::object(const std::string& key) const {
+  const ParamDecl& d = decl(key);
+  static const ParamSection kFree{"object", "", {}};
+  static const Json kEmpty = Json::object();
+  const Json& v = in_->contains(key) ? in_->at(key) : (d.default_value.is_null() ? kEmpty : d.default_value);
+  Json* sub = nullptr;
+  if (out_) {
+    (*out_)[key] = Json::object();
+    sub = &(*out_)[key];
+  }
+  return ParamReader(v, d.nested ? *d.nested : kFree, file_, pointer(key), sub);
+}
+
+std::vector<ParamReader> ParamReader::objects(const std::string& key) const {
+  const ParamDecl& d = decl(key);
+  static const Json kEmpty = Json::array();
+  const Json& v = in_->contains(key) ? in_->at(key) : (d.default_value.is_null() ? kEmpty : d.default_value);
+  Json* list = nullptr;
+  if (out_) {
+    (*out_)[key] = Json::array();
+    list = &(*out_)[key];
+    for (std::size_t i = 0; i < v.size(); ++i) list->push_back(Json::object());
+  }
+  std::vector<ParamReader> out;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.emplace_back(v[i], *d.nested, file_, pointer(key) + "/" + std::to_string(i),
+                     list ? &(*list)[i] : nullptr);
+  return out;
+}
+
+std::string describe_section_markdown(const ParamSection& section) {
+  std::ostringstream s;
+  s << "| key | type | unit | default | range | meaning |\n|---|---|---|---|---|---|\n";
+  for (const auto& p : section.params) {
+    std::string def = p.default_value.is_null() ? (p.optional ? "(none)" : "required") : p.default_value.dump();
+    if (p.type == ParamType::Object || p.type == ParamType::ObjectList) def = "see " + (p.nested ? p.nested->name : std::string("below"));
+    s << "| `" << p.key << "` | " << param_type_name(p) << " | " << p.unit << " | " << def << " | "
+      << range_text(p) << " | " << p.doc << " |\n";
+  }
+  return s.str();
+}
+
+void apply_override(Json& scenario, const std::string& assignment, const std::string& origin) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0 || assignment[0] != '/')
+    throw InputError(origin, "--set " + assignment, "expected /json/pointer=value");
+  const std::string ptr = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;
+  Json::json_pointer jp;
+  try {
+    jp = Json::json_pointer(ptr);
+  } catch (const std::exception& e) {
+    throw InputError(origin, "--set " + ptr, std::string("bad JSON pointer: ") + e.what());
+  }
+  const auto parent = jp.parent_pointer();
+  if (!scenario.contains(parent) || !scenario.at(parent).is_object())
+    throw InputError(origin, "--set " + ptr, "the parent " + (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
+                                                 " is not an object in the scenario");
+  scenario[jp] = value;
+}
+
+}  // namespace goodput

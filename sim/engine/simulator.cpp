@@ -1,0 +1,52 @@
+#include "sim/engine/simulator.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace goodput {
+
+EventId Simulator::schedule_at(Time at, EventHandler* handler, std::uint32_t kind,
+                               std::uint64_t arg) {
+  if (at < now_) throw std::logic_error("Simulator: event scheduled in the past");
+  const EventId id = next_id_++;
+  heap_.push_back(Entry{at, id, handler, arg, kind});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+  return id;
+}
+
+void Simulator::cancel(EventId id) {
+  if (id == 0 || id >= next_id_) return;
+  auto it = std::lower_bound(cancelled_.begin(), cancelled_.end(), id);
+  if (it == cancelled_.end() || *it != id) cancelled_.insert(it, id);
+}
+
+bool Simulator::is_cancelled(EventId id) {
+  if (cancelled_.empty()) return false;
+  auto it = std::lower_bound(cancelled_.begin(), cancelled_.end(), id);
+  if (it == cancelled_.end() || *it != id) return false;
+  cancelled_.erase(it);
+  return true;
+}
+
+void Simulator::run_until(Time end) {
+  while (!heap_.empty() && heap_.front().time <= end) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const Entry e = heap_.back();
+    heap_.pop_back();
+    if (is_cancelled(e.id)) continue;
+    now_ = e.time;
+    ++fired_;
+    e.handler->handle(e.kind, e.arg);
+  }
+  if (end > now_) now_ = end;
+}
+
+void Simulator::reset() {
+  heap_.clear();
+  cancelled_.clear();
+  now_ = 0;
+  next_id_ = 1;
+  fired_ = 0;
+}
+
+}  // namespace goodput

@@ -1,0 +1,64 @@
+// The discrete-event engine: a clock and a queue of future events, nothing about GPUs.
+// Events are ordered by (time, insertion sequence), so equal-time events fire in the order
+// they were scheduled; cancellation is lazy (a cancelled id is skipped when it surfaces).
+// A model implements EventHandler and schedules events for itself; the engine calls
+// handler->handle(kind, arg) when an event comes due. Time never goes backwards.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/time.hpp"
+
+namespace goodput {
+
+class EventHandler {
+ public:
+  virtual ~EventHandler() = default;
+  virtual void handle(std::uint32_t kind, std::uint64_t arg) = 0;
+};
+
+using EventId = std::uint64_t;  // the event's insertion sequence number; 0 is never used
+
+class Simulator {
+ public:
+  Time now() const { return now_; }
+
+  // Schedules handler->handle(kind, arg) at absolute time `at` (>= now()).
+  EventId schedule_at(Time at, EventHandler* handler, std::uint32_t kind, std::uint64_t arg = 0);
+  EventId schedule_after(Time delay, EventHandler* handler, std::uint32_t kind,
+                         std::uint64_t arg = 0) {
+    return schedule_at(now_ + delay, handler, kind, arg);
+  }
+  // Cancels a pending event; cancelling one that already fired or was cancelled is a no-op.
+  void cancel(EventId id);
+
+  // Fires events in order while their time is <= end; leaves now() == end.
+  void run_until(Time end);
+  // Clears all pending events and resets the clock to zero (keeps allocated memory).
+  void reset();
+
+  std::uint64_t events_fired() const { return fired_; }
+  std::size_t pending() const { return heap_.size(); }
+
+ private:
+  struct Entry {
+    Time time;
+    EventId id;
+    EventHandler* handler;
+    std::uint64_t arg;
+    std::uint32_t kind;
+  };
+  static bool later(const Entry& a, const Entry& b) {
+    return a.time != b.time ? a.time > b.time : a.id > b.id;
+  }
+  bool is_cancelled(EventId id);
+
+  Time now_ = 0;
+  EventId next_id_ = 1;
+  std::uint64_t fired_ = 0;
+  std::vector<Entry> heap_;
+  std::vector<EventId> cancelled_;  // sorted ascending; small in practice
+};
+
+}  // namespace goodput

@@ -1,0 +1,42 @@
+// One result model, several printers: a Report is built once from the Monte Carlo runs
+// (summaries with 95% CIs, paired differences against the winner) and printed as
+// report.json (versioned schema), runs.csv, report.md and a terminal table. write_report
+// writes into a temporary folder and renames it into place, so a report directory is either
+// complete or absent.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/stats.hpp"
+#include "sim/run/run_metrics.hpp"
+#include "sim/run/run_plan.hpp"
+
+namespace goodput {
+
+inline constexpr int kReportSchemaVersion = 1;
+extern const char* const kToolVersion;
+
+struct StrategySummary {
+  std::string name;
+  Summary goodput, ettr, interruptions, failures, job_failures, gpu_hours_down, peak_failed_gpus,
+      spare_gpu_hours, checkpoints;
+  std::array<Summary, kBucketCount> badput;
+  Summary difference_vs_winner;  // paired: this strategy minus the winner, per seed
+};
+
+struct Report {
+  const RunPlan* plan = nullptr;
+  std::vector<StrategyRuns> runs;
+  std::vector<StrategySummary> strategies;
+  std::size_t winner = 0;
+};
+
+Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs);
+Json report_json(const Report& report);
+std::string runs_csv(const Report& report);
+std::string report_markdown(const Report& report);
+std::string terminal_table(const Report& report);
+void write_report(const Report& report, const std::string& directory);
+
+}  // namespace goodput

@@ -1,0 +1,55 @@
+#include <algorithm>
+
+#include "sim/report/report.hpp"
+
+namespace goodput {
+
+const char* const kToolVersion = "0.1.0";
+
+namespace {
+
+template <class F>
+Summary summarize_by(const std::vector<RunMetrics>& runs, F field) {
+  std::vector<double> v;
+  v.reserve(runs.size());
+  for (const auto& r : runs) v.push_back(static_cast<double>(field(r)));
+  return summarize(v);
+}
+
+}  // namespace
+
+Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
+  Report rep;
+  rep.plan = &plan;
+  rep.runs = std::move(runs);
+  for (const auto& sr : rep.runs) {
+    StrategySummary s;
+    s.name = sr.strategy;
+    const auto& r = sr.runs;
+    s.goodput = summarize_by(r, [](const RunMetrics& m) { return m.goodput; });
+    s.ettr = summarize_by(r, [](const RunMetrics& m) { return m.ettr; });
+    s.interruptions = summarize_by(r, [](const RunMetrics& m) { return m.interruptions; });
+    s.failures = summarize_by(r, [](const RunMetrics& m) { return m.failures; });
+    s.job_failures = summarize_by(r, [](const RunMetrics& m) { return m.job_failures; });
+    s.gpu_hours_down = summarize_by(r, [](const RunMetrics& m) { return m.gpu_hours_down; });
+    s.peak_failed_gpus = summarize_by(r, [](const RunMetrics& m) { return m.peak_failed_gpus; });
+    s.spare_gpu_hours = summarize_by(r, [](const RunMetrics& m) { return m.spare_gpu_hours; });
+    s.checkpoints = summarize_by(r, [](const RunMetrics& m) { return m.checkpoints; });
+    for (int b = 0; b < kBucketCount; ++b)
+      s.badput[b] = summarize_by(r, [b](const RunMetrics& m) { return m.badput[b]; });
+    rep.strategies.push_back(s);
+  }
+  // Winner: highest mean Goodput (ties: table order).
+  for (std::size_t i = 1; i < rep.strategies.size(); ++i)
+    if (rep.strategies[i].goodput.mean > rep.strategies[rep.winner].goodput.mean) rep.winner = i;
+  std::vector<double> best;
+  for (const auto& m : rep.runs[rep.winner].runs) best.push_back(m.goodput);
+  for (std::size_t i = 0; i < rep.strategies.size(); ++i) {
+    std::vector<double> mine;
+    for (const auto& m : rep.runs[i].runs) mine.push_back(m.goodput);
+    rep.strategies[i].difference_vs_winner = summarize_difference(mine, best);
+  }
+  return rep;
+}
+
+}  // namespace goodput

@@ -1,0 +1,139 @@
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/report/report.hpp"
+
+namespace goodput {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+std::string pct(double v) { return fmt("%.2f%%", 100 * v); }
+std::string pct_ci(const Summary& s) { return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%"; }
+std::string num_ci(const Summary& s, const char* f = "%.1f") { return fmt(f, s.mean) + " ± " + fmt(f, s.ci95); }
+
+std::string summary_paragraph(const Report& rep) {
+  const auto& w = rep.strategies[rep.winner];
+  std::ostringstream s;
+  s << "**" << w.name << "** keeps the most useful training: Goodput " << pct_ci(w.goodput) << " over "
+    << rep.plan->scenario.seeds << " runs of " << fmt("%.0f", rep.plan->scenario.horizon_hours) << " h.";
+  if (rep.strategies.size() > 1) {
+    // runner-up
+    std::size_t second = rep.winner == 0 ? 1 : 0;
+    for (std::size_t i = 0; i < rep.strategies.size(); ++i)
+      if (i != rep.winner && rep.strategies[i].goodput.mean > rep.strategies[second].goodput.mean) second = i;
+    const auto& r = rep.strategies[second];
+    const Summary& d = r.difference_vs_winner;
+    s << " The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean) << "; paired over the same failures, "
+      << w.name << " is ahead by " << fmt("%.2f", -100 * d.mean) << " ± " << fmt("%.2f", 100 * d.ci95)
+      << " percentage points"
+      << (d.n >= 2 && -d.mean - d.ci95 > 0 ? " (significant at 95%)." : " (not significant at 95%).");
+    // the largest badput bucket of the last-placed strategy
+    std::size_t worst = 0;
+    for (std::size_t i = 0; i < rep.strategies.size(); ++i)
+      if (rep.strategies[i].goodput.mean < rep.strategies[worst].goodput.mean) worst = i;
+    int top = 0;
+    for (int b = 1; b < kBucketCount; ++b)
+      if (rep.strategies[worst].badput[b].mean > rep.strategies[worst].badput[top].mean) top = b;
+    s << " " << rep.strategies[worst].name << " loses most (" << pct(1 - rep.strategies[worst].goodput.mean)
+      << "), mainly to " << bucket_name(static_cast<Bucket>(top)) << " (" << pct(rep.strategies[worst].badput[top].mean) << ").";
+  }
+  return s.str();
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+std::string report_markdown(const Report& rep) {
+  const RunPlan& plan = *rep.plan;
+  const Scenario& sc = plan.scenario;
+  const Topology& topo = *plan.topology;
+  std::ostringstream s;
+  s << "# goodput report: " << sc.name << "\n\n";
+  if (!sc.description.empty()) s << sc.description << "\n\n";
+  s << summary_paragraph(rep) << "\n\n";
+  s << "## Goodput by strategy\n\n95% confidence intervals across seeds; the difference column is paired "
+       "(same failures) against the winner.\n\n";
+  s << "| strategy | Goodput | vs winner (pp) | ETTR | interruptions | checkpoints |\n|---|---|---|---|---|---|\n";
+  for (const auto& st : rep.strategies)
+    s << "| " << st.name << " | " << pct_ci(st.goodput) << " | "
+      << fmt("%+.2f", 100 * st.difference_vs_winner.mean) << " ± " << fmt("%.2f", 100 * st.difference_vs_winner.ci95)
+      << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | " << num_ci(st.checkpoints, "%.0f") << " |\n";
+  s << "\n## Where the rest went (share of wall time)\n\n| bucket |";
+  for (const auto& st : rep.strategies) s << " " << st.name << " |";
+  s << "\n|---|";
+  for (std::size_t i = 0; i < rep.strategies.size(); ++i) s << "---|";
+  s << "\n";
+  for (int b = 0; b < kBucketCount; ++b) {
+    s << "| " << bucket_name(static_cast<Bucket>(b)) << " |";
+    for (const auto& st : rep.strategies) s << " " << pct(st.badput[b].mean) << " |";
+    s << "\n";
+  }
+  const auto& any = rep.strategies.front();
+  s << "\n## Failures (the same for every strategy)\n\n"
+    << "| faults per run | faults hitting the job (" << rep.strategies.front().name << ") | GPU-hours down | peak failed GPUs |\n"
+    << "|---|---|---|---|\n| " << num_ci(any.failures) << " | " << num_ci(any.job_failures) << " | "
+    << num_ci(any.gpu_hours_down, "%.0f") << " | " << num_ci(any.peak_failed_gpus) << " |\n\n";
+  s << "Idle healthy GPU-hours (spares and GPUs left out of the job):\n\n| strategy | spare GPU-hours |\n|---|---|\n";
+  for (const auto& st : rep.strategies) s << "| " << st.name << " | " << num_ci(st.spare_gpu_hours, "%.0f") << " |\n";
+  s << "\n## Set-up\n\n"
+    << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
+    << topo.domains() << " domains of " << topo.gpus_per_domain() << " (" << sc.spare_domains << " spare domains).\n"
+    << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << " = "
+    << static_cast<long long>(sc.job.tp) * sc.job.pp * sc.job.dp << " GPUs; step " << sc.job.step_s << " s.\n"
+    << "- Failures: " << (sc.failures.model == FailureSpec::Model::Trace ? "trace " + sc.failures.trace.path : "statistical, preset/classes '" + sc.failures.preset + "'")
+    << ", rate scale " << sc.failures.rate_scale << "; expected faults touching the job: "
+    << fmt("%.3f", plan.job_faults_per_hour) << " per hour (job MTBF "
+    << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h" : std::string("infinite")) << ").\n"
+    << "- Recovery: detection " << sc.recovery.detection_s << " s, restart " << sc.recovery.restart_s << " s, checkpoint load "
+    << sc.checkpoint.load_s << " s, save " << sc.checkpoint.save_s << " s (" << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
+    << "- Checkpoint interval: " << plan.checkpoint_policy << " — " << plan.checkpoint_reason << ".\n"
+    << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row per seed x strategy).\n";
+  return s.str();
+}
+
+std::string terminal_table(const Report& rep) {
+  std::ostringstream s;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-20s %18s %10s %14s  %s\n", "strategy", "Goodput (95% CI)", "ETTR",
+                "interruptions", "largest badput");
+  s << line;
+  for (const auto& st : rep.strategies) {
+    int top = 0;
+    for (int b = 1; b < kBucketCount; ++b)
+      if (st.badput[b].mean > st.badput[top].mean) top = b;
+    std::snprintf(line, sizeof line, "%-20s %9.2f%% ±%5.2f %9.2f%% %14.1f  %s %.2f%%\n", st.name.c_str(),
+                  100 * st.goodput.mean, 100 * st.goodput.ci95, 100 * st.ettr.mean, st.interruptions.mean,
+                  bucket_name(static_cast<Bucket>(top)), 100 * st.badput[top].mean);
+    s << line;
+  }
+  s << summary_paragraph(rep) << "\n";
+  return s.str();
+}
+
+void write_report(const Report& rep, const std::string& directory) {
+  namespace fs = std::filesystem;
+  const fs::path target(directory);
+  const fs::path tmp = target.string() + ".partial";
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  write_file(tmp / "report.json", report_json(rep).dump(2) + "\n");
+  write_file(tmp / "runs.csv", runs_csv(rep));
+  write_file(tmp / "report.md", report_markdown(rep));
+  fs::remove_all(target);
+  fs::rename(tmp, target);
+}
+
+}  // namespace goodput

@@ -1,0 +1,48 @@
+// Goodput accounting: observes a run's job signals and integrates them exactly between
+// events. Progress is kept in ideal seconds (seconds of the full, failure-free job); rolled
+// back or lost work moves from progress to WASTED_PROGRESS, so progress plus every bucket
+// always equals the wall time elapsed. Also integrates down and idle GPU-hours.
+#pragma once
+
+#include "models/job/job_signals.hpp"
+#include "sim/run/run_metrics.hpp"
+
+namespace goodput {
+
+class Accounting final : public JobObserver {
+ public:
+  explicit Accounting(std::int64_t total_gpus) : total_gpus_(total_gpus) {}
+
+  void phase(Time t, const Phase& p) override;
+  void checkpoint_snapshot(Time t) override;
+  void checkpoint_durable(Time t) override;
+  void checkpoint_aborted(Time t) override;
+  void rollback(Time t) override;
+  void partial_step_lost(Time t, Time step) override;
+  void interruption(Time t) override;
+  void gpus_in_use(Time t, std::int64_t in_use) override;
+  void replicas(Time, int, int) override {}
+
+  void gpus_down(Time t, std::int64_t down);  // from the driver, on every health change
+  void count_failure(bool hit_job);
+  // Integrates up to `horizon` and returns the run's metrics (fractions of the horizon).
+  RunMetrics finish(Time horizon, std::int64_t events);
+
+ private:
+  void advance(Time t);
+
+  std::int64_t total_gpus_;
+  Time last_ = 0;
+  Phase phase_ = Phase::stalled(Bucket::WaitingForCapacity);
+  double progress_ = 0;  // seconds
+  std::array<double, kBucketCount> bucket_{};
+  double durable_progress_ = 0, snapshot_progress_ = 0;
+  double run_time_ = 0, durable_run_time_ = 0, snapshot_run_time_ = 0;
+  bool snapshot_pending_ = false;
+  Time running_since_ = 0;
+  std::int64_t down_ = 0, in_use_ = 0;
+  double down_gpu_s_ = 0, idle_gpu_s_ = 0;
+  RunMetrics m_;
+};
+
+}  // namespace goodput

@@ -1,0 +1,19 @@
+// Monte Carlo over seeds: run r draws (or replays) its fault list once and every strategy
+// replays it (common random numbers, so strategy differences are paired). Runs are spread
+// over threads with no shared mutable state; results land in fixed slots, so the output is
+// identical whatever the thread count.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "sim/run/run_metrics.hpp"
+#include "sim/run/run_plan.hpp"
+
+namespace goodput {
+
+using ProgressFn = std::function<void(int runs_done, int runs_total)>;
+
+std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, const ProgressFn& progress = {});
+
+}  // namespace goodput

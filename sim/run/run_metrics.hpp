@@ -1,0 +1,34 @@
+// What one (seed, strategy) run measured. Fractions are of the wall-clock horizon; the
+// badput buckets are ideal-time equivalents and goodput + sum(badput) == 1.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/job/job_signals.hpp"
+
+namespace goodput {
+
+struct RunMetrics {
+  double goodput = 0;
+  std::array<double, kBucketCount> badput{};
+  double ettr = 0;              // training time kept / wall time
+  std::int64_t interruptions = 0;
+  std::int64_t failures = 0;    // faults that started within the horizon
+  std::int64_t job_failures = 0;  // faults that hit the job's GPUs
+  double gpu_hours_down = 0;
+  std::int64_t peak_failed_gpus = 0;
+  double spare_gpu_hours = 0;   // healthy GPUs not used by the job, integrated
+  std::int64_t checkpoints = 0; // durable checkpoints
+  std::int64_t events = 0;      // engine events fired
+  double wall_hours = 0;
+};
+
+struct StrategyRuns {
+  std::string strategy;
+  std::vector<RunMetrics> runs;  // one per seed, in seed order
+};
+
+}  // namespace goodput
