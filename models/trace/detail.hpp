@@ -1,0 +1,47 @@
+// Internals shared by the trace readers (not part of the public API): file and line access,
+// an RFC 4180 single-line CSV splitter, strict number parsing, JSON helpers, and one reader
+// per format. Readers return events with times in hours as converted, before the offset.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/trace/trace.hpp"
+
+namespace goodput::trace::detail {
+
+using Json = nlohmann::ordered_json;
+
+std::string read_file(const std::string& path);
+// Physical lines of `text` ('\n' separated, a trailing '\r' removed); line k is index k-1.
+std::vector<std::string_view> split_lines(std::string_view text);
+std::string line_locator(std::size_t line_number);
+bool is_blank(std::string_view line);
+// Fields of one CSV line. Quoted fields may hold commas and "" escapes but not line breaks;
+// unquoted fields are trimmed of spaces and tabs. Malformed quoting throws InputError.
+std::vector<std::string> split_csv_line(std::string_view line, const std::string& file,
+                                        const std::string& locator);
+// The whole text must be a finite decimal number; otherwise std::nullopt.
+std::optional<double> parse_number(std::string_view text);
+// The whole text must be an unsigned decimal integer that fits in 32 bits.
+std::optional<std::uint32_t> parse_index(std::string_view text);
+std::string quote_text(std::string_view text);      // 'text', shortened when long
+std::string describe_json(const Json& value);       // "string \"abc\"", "number 3", ...
+std::string pointer_token(const std::string& key);  // RFC 6901 escaping of one token
+Json parse_json(const std::string& path, const std::string& text);
+// Locator of one field of an event's record: "line N" for CSV formats, "/7/time_hours" (or
+// "/7/event_time" for InfiniteHBD) for JSON formats.
+enum class Field { Time, Component, Event };
+std::string field_locator(Format format, const std::string& record, Field field);
+
+std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::string& text);
+std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::string& text);
+std::vector<TraceEvent> read_infinitehbd_json(const std::string& path, const std::string& text);
+std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string& text,
+                                      std::optional<int> system);
+
+}  // namespace goodput::trace::detail

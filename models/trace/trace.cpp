@@ -1,0 +1,191 @@
+// Format table, read_trace dispatch and offset, and pairing of starts with ends.
+#include "models/trace/trace.hpp"
+
+#include <array>
+#include <cmath>
+#include <unordered_map>
+#include <utility>
+
+#include "models/trace/detail.hpp"
+#include "sim/core/error.hpp"
+
+namespace goodput::trace {
+
+namespace {
+
+constexpr std::array<std::pair<const char*, Format>, 4> kFormats{{
+    {"csv", Format::GoodputCsv},
+    {"json", Format::GoodputJson},
+    {"infinitehbd-json", Format::InfiniteHbdJson},
+    {"lanl-csv", Format::LanlCsv},
+}};
+
+constexpr std::array<const char*, 5> kKinds{"gpu", "node", "domain", "rack", "leaf"};
+
+std::string hours(double h) {
+  std::string s = std::to_string(h);  // fixed, 6 decimals; trim trailing zeros
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s + " h";
+}
+
+// Event i must have a finite time >= 0, not before event i-1.
+void check_time(const Trace& trace, std::size_t i) {
+  const TraceEvent& ev = trace.events[i];
+  const std::string where = detail::field_locator(trace.format, ev.locator, detail::Field::Time);
+  if (!std::isfinite(ev.time_hours) || ev.time_hours < 0) {
+    throw InputError(
+        trace.path, where,
+        "expected a finite time >= 0 h, found " + std::to_string(ev.time_hours) + " h");
+  }
+  if (i > 0 && ev.time_hours < trace.events[i - 1].time_hours) {
+    throw InputError(trace.path, where,
+                     "expected events in non-decreasing time order, found " + hours(ev.time_hours) +
+                         " after " + hours(trace.events[i - 1].time_hours) + " (" +
+                         trace.events[i - 1].locator + ")");
+  }
+}
+
+}  // namespace
+
+Format parse_format(const std::string& name, const std::string& file, const std::string& pointer) {
+  std::string valid;
+  for (const auto& [n, f] : kFormats) {
+    if (name == n) return f;
+    valid += (valid.empty() ? "" : ", ") + std::string(n);
+  }
+  throw InputError(
+      file, pointer,
+      "unknown trace format " + detail::quote_text(name) + "; expected one of " + valid);
+}
+
+std::string format_name(Format format) {
+  for (const auto& [n, f] : kFormats) {
+    if (f == format) return n;
+  }
+  return "?";
+}
+
+std::optional<ComponentRef> parse_component(const std::string& name) {
+  const std::size_t slash = name.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  const std::string kind = name.substr(0, slash);
+  bool known = false;
+  for (const char* k : kKinds) known = known || kind == k;
+  const auto index = detail::parse_index(std::string_view(name).substr(slash + 1));
+  if (!known || !index) return std::nullopt;
+  return ComponentRef{kind, *index};
+}
+
+namespace detail {
+std::string field_locator(Format format, const std::string& record, Field field) {
+  if (format == Format::GoodputJson) {
+    return record + (field == Field::Time        ? "/time_hours"
+                     : field == Field::Component ? "/component"
+                                                 : "/event");
+  }
+  if (format == Format::InfiniteHbdJson) {
+    return record + (field == Field::Time        ? "/event_time"
+                     : field == Field::Component ? "/node_id"
+                                                 : "/event_type");
+  }
+  return record;
+}
+}  // namespace detail
+
+Trace read_trace(const std::string& path, Format format, const ReadOptions& options) {
+  if (options.lanl_system && format != Format::LanlCsv) {
+    throw InputError(path, "",
+                     "a LANL system number applies only to format lanl-csv, found format " +
+                         format_name(format));
+  }
+  if (!std::isfinite(options.time_offset_hours)) {
+    throw InputError(
+        path, "",
+        "expected a finite time offset, found " + std::to_string(options.time_offset_hours));
+  }
+  const std::string text = detail::read_file(path);
+  Trace trace{path, format, {}, 0};
+  switch (format) {
+    case Format::GoodputCsv:
+      trace.events = detail::read_goodput_csv(path, text);
+      break;
+    case Format::GoodputJson:
+      trace.events = detail::read_goodput_json(path, text);
+      break;
+    case Format::InfiniteHbdJson:
+      trace.events = detail::read_infinitehbd_json(path, text);
+      break;
+    case Format::LanlCsv:
+      trace.events = detail::read_lanl_csv(path, text, options.lanl_system);
+      break;
+  }
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    TraceEvent& ev = trace.events[i];
+    ev.time_hours -= options.time_offset_hours;
+    if (ev.time_hours < 0) {
+      throw InputError(path, detail::field_locator(format, ev.locator, detail::Field::Time),
+                       "expected a time >= 0 after subtracting the offset of " +
+                           hours(options.time_offset_hours) + ", found " + hours(ev.time_hours));
+    }
+    check_time(trace, i);
+  }
+  if (!trace.events.empty()) trace.span_hours = trace.events.back().time_hours;
+  return trace;
+}
+
+std::vector<Fault> pair_faults(
+    const Trace& trace,
+    const std::function<std::optional<std::uint32_t>(const std::string&)>& resolve) {
+  struct Open {
+    std::size_t fault;        // index into `faults`
+    const TraceEvent* event;  // its fault_start
+  };
+  std::unordered_map<std::uint32_t, std::vector<Open>> open;  // per component, oldest first
+  std::vector<Fault> faults;
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    const TraceEvent& ev = trace.events[i];
+    check_time(trace, i);
+    const auto id = resolve(ev.component);
+    if (!id) {
+      throw InputError(trace.path,
+                       detail::field_locator(trace.format, ev.locator, detail::Field::Component),
+                       "expected a component id of this cluster, found unknown id " +
+                           detail::quote_text(ev.component));
+    }
+    std::vector<Open>& here = open[*id];
+    if (ev.start) {
+      here.push_back({faults.size(), &ev});
+      faults.push_back({from_hours(ev.time_hours), kTimeInfinity, *id, ev.fault_class});
+      continue;
+    }
+    // Close the fault opened by the same record (LANL rows give both events), else the
+    // oldest open fault of the same class, else (end with an empty class) the oldest one.
+    auto match = here.end();
+    for (auto it = here.begin(); it != here.end() && match == here.end(); ++it) {
+      if (it->event->locator == ev.locator) match = it;
+    }
+    for (auto it = here.begin(); it != here.end() && match == here.end(); ++it) {
+      if (it->event->fault_class == ev.fault_class) match = it;
+    }
+    if (match == here.end() && ev.fault_class.empty() && !here.empty()) match = here.begin();
+    if (match == here.end()) {
+      std::string found = "no open fault";
+      if (!here.empty()) {
+        found = "open faults only of class";
+        for (const Open& o : here) (found += ' ') += detail::quote_text(o.event->fault_class);
+      }
+      throw InputError(
+          trace.path, detail::field_locator(trace.format, ev.locator, detail::Field::Event),
+          "fault_end of class " + detail::quote_text(ev.fault_class) + " on " + ev.component +
+              ": expected an earlier fault_start of that class "
+              "still open there, found " +
+              found);
+    }
+    faults[match->fault].end = from_hours(ev.time_hours);
+    here.erase(match);
+  }
+  return faults;
+}
+
+}  // namespace goodput::trace

@@ -1,0 +1,165 @@
+// goodput's own CSV and JSON trace formats: parsing, pairing, and every bad-input class.
+#include <doctest/doctest.h>
+
+#include "models/trace/detail.hpp"
+#include "sim/core/error.hpp"
+#include "tests/trace/support.hpp"
+
+using namespace goodput;
+using namespace goodput::trace;
+using goodput::trace::test::data;
+using goodput::trace::test::resolver;
+
+namespace {
+
+// Runs `f`, requires an InputError, and checks its file and locator exactly.
+template <typename F>
+void check_input_error(F&& f, const std::string& file, const std::string& locator,
+                       const std::string& fragment) {
+  try {
+    f();
+    FAIL("expected InputError at " << file << ": " << locator);
+  } catch (const InputError& e) {
+    CHECK(e.file() == file);
+    CHECK(e.locator() == locator);
+    CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
+  }
+}
+
+void check_read_error(const std::string& name, Format format, const std::string& locator,
+                      const std::string& fragment) {
+  check_input_error([&] { read_trace(data(name), format); }, data(name), locator, fragment);
+}
+
+void check_pair_error(const std::string& name, Format format, const std::string& locator,
+                      const std::string& fragment) {
+  const Trace trace = read_trace(data(name), format);
+  check_input_error([&] { pair_faults(trace, resolver(4)); }, data(name), locator, fragment);
+}
+
+}  // namespace
+
+TEST_CASE("format names") {
+  CHECK(parse_format("csv", "s.json", "/trace/format") == Format::GoodputCsv);
+  CHECK(parse_format("json", "", "") == Format::GoodputJson);
+  CHECK(parse_format("infinitehbd-json", "", "") == Format::InfiniteHbdJson);
+  CHECK(parse_format("lanl-csv", "", "") == Format::LanlCsv);
+  for (const Format f :
+       {Format::GoodputCsv, Format::GoodputJson, Format::InfiniteHbdJson, Format::LanlCsv}) {
+    CHECK(parse_format(format_name(f), "", "") == f);
+  }
+  check_input_error([] { parse_format("xml", "s.json", "/trace/format"); }, "s.json",
+                    "/trace/format", "csv, json, infinitehbd-json, lanl-csv");
+}
+
+TEST_CASE("component ids") {
+  CHECK(parse_component("node/17")->kind == "node");
+  CHECK(parse_component("node/17")->index == 17);
+  CHECK(parse_component("leaf/0"));
+  for (const char* bad : {"node", "node/", "node/-1", "node/+1", "node/1x", "switch/1", "Node/1",
+                          "node/4294967296", "/1"}) {
+    CHECK_MESSAGE(!parse_component(bad), bad);
+  }
+}
+
+TEST_CASE("CSV and JSON examples give identical events and faults") {
+  const std::string dir = GOODPUT_SCENARIOS_DIR "/traces/";
+  const Trace csv = read_trace(dir + "example-trace.csv", Format::GoodputCsv);
+  const Trace json = read_trace(dir + "example-trace.json", Format::GoodputJson);
+  REQUIRE(csv.events.size() == 10);
+  REQUIRE(json.events.size() == csv.events.size());
+  for (std::size_t i = 0; i < csv.events.size(); ++i) {
+    CHECK(csv.events[i].time_hours == json.events[i].time_hours);
+    CHECK(csv.events[i].component == json.events[i].component);
+    CHECK(csv.events[i].start == json.events[i].start);
+    CHECK(csv.events[i].fault_class == json.events[i].fault_class);
+  }
+  CHECK(csv.events[2].fault_class == "Hardware, power supply");
+  CHECK(csv.events[0].locator == "line 5");
+  CHECK(json.events[0].locator == "/0");
+  CHECK(csv.span_hours == 48);
+  const auto faults = pair_faults(csv, resolver(16));
+  REQUIRE(faults.size() == 5);
+  CHECK(faults[0].start == from_hours(2.5));
+  CHECK(faults[0].end == from_hours(4));
+  CHECK(faults[0].component == 3);
+  CHECK(faults[2].component == 12);  // ordered by start: node/1 at 10 h, then gpu/12 at 11.25 h
+}
+
+TEST_CASE("CSV quoting, CRLF, comments, column order and offset") {
+  const Trace t = read_trace(data("quoting.csv"), Format::GoodputCsv, {std::nullopt, 0.5});
+  REQUIRE(t.events.size() == 3);
+  CHECK(t.events[0].fault_class == "Hardware, PSU");
+  CHECK(t.events[0].time_hours == 0);
+  CHECK(t.events[0].component == "node/2");
+  CHECK(t.events[0].locator == "line 3");
+  CHECK(t.events[1].fault_class == "say \"hi\"");
+  CHECK(t.events[1].time_hours == 9.5);
+  CHECK(t.events[2].locator == "line 6");
+  CHECK(!t.events[2].start);
+  CHECK(t.span_hours == 11.5);
+  check_input_error(
+      [] {
+        read_trace(data("quoting.csv"), Format::GoodputCsv, {std::nullopt, 1});
+      },
+      data("quoting.csv"), "line 3", "after subtracting the offset");
+  const auto fields = detail::split_csv_line(R"(a, "b,c" ,"", d )", "f", "line 1");
+  CHECK(fields == std::vector<std::string>{"a", "b,c", "", "d"});
+  check_input_error([] { detail::split_csv_line("a,\"b", "f", "line 9"); }, "f", "line 9",
+                    "closing");
+  check_input_error([] { detail::split_csv_line("a,\"b\"c", "f", "line 9"); }, "f", "line 9",
+                    "after a quoted");
+  check_input_error([] { detail::split_csv_line("a,b\"c", "f", "line 9"); }, "f", "line 9",
+                    "quoted as a whole");
+}
+
+TEST_CASE("overlapping faults on one component nest") {
+  const Trace t = read_trace(data("nested.csv"), Format::GoodputCsv);
+  const auto faults = pair_faults(t, resolver(4));
+  REQUIRE(faults.size() == 3);
+  CHECK(faults[0].fault_class == "GPU");
+  CHECK(faults[0].end == from_hours(3));  // the GPU end closes the GPU fault
+  CHECK(faults[1].fault_class == "NIC");
+  CHECK(faults[1].end == from_hours(4));  // the class-less end closes the oldest open one
+  CHECK(faults[2].component == 1);
+  CHECK(faults[2].end == kTimeInfinity);  // never closed
+}
+
+TEST_CASE("bad CSV input names file and line") {
+  check_read_error("bad-header.csv", Format::GoodputCsv, "line 2", "found no column 'class'");
+  check_read_error("unknown-column.csv", Format::GoodputCsv, "line 1", "unknown column 'note'");
+  check_read_error("nonnumeric-time.csv", Format::GoodputCsv, "line 4", "found 'abc'");
+  check_read_error("negative-time.csv", Format::GoodputCsv, "line 3", "found '-0.5'");
+  check_read_error("unknown-event.csv", Format::GoodputCsv, "line 3", "found 'fault_begin'");
+  check_read_error("bad-component.csv", Format::GoodputCsv, "line 3", "found 'switch/1'");
+  check_read_error("out-of-order.csv", Format::GoodputCsv, "line 4", "4.5 h after 5 h (line 3)");
+  check_read_error("missing.csv", Format::GoodputCsv, "", "cannot open");
+}
+
+TEST_CASE("pairing errors name file and line") {
+  check_pair_error("unknown-component.csv", Format::GoodputCsv, "line 4", "unknown id 'node/7'");
+  check_pair_error("end-without-start.csv", Format::GoodputCsv, "line 3", "found no open fault");
+  check_pair_error("end-wrong-class.csv", Format::GoodputCsv, "line 3",
+                   "found open faults only of class 'GPU'");
+  // pair_faults re-checks times for traces built or edited in code.
+  Trace t = read_trace(data("nested.csv"), Format::GoodputCsv);
+  t.events[0].time_hours = 2.5;
+  check_input_error([&] { pair_faults(t, resolver(4)); }, data("nested.csv"), "line 5",
+                    "non-decreasing time order, found 2 h after 2.5 h (line 4)");
+  t.events[0].time_hours = -1;
+  check_input_error([&] { pair_faults(t, resolver(4)); }, data("nested.csv"), "line 4", ">= 0");
+}
+
+TEST_CASE("bad JSON input names file and pointer") {
+  check_read_error("bad-type.json", Format::GoodputJson, "/2/time_hours", "found string \"3\"");
+  check_read_error("unknown-key.json", Format::GoodputJson, "/1/note", "unknown key 'note'");
+  check_read_error("out-of-order.json", Format::GoodputJson, "/2/time_hours",
+                   "4.5 h after 5 h (/1)");
+  check_read_error("syntax-error.json", Format::GoodputJson, "line 3", "expected valid JSON");
+  check_read_error("nested.csv", Format::GoodputJson, "line 1", "expected valid JSON");
+  check_read_error("infinitehbd-small.json", Format::GoodputJson, "/0/node_id", "unknown key");
+  const std::string example = GOODPUT_SCENARIOS_DIR "/traces/example-trace.json";
+  const Trace t = read_trace(example, Format::GoodputJson);
+  check_input_error([&] { pair_faults(t, resolver(4)); }, example, "/3/component",
+                    "unknown id 'gpu/12'");
+}
