@@ -145,7 +145,7 @@ void parse_strategies(const ParamReader& top, Scenario& s, Json& resolved) {
   }
   for (const auto& info : strategy_table()) {
     if (!in.contains(info.name)) continue;
-    Json params;
+    Json params = Json::object();
     ParamReader pr(in.at(info.name), *info.params, top.file(), base + "/" + info.name, &params);
     out[info.name] = params;
     s.strategies.push_back({info.name, params});
@@ -246,6 +246,10 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   rc["nodes_per_leaf"] = s.cluster.nodes_per_leaf;
   rc["domains"] = s.cluster.domains;
   rc.erase("spare_domains");  // implied by domains; both together would not load
+  Json ordered = Json::object();  // declaration order, so resolved files read the same every time
+  for (const auto& d : sections::cluster().params)
+    if (rc.contains(d.key)) ordered[d.key] = rc[d.key];
+  rc = ordered;
   // The classes in use, written out in full so the resolved scenario loads on its own.
   Json classes = Json::array();
   for (const auto& c : s.failures.classes) classes.push_back(class_to_json(c));

@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "sim/core/stats.hpp"
+#include "sim/engine/random.hpp"
+#include "sim/engine/simulator.hpp"
+
+using namespace goodput;
+
+namespace {
+struct Recorder : EventHandler {
+  Simulator* sim;
+  std::vector<std::pair<Time, std::uint64_t>> seen;
+  void handle(std::uint32_t, std::uint64_t arg) override { seen.emplace_back(sim->now(), arg); }
+};
+}  // namespace
+
+TEST_CASE("events fire in (time, insertion) order and cancelled ones never fire") {
+  Simulator sim;
+  Recorder r;
+  r.sim = &sim;
+  sim.schedule_at(50, &r, 0, 1);
+  sim.schedule_at(10, &r, 0, 2);
+  const EventId c = sim.schedule_at(10, &r, 0, 3);
+  sim.schedule_at(10, &r, 0, 4);
+  sim.schedule_at(70, &r, 0, 5);
+  sim.cancel(c);
+  sim.run_until(60);
+  REQUIRE(r.seen.size() == 3);
+  CHECK(r.seen[0] == std::make_pair(Time{10}, std::uint64_t{2}));
+  CHECK(r.seen[1] == std::make_pair(Time{10}, std::uint64_t{4}));
+  CHECK(r.seen[2] == std::make_pair(Time{50}, std::uint64_t{1}));
+  CHECK(sim.now() == 60);
+  CHECK(sim.pending() == 1);
+  CHECK_THROWS(sim.schedule_at(59, &r, 0, 6));
+}
+
+TEST_CASE("random streams depend only on (seed, run, component)") {
+  RandomStream a(7, 3, 11), b(7, 3, 11), c(7, 3, 12), d(7, 4, 11);
+  const auto x = a.next();
+  CHECK(x == b.next());
+  CHECK(x != c.next());
+  CHECK(x != d.next());
+  // Exponential mean and uniform range over many draws.
+  RandomStream e(1, 0, 0);
+  double sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) sum += e.exponential(2.0);
+  CHECK(sum / n == doctest::Approx(2.0).epsilon(0.02));
+  for (int i = 0; i < 1000; ++i) {
+    const double u = e.uniform();
+    CHECK((u > 0 && u < 1));
+    CHECK(e.below(7) < 7);
+  }
+}
+
+TEST_CASE("lognormal median and Weibull mean") {
+  RandomStream r(3, 0, 0);
+  std::vector<double> v;
+  for (int i = 0; i < 100001; ++i) v.push_back(r.lognormal(5.0, 0.8));
+  std::nth_element(v.begin(), v.begin() + 50000, v.end());
+  CHECK(v[50000] == doctest::Approx(5.0).epsilon(0.03));
+  double sum = 0;
+  for (int i = 0; i < 100000; ++i) sum += r.weibull(0.7, 1.0);
+  CHECK(sum / 100000 == doctest::Approx(std::tgamma(1 + 1 / 0.7)).epsilon(0.03));
+}
+
+TEST_CASE("confidence intervals use Student's t") {
+  CHECK(student_t_975(1) == doctest::Approx(12.706));
+  CHECK(student_t_975(30) == doctest::Approx(2.042));
+  CHECK(student_t_975(1000) == doctest::Approx(1.9623).epsilon(0.001));
+  const Summary s = summarize({1, 2, 3, 4});
+  CHECK(s.mean == doctest::Approx(2.5));
+  CHECK(s.stddev == doctest::Approx(1.2909944));
+  CHECK(s.ci95 == doctest::Approx(3.182 * 1.2909944 / 2));
+  const Summary d = summarize_difference({2, 3, 4}, {1, 1, 1});
+  CHECK(d.mean == doctest::Approx(2));
+  CHECK(summarize({5}).ci95 == 0);
+}

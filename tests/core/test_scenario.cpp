@@ -1,0 +1,93 @@
+// Every class of bad scenario input is an InputError naming the file and the JSON pointer.
+#include <doctest/doctest.h>
+
+#include "models/scenario/scenario_params.hpp"
+#include "models/strategies/strategy.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+std::string locator_of(const Json& j) {
+  try {
+    make_plan(scenario_from(j));
+  } catch (const InputError& e) {
+    CHECK(e.file() == "test.json");
+    return e.locator();
+  }
+  return "(no error)";
+}
+
+Json with(const std::string& pointer, const Json& value) {
+  Json j = small_scenario();
+  j[Json::json_pointer(pointer)] = value;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("bad scenario values are reported with their JSON pointer") {
+  CHECK(locator_of(with("/job/tpp", 8)) == "/job/tpp");                      // unknown key
+  CHECK(locator_of(with("/horizon", 8)) == "/horizon");                      // unknown top-level key
+  CHECK(locator_of(with("/job/tp", "8")) == "/job/tp");                      // wrong type
+  CHECK(locator_of(with("/job/dp", 2.5)) == "/job/dp");                      // not an integer
+  CHECK(locator_of(with("/failures/rate_scale", -1)) == "/failures/rate_scale");  // out of range
+  CHECK(locator_of(with("/cluster/preset", "nvl9")) == "/cluster/preset");   // unknown enum value
+  CHECK(locator_of(with("/strategies/ntpp", Json::object())) == "/strategies/ntpp");
+  CHECK(locator_of(with("/strategies/dp_drop/batch_policy", "grow")) == "/strategies/dp_drop/batch_policy");
+  CHECK(locator_of(with("/strategies/hot_spares/swap_minutes", 3)) == "/strategies/hot_spares/swap_minutes");
+  CHECK(locator_of(with("/job/tp", 16)) == "/job/tp");                       // TP larger than a domain
+  CHECK(locator_of(with("/cluster/domains", 2)) == "/cluster/domains");      // job does not fit
+  CHECK(locator_of(with("/failures/classes", Json::array({{{"name", "x"}, {"mtbf_hours", 0}}}))) ==
+        "/failures/classes/0/mtbf_hours");
+  CHECK(locator_of(with("/failures/classes", Json::array({{{"name", "x"}, {"mtbf_hours", 10}, {"repair", {{"kind", "fixed"}}}}}))) ==
+        "/failures/classes/0/repair");
+  CHECK(locator_of(with("/strategies", Json::object())) == "/strategies");
+  Json missing = small_scenario();
+  missing["job"].erase("tp");
+  CHECK(locator_of(missing) == "/job");
+  Json trace = small_scenario();
+  trace["failures"] = {{"model", "trace"}, {"trace", {{"path", "no-such-trace.csv"}}}};
+  CHECK(locator_of(trace) == "/failures/trace/path");
+}
+
+TEST_CASE("a valid scenario resolves its defaults, and the resolved form loads again") {
+  const Scenario s = scenario_from(small_scenario());
+  CHECK(s.cluster.domains == 4);
+  CHECK(s.spare_domains == 1);
+  CHECK(s.strategies.size() == 3);
+  CHECK(s.resolved["recovery"]["detection_s"] == 100.0);
+  CHECK(s.resolved["strategies"]["hot_spares"]["swap_s"] == 300.0);
+  const Scenario again = parse_scenario(s.resolved, "resolved.json");
+  CHECK(again.resolved == s.resolved);
+}
+
+TEST_CASE("--set overrides: JSON values, strings, and a missing parent is an error") {
+  Json j = small_scenario();
+  apply_override(j, "/horizon_hours=12.5", "f.json");
+  apply_override(j, "/failures/preset=llama3", "f.json");
+  apply_override(j, "/strategies/dp_drop={\"batch_policy\":\"accumulate\"}", "f.json");
+  CHECK(j["horizon_hours"] == 12.5);
+  CHECK(j["failures"]["preset"] == "llama3");
+  CHECK(j["strategies"]["dp_drop"]["batch_policy"] == "accumulate");
+  CHECK_THROWS_AS(apply_override(j, "/nope/deeper=1", "f.json"), InputError);
+  CHECK_THROWS_AS(apply_override(j, "horizon_hours=1", "f.json"), InputError);
+}
+
+TEST_CASE("every declared parameter has a doc line and a valid default") {
+  std::vector<const ParamSection*> all = {&sections::scenario(), &sections::cluster(), &sections::job(),
+                                          &sections::failures(), &sections::recovery(), &sections::checkpoint()};
+  for (const auto& st : strategy_table()) all.push_back(st.params);
+  for (const ParamSection* s : all) {
+    for (const auto& p : s->params) {
+      CAPTURE(p.key);
+      CHECK_FALSE(p.doc.empty());
+      if (p.default_value.is_number()) {
+        CHECK(p.default_value.get<double>() >= p.min);
+        CHECK(p.default_value.get<double>() <= p.max);
+      }
+    }
+  }
+}

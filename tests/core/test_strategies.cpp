@@ -1,0 +1,165 @@
+// Closed-form checks of the three baseline strategies on hand-written fault lists, and the
+// invariants every strategy in the table must keep.
+#include <doctest/doctest.h>
+
+#include "models/strategies/strategy.hpp"
+#include "sim/run/single_run.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+double bucket(const RunMetrics& m, Bucket b) { return m.badput[static_cast<int>(b)]; }
+constexpr double H = 100 * 3600.0;  // the small scenario's horizon, s
+
+RunMetrics run(const Json& j, const std::string& strategy, const FaultList& faults) {
+  const RunPlan plan = make_plan(scenario_from(j));
+  return simulate(plan, faults, *plan.scenario.strategy(strategy));
+}
+
+RunMetrics run_one_fault(Json j, const std::string& strategy, double start_h, double end_h,
+                         const std::string& component = "gpu/0", bool restart_only = false) {
+  const RunPlan plan = make_plan(scenario_from(j));
+  return simulate(plan, one_fault(*plan.topology, component, start_h, end_h, restart_only),
+                  *plan.scenario.strategy(strategy));
+}
+
+}  // namespace
+
+TEST_CASE("zero failures: Goodput is 1 minus the checkpoint saves, for every strategy") {
+  // Saves start every 3,660 s (3,600 s of training + 60 s save), the first at 3,600 s.
+  double saving = 0;
+  for (double start = 3600; start < H; start += 3660) saving += std::min(60.0, H - start);
+  for (const auto& info : strategy_table()) {
+    CAPTURE(info.name);
+    const RunMetrics m = run(small_scenario(), info.name, FaultList{});
+    CHECK(m.goodput == doctest::Approx(1 - saving / H).epsilon(1e-12));
+    CHECK(bucket(m, Bucket::CheckpointSave) == doctest::Approx(saving / H).epsilon(1e-12));
+    CHECK(m.interruptions == 0);
+    CHECK(bucket(m, Bucket::WastedProgress) == 0);
+    CHECK(bucket(m, Bucket::InfrastructureRecovery) == 0);
+  }
+  Json none = small_scenario();
+  none["checkpoint"]["interval"] = "none";
+  CHECK(run(none, "checkpoint_restart", FaultList{}).goodput == 1.0);
+}
+
+TEST_CASE("checkpoint_restart: one fault rolls back to the last durable checkpoint") {
+  // Fault at 36,000 s. Durable checkpoints end at k * 3,660 s; the last before the fault is the
+  // 9th (32,940 s), a snapshot taken at 32,880 s after 8 saves: progress 32,880 - 480 = 32,400 s.
+  // Progress at the fault: 36,000 - 9 * 60 = 35,460 s, so 3,060 s are rolled back.
+  const RunMetrics m = run_one_fault(small_scenario(), "checkpoint_restart", 10.0, 20.0);
+  CHECK(m.interruptions == 1);
+  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3060).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 200).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);  // the spare node takes over at once
+}
+
+TEST_CASE("checkpoint_restart without a spare waits for the repair") {
+  Json j = small_scenario(3, 3);
+  j["checkpoint"]["interval"] = "none";
+  const RunMetrics m = run_one_fault(j, "checkpoint_restart", 10.0, 20.0);
+  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(36000).epsilon(1e-9));  // back to the start
+  CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 100).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 200).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
+  CHECK(m.goodput * H == doctest::Approx(H - 36000 - 35900 - 300 - 300).epsilon(1e-9));
+}
+
+TEST_CASE("dp_drop: the damaged replica leaves and rejoins after repair plus a state copy") {
+  Json j = small_scenario(3, 3);  // no spare
+  j["checkpoint"]["interval"] = "none";
+  const double t0 = 36003;  // 3 s into a 10 s step
+  const RunMetrics m = run_one_fault(j, "dp_drop", t0 / 3600, 20.0);
+  CHECK(m.interruptions == 1);
+  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60).epsilon(1e-9));
+  // Two of three replicas from the end of the stall until repair (72,000 s) + state copy (300 s).
+  CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx((72300 - (t0 + 160)) / 3).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
+
+  // With a spare node the replica is rebuilt at once and rejoins after the state copy.
+  Json s = small_scenario(3, 4);
+  s["checkpoint"]["interval"] = "none";
+  const RunMetrics ms = run_one_fault(s, "dp_drop", t0 / 3600, 20.0);
+  CHECK(bucket(ms, Bucket::DegradedCapacity) * H == doctest::Approx((300 - 160) / 3.0).epsilon(1e-9));
+}
+
+TEST_CASE("dp_drop batch policies") {
+  Json j = small_scenario(3, 3);
+  j["checkpoint"]["interval"] = "none";
+  j["job"]["microbatches"] = 1;
+  j["strategies"]["dp_drop"]["batch_policy"] = "accumulate";
+  // accumulate with one micro-batch per replica: 2 replicas need 2 rounds -> half speed.
+  const double degraded_s = 72300 - 36160;
+  RunMetrics m = run_one_fault(j, "dp_drop", 10.0, 20.0);
+  CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx(degraded_s / 2).epsilon(1e-9));
+  // pause_below 3: the job waits instead of running on two replicas.
+  j["strategies"]["dp_drop"] = {{"batch_policy", "pause_below"}, {"min_replicas", 3}};
+  m = run_one_fault(j, "dp_drop", 10.0, 20.0);
+  CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
+  CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(degraded_s).epsilon(1e-9));
+}
+
+TEST_CASE("hot_spares swaps a spare in, and falls back when the pool is empty") {
+  Json j = small_scenario(3, 4);
+  j["checkpoint"]["interval"] = "none";
+  const double t0 = 36003;
+  RunMetrics m = run_one_fault(j, "hot_spares", t0 / 3600, 20.0);
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 300).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
+  // Scope gpu on HGX: no idle GPU inside the node, so the checkpoint_restart fallback acts.
+  j["strategies"]["hot_spares"]["scope"] = "gpu";
+  m = run_one_fault(j, "hot_spares", t0 / 3600, 20.0);
+  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(t0).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
+}
+
+TEST_CASE("a fault on an idle spare or outside the job does not interrupt it") {
+  for (const auto& info : strategy_table()) {
+    const RunMetrics m = run_one_fault(small_scenario(3, 4), info.name, 10.0, 20.0, "node/3");
+    CHECK(m.interruptions == 0);
+    CHECK(m.failures == 1);
+    CHECK(m.job_failures == 0);
+    CHECK(m.gpu_hours_down == doctest::Approx(8 * 10.0));
+  }
+}
+
+TEST_CASE("invariants over every strategy under random failures") {
+  Json j = Json::parse(R"({
+    "horizon_hours": 500, "seeds": 1,
+    "cluster": {"preset": "nvl32", "spare_domains": 2},
+    "job": {"tp": 16, "pp": 4, "dp": 6, "step_s": 7},
+    "failures": {"preset": "pessimistic", "rate_scale": 40, "lemon_fraction": 0.1, "correlated_fraction": 0.2},
+    "strategies": {"checkpoint_restart": {}, "dp_drop": {"batch_policy": "accumulate"},
+                   "hot_spares": {"fallback": "dp_drop"}}
+  })");
+  for (int seed = 0; seed < 4; ++seed) {
+    j["seed"] = seed;
+    const RunPlan plan = make_plan(scenario_from(j));
+    const FaultList faults = faults_for(plan, 0);
+    REQUIRE(faults.faults.size() > 50);
+    for (const auto& sc : plan.scenario.strategies) {
+      CAPTURE(sc.name);
+      const RunMetrics m = simulate(plan, faults, sc);
+      double sum = m.goodput;
+      for (double b : m.badput) {
+        CHECK(b >= -1e-12);
+        sum += b;
+      }
+      CHECK(sum == doctest::Approx(1.0).epsilon(1e-9));
+      CHECK(m.goodput >= 0);
+      CHECK(m.goodput <= 1);
+      CHECK(m.ettr <= 1 + 1e-12);
+      CHECK(m.interruptions >= 1);
+      // the same seed gives the same numbers
+      const RunMetrics again = simulate(plan, faults, sc);
+      CHECK(again.goodput == m.goodput);
+      CHECK(again.events == m.events);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+#include <doctest/doctest.h>
+
+#include "models/job/job_layout.hpp"
+#include "models/topology/topology.hpp"
+
+using namespace goodput;
+
+TEST_CASE("blast radii come from the dependency graph") {
+  const Topology t(ClusterShape{"gb200-nvl72", "GB200", 4, 18, 18, 9, 3});
+  CHECK(t.gpus() == 3 * 72);
+  CHECK(t.count(ComponentKind::Node) == 54);
+  CHECK(t.count(ComponentKind::Leaf) == 6);
+  CHECK(t.blast_radius(t.id(ComponentKind::Gpu, 5)).size() == 1);
+  const auto node = t.blast_radius(*t.resolve("node/19"));
+  REQUIRE(node.size() == 4);
+  CHECK(node[0] == 76);
+  CHECK(node[3] == 79);
+  const auto domain = t.blast_radius(*t.resolve("domain/1"));
+  REQUIRE(domain.size() == 72);
+  CHECK(domain.front() == 72);
+  CHECK(domain.back() == 143);
+  CHECK(t.blast_radius(*t.resolve("rack/2")).size() == 72);
+  const auto leaf = t.blast_radius(*t.resolve("leaf/1"));  // nodes 9..17
+  REQUIRE(leaf.size() == 36);
+  CHECK(leaf.front() == 36);
+  CHECK(t.domain_of_gpu(143) == 1);
+  CHECK(t.name(*t.resolve("leaf/5")) == "leaf/5");
+  CHECK_FALSE(t.resolve("leaf/6"));
+  CHECK_FALSE(t.resolve("switch/0"));
+  CHECK_FALSE(t.resolve("node/1x"));
+}
+
+TEST_CASE("the layout fills domains with TP groups and uses in-domain spares") {
+  const Topology t(ClusterShape{"gb200-nvl72", "GB200", 4, 18, 18, 18, 4});
+  ClusterHealth health(t);
+  JobLayout layout(health, 64);
+  CHECK(layout.retarget(3, {}) == 3);
+  CHECK(layout.in_use_gpus() == 3 * 64);
+  CHECK(layout.assigned(3) == 0);
+  // A tray fails inside domain 0: its group loses 4 GPUs and refills from the 8 idle ones.
+  std::vector<std::uint32_t> down;
+  std::vector<GroupHit> hits;
+  health.fail(*t.resolve("node/0"), &down);
+  layout.release_down(down, &hits);
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].domain == 0);
+  std::vector<std::uint32_t> d0{0};
+  layout.refill_in_place(d0);
+  CHECK(layout.assigned(0) == 1);
+  CHECK(layout.in_use_gpus() == 3 * 64);
+  // Two more trays: 60 healthy GPUs cannot hold TP64 any more; the group moves to domain 3.
+  down.clear();
+  health.fail(*t.resolve("node/1"), &down);
+  health.fail(*t.resolve("node/2"), &down);
+  layout.release_down(down, &hits);
+  CHECK(layout.capacity(0) == 0);
+  CHECK(layout.retarget(3, d0) == 3);
+  CHECK(layout.assigned(0) == 0);
+  CHECK(layout.assigned(3) == 1);
+  for (std::uint32_t g : down) CHECK_FALSE(layout.in_use(g));
+}
