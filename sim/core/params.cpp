@@ -54,7 +54,7 @@ std::string param_type_name(const ParamDecl& d) {
     case ParamType::String: return "string";
     case ParamType::Enum: {
       std::string s;
-      for (const auto& c : d.choices) s += (s.empty() ? "" : " | ") + c;
+      for (const auto& c : d.choices) s += (s.empty() ? "" : ", ") + c;
       return s;
     }
     case ParamType::Object: return "object";

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages goodput builds with, if any is missing (needs root or sudo).
+set -euo pipefail
+pkgs=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev doctest-dev libboost-graph-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds goodput (Release) and runs the shipped default scenario; extra arguments go to
+# `goodput run` (e.g. --seeds 5, --out DIR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOODPUT_BUILD_TESTS=OFF >/dev/null
+cmake --build build/release --target goodput
+./build/release/sim/goodput run "$@"

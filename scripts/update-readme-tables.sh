@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rewrites the parameter tables in README.md between the <!-- describe:TOPIC --> markers from
+# `goodput describe TOPIC`, the same declarations the loader uses. Usage: SCRIPT GOODPUT_BINARY
+# [--check] (check: exit 1 if README.md is out of date, change nothing).
+set -euo pipefail
+bin=$1; mode=${2:-write}
+readme="$(dirname "$0")/../README.md"
+tmp=$(mktemp)
+python3 - "$bin" "$readme" "$tmp" <<'PY'
+import re, subprocess, sys
+bin_, readme, out = sys.argv[1:4]
+text = open(readme).read()
+def repl(m):
+    topic = m.group(1)
+    body = subprocess.run([bin_, "describe", topic], check=True, capture_output=True, text=True).stdout
+    return f"<!-- describe:{topic} -->\n{body}<!-- /describe:{topic} -->"
+text = re.sub(r"<!-- describe:([a-z-]+) -->.*?<!-- /describe:\1 -->", repl, text, flags=re.S)
+open(out, "w").write(text)
+PY
+if [ "$mode" = "--check" ]; then
+  if ! diff -q "$readme" "$tmp" >/dev/null; then
+    echo "README.md parameter tables are out of date: run scripts/update-readme-tables.sh $bin"; diff "$readme" "$tmp" | head -20; rm -f "$tmp"; exit 1
+  fi
+  rm -f "$tmp"; echo "README tables up to date"
+else
+  mv "$tmp" "$readme"
+fi
