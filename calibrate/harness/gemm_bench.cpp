@@ -1,0 +1,97 @@
+#include "calibrate/harness/gemm_bench.hpp"
+
+#include <stdexcept>
+
+#include "calibrate/harness/attention_bench.hpp"
+#include "calibrate/harness/gemm_verify.hpp"
+#include "calibrate/harness/lt_matmul.hpp"
+
+namespace goodput::calib {
+
+GemmCall linear_call(const GemmQuery& q) {
+  if (q.layout.size() != 2) throw std::invalid_argument("linear GEMM needs a layout like \"TN\"");
+  GemmCall c;
+  c.trans_a = q.layout[0] == 'T';
+  c.trans_b = q.layout[1] == 'T';
+  // Row-major C[m x n] is column-major C^T: cuBLAS computes an (n x m) result.
+  c.m = q.n;
+  c.n = q.m;
+  c.k = q.k;
+  c.lda = c.trans_a ? c.k : c.m;
+  c.ldb = c.trans_b ? c.n : c.k;
+  c.ldc = c.m;
+  c.stride_a = c.m * c.k;
+  c.stride_b = c.k * c.n;
+  c.stride_c = c.m * c.n;
+  return c;
+}
+
+namespace {
+
+struct LinearRun {
+  GemmCall call;
+  DeviceBuffer a, b, c;
+  std::unique_ptr<LtMatmul> mm;
+
+  LinearRun(BenchContext& ctx, const GemmQuery& q)
+      : call(linear_call(q)),
+        a(2 * call.m * call.k),
+        b(2 * call.k * call.n),
+        c(2 * call.m * call.n),
+        mm(std::make_unique<LtMatmul>(ctx.lt(), call, ctx.workspace_bytes())) {
+    fill_random_bf16(a.get(), call.m * call.k, ctx.next_seed(), kRandomMinMagnitude, ctx.stream());
+    fill_random_bf16(b.get(), call.k * call.n, ctx.next_seed(), kRandomMinMagnitude, ctx.stream());
+    call.a = a.get();
+    call.b = b.get();
+    call.c = c.get();
+  }
+  void run(BenchContext& ctx, cudaStream_t s) const {
+    mm->run(a.get(), b.get(), c.get(), ctx.workspace(), s);
+  }
+};
+
+}  // namespace
+
+Verification bench_gemm_ceiling(BenchContext& ctx, Ceilings& ceilings) {
+  const GemmQuery q{"ceiling", Pass::fwd, kCeilingGemmDim, kCeilingGemmDim, kCeilingGemmDim, 1, "TN"};
+  LinearRun run(ctx, q);
+  run.run(ctx, ctx.stream());
+  const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream());
+  const TimeStats t = ctx.timer().measure([&](cudaStream_t s) { run.run(ctx, s); }, ctx.stop());
+  ceilings.gemm_tflops = gemm_flops(q) / t.median / 1e12;
+  ceilings.gemm_m = ceilings.gemm_n = ceilings.gemm_k = kCeilingGemmDim;
+  ctx.gemm_ceiling_tflops = ceilings.gemm_tflops;
+  return check.verification;
+}
+
+GemmEntry bench_gemm(BenchContext& ctx, const GemmJob& job) {
+  const GemmQuery& q = job.query;
+  GemmEntry e;
+  e.model = job.model;
+  e.tp = job.tp;
+  e.name = q.name;
+  e.pass = q.pass;
+  e.m = q.m;
+  e.n = q.n;
+  e.k = q.k;
+  e.batch = q.batch;
+  e.layout = q.layout;
+  if (q.name == "attention") {
+    AttentionResult r = bench_attention(ctx, q);
+    e.time_s = r.time;
+    e.verification = r.verification;
+    e.algo = "cublasGemmStridedBatchedEx CUBLAS_GEMM_DEFAULT";
+  } else {
+    LinearRun run(ctx, q);
+    run.run(ctx, ctx.stream());
+    const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream());
+    e.verification = check.verification;
+    e.time_s = ctx.timer().measure([&](cudaStream_t s) { run.run(ctx, s); }, ctx.stop());
+    e.algo = run.mm->algo();
+  }
+  e.tflops = gemm_flops(q) / e.time_s.median / 1e12;
+  e.fraction_of_ceiling = ctx.gemm_ceiling_tflops > 0 ? e.tflops / ctx.gemm_ceiling_tflops : 0.0;
+  return e;
+}
+
+}  // namespace goodput::calib

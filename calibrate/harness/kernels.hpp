@@ -1,0 +1,65 @@
+// Host entry points of the harness's own CUDA kernels (kernels in *.cu, callers in *.cpp).
+// Contract: all element data is bf16 (2 bytes); launches are asynchronous on `stream` and
+// report launch errors by throwing. GemmCall describes one (strided-batched) GEMM in cuBLAS
+// column-major terms, C[i + j*ldc] = sum_p op(A)[i,p] op(B)[p,j]; the sampled reference
+// recomputes chosen elements of C in fp64 from the same bf16 inputs.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "calibrate/profile/reshard_map.hpp"
+
+namespace goodput::calib {
+
+struct GemmCall {
+  bool trans_a = false, trans_b = false;
+  std::int64_t m = 0, n = 0, k = 0;
+  const void* a = nullptr;
+  std::int64_t lda = 0, stride_a = 0;
+  const void* b = nullptr;
+  std::int64_t ldb = 0, stride_b = 0;
+  void* c = nullptr;
+  std::int64_t ldc = 0, stride_c = 0;
+  std::int64_t batch = 1;
+};
+
+struct SamplePoint {
+  std::int64_t batch = 0, i = 0, j = 0;
+};
+
+struct SampleResult {
+  double reference = 0.0;  // fp64 sum of products
+  double abs_sum = 0.0;    // sum of |products|, the scale of accumulation error
+  double got = 0.0;        // the GEMM's output element
+};
+
+// Uniform in +-[min_magnitude, 1]: never zero.
+void fill_random_bf16(void* data, std::int64_t count, std::uint64_t seed, float min_magnitude,
+                      cudaStream_t stream);
+
+// Synchronous: runs the reference for `points` and returns the results.
+std::vector<SampleResult> sampled_reference(const GemmCall& call,
+                                            const std::vector<SamplePoint>& points,
+                                            cudaStream_t stream);
+
+// Device-resident list of 2-D block copies (the reshard pack/unpack), launched repeatedly.
+class CopyPlan {
+ public:
+  CopyPlan(const std::vector<CopyBlock>& blocks, int sm_count);
+  ~CopyPlan();
+  CopyPlan(const CopyPlan&) = delete;
+  CopyPlan& operator=(const CopyPlan&) = delete;
+  void launch(const void* src, void* dst, cudaStream_t stream) const;
+  int vector_elems() const { return vec_; }  // elements per load/store (8 = 16 bytes)
+
+ private:
+  void* blocks_ = nullptr;
+  int count_ = 0;
+  int vec_ = 1;
+  unsigned grid_x_ = 1;
+};
+
+}  // namespace goodput::calib

@@ -1,0 +1,91 @@
+#include "calibrate/profile/plan.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "calibrate/profile/reshard_map.hpp"
+
+namespace goodput::calib {
+namespace {
+
+void add_gemm(CalibrationPlan& plan, const std::string& model, int tp, const GemmQuery& q) {
+  for (GemmJob& job : plan.gemm) {
+    const GemmQuery& o = job.query;
+    if (job.model == model && o.name == q.name && o.pass == q.pass && o.m == q.m &&
+        o.n == q.n && o.k == q.k && o.batch == q.batch) {
+      job.tp.push_back(tp);
+      return;
+    }
+  }
+  plan.gemm.push_back({model, {tp}, q});
+}
+
+// The rank of `role` with the largest payload for a kernel.
+template <class BlocksOf>
+std::pair<int, std::int64_t> busiest(int first, int last, BlocksOf blocks_of) {
+  int best = first;
+  std::int64_t best_elems = -1;
+  for (int r = first; r < last; ++r) {
+    const std::int64_t e = payload_elems(blocks_of(r));
+    if (e > best_elems) {
+      best = r;
+      best_elems = e;
+    }
+  }
+  return {best, best_elems};
+}
+
+void add_reshard(CalibrationPlan& plan, int n1, int n2, std::int64_t cols, std::int64_t rows) {
+  const ReshardPlan rp = make_reshard_plan(cols, n1, n2);
+  auto job = [&](const char* kernel, const char* role, std::pair<int, std::int64_t> rank_elems) {
+    ReshardJob j{n1, n2, cols, rows, kernel, role, rank_elems.first,
+                 rank_elems.second * kGradElemBytes};
+    for (const ReshardJob& o : plan.reshard) {
+      if (std::tie(o.n1, o.n2, o.cols, o.rows, o.kernel, o.role) ==
+          std::tie(j.n1, j.n2, j.cols, j.rows, j.kernel, j.role)) {
+        return;
+      }
+    }
+    plan.reshard.push_back(j);
+  };
+  const auto extra = busiest(n2, n1, [&](int r) { return pack_at_extra(rp, r, rows); });
+  const auto core = busiest(0, n2, [&](int r) { return unpack_at_core(rp, r, rows); });
+  job("pack", "extra", extra);    // before the all-reduce: gather
+  job("unpack", "core", core);
+  job("pack", "core", core);      // after: scatter back
+  job("unpack", "extra", extra);
+  job("d2d", "any", extra);       // contiguous copy of the same payload, for reference
+}
+
+}  // namespace
+
+std::vector<std::int64_t> reshard_matrix_cols(const ModelShape& s) {
+  const std::int64_t d = s.head_dim();
+  const std::int64_t qkv = (std::int64_t{s.heads} + 2 * std::int64_t{s.kv_heads}) * d;
+  const std::int64_t up = std::int64_t{s.ffn} * (s.gated_mlp ? 2 : 1);
+  return {qkv, up};
+}
+
+CalibrationPlan make_plan(const std::vector<ProfiledModel>& models, bool quick) {
+  CalibrationPlan plan;
+  for (const ProfiledModel& m : models) {
+    std::vector<int> degrees;
+    for (int t = m.tp_max; t >= m.tp_min; --t) {
+      if (!quick || t == m.tp_max || t == m.tp_min) degrees.push_back(t);
+    }
+    for (int t : degrees) {
+      for (const GemmQuery& q : layer_gemms(m.shape, t)) add_gemm(plan, m.shape.name, t, q);
+    }
+    const std::vector<std::int64_t> cols = reshard_matrix_cols(m.shape);
+    for (int n2 = m.tp_max - 1; n2 >= m.tp_min; --n2) {
+      if (quick && n2 != m.tp_min) continue;
+      for (std::size_t i = 0; i < cols.size(); ++i) {
+        if (quick && i + 1 != cols.size()) continue;
+        if (cols[i] >= m.tp_max) add_reshard(plan, m.tp_max, n2, cols[i], m.shape.hidden);
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace goodput::calib

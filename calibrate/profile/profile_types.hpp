@@ -1,0 +1,150 @@
+// In-memory form of a calibration profile (the JSON format is documented in
+// calibrate/README.md). Contract: plain data, one struct per JSON object, field names equal
+// to JSON keys; std::optional marks keys whose value may be JSON null. Read and written only
+// by profile_read.cpp / profile_write.cpp; consumers use the functions in profile.hpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibrate/profile/settings.hpp"
+#include "calibrate/profile/shapes.hpp"
+
+namespace goodput::calib {
+
+inline constexpr int kProfileSchemaVersion = 1;
+inline constexpr const char* kCalibrationVersion = "0.1.0";
+
+enum class Source { measured, analytical };
+enum class Verification { passed, failed, not_applicable };
+
+struct TimeStats {
+  double median = 0.0, min = 0.0, max = 0.0, mean = 0.0;
+  double spread = 0.0;      // (p90 - p10) / median
+  double rel_stderr = 0.0;  // stddev / sqrt(n) / median
+  int samples = 0;          // 0 for analytical entries
+  std::string stop;         // stopping-rule reason, or "analytical"
+};
+
+struct ClockRange {
+  double min = 0.0, median = 0.0, max = 0.0;  // MHz
+};
+
+struct Clocks {
+  std::optional<int> sm_max_mhz, mem_max_mhz;             // device attributes
+  std::optional<ClockRange> sm_observed_mhz, mem_observed_mhz;  // sampled during the run
+  std::string observed_via;                               // "nvml" | "none" | "datasheet"
+};
+
+struct DeviceInfo {
+  std::string name;
+  int sm_count = 0;
+  std::int64_t memory_bytes = 0;
+  std::optional<std::int64_t> l2_bytes;
+  std::string compute_capability;  // "9.0"
+  int device_count = 0;            // visible devices (0 for analytical)
+  Clocks clocks;
+  std::optional<int> driver_version, cuda_runtime_version, cublas_version, nccl_version;
+};
+
+struct MeasureSettings {
+  bool quick = false;
+  StopSettings stop;
+  std::int64_t l2_flush_bytes = 0;
+  int gemm_verify_points = 0;
+  double gemm_verify_rtol = 0.0, gemm_verify_atol_rel = 0.0;
+  std::int64_t cublaslt_workspace_bytes = 0;
+  std::string nccl;      // "measured" | "single_gpu" | "not_built"
+  std::string scenario;  // scenario path, or "builtin"
+};
+
+struct AnalyticalSettings {
+  std::string gpu;        // "H100" | "H200" | "B200"
+  std::string datasheet;  // citation of the peaks used
+  double e_max = 0.0;     // GEMM efficiency limit for large shapes
+  double d_half = 0.0;    // smallest GEMM dimension at which efficiency is e_max / 2
+  double launch_s = 0.0;  // fixed per-kernel overhead
+  double hbm_efficiency = 0.0;
+};
+
+struct Settings {
+  std::string gemm_impl;        // "cublasLt" | "analytical"
+  std::string attention_impl;   // "cublas_strided_batched" | "analytical"
+  std::string attention_scope;  // what the attention entries include
+  std::optional<MeasureSettings> measurement;       // iff source == measured
+  std::optional<AnalyticalSettings> analytical_model;  // iff source == analytical
+};
+
+struct ProfiledModel {
+  ModelShape shape;
+  int tp_max = 1, tp_min = 1;
+};
+
+struct Ceilings {
+  std::string kind;  // "measured" | "datasheet"
+  double gemm_tflops = 0.0;
+  double copy_gbps = 0.0;  // bytes read + written per second / 1e9
+  std::int64_t gemm_m = 0, gemm_n = 0, gemm_k = 0;
+  std::int64_t copy_bytes = 0;
+};
+
+struct GemmEntry {
+  std::string model;    // ProfiledModel name the shape was taken from
+  std::vector<int> tp;  // TP degrees of that model that run exactly this shape
+  std::string name;     // qkv | attn_out | mlp_up | mlp_down | attention
+  Pass pass = Pass::fwd;
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;  // logical row-major C[m x n] += A[m x k] B[k x n]
+  std::string layout;                            // cuBLAS column-major ops: "TN" | "NN" | "NT"
+  std::string dtype = "bf16";
+  TimeStats time_s;
+  double tflops = 0.0, fraction_of_ceiling = 0.0;
+  std::string algo;
+  Verification verification = Verification::not_applicable;
+};
+
+struct ReshardEntry {
+  int n1 = 0, n2 = 0;
+  std::int64_t cols = 0, rows = 0;
+  std::int64_t bytes = 0;  // payload moved by this kernel (each byte is read once, written once)
+  std::string kernel;      // pack | unpack | d2d | peer | nccl_all_to_all
+  std::string role;        // extra | core | any
+  std::string dtype = "bf16";
+  TimeStats time_s;
+  double gbps = 0.0, fraction_of_ceiling = 0.0;
+  Verification verification = Verification::not_applicable;
+};
+
+struct FitStats {
+  std::string method;  // "leave_one_out"
+  int held_out = 0;    // entries predicted
+  double max_rel_error = 0.0, median_rel_error = 0.0;
+};
+
+struct FitSummary {
+  FitStats gemm, reshard;
+};
+
+struct FitModel;  // derived from the entries, see fit.hpp
+
+struct Profile {
+  int schema_version = kProfileSchemaVersion;
+  Source source = Source::measured;
+  std::string generator;
+  DeviceInfo device;
+  Settings settings;
+  std::vector<ProfiledModel> models;
+  Ceilings ceilings;
+  std::vector<GemmEntry> gemm;
+  std::vector<ReshardEntry> reshard;
+  FitSummary fit;
+
+  // Not serialized: where the profile was loaded from (for messages) and the fitted model
+  // (built by load_profile / analytical_profile / refit; lookups fit on the fly if null).
+  std::string path;
+  std::shared_ptr<const FitModel> fit_model;
+};
+
+}  // namespace goodput::calib

@@ -1,0 +1,100 @@
+#include "calibrate/profile/scenario.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/error.hpp"
+
+namespace goodput::calib {
+namespace {
+
+using json = nlohmann::json;
+
+const json* find(const json& doc, const std::string& pointer) {
+  const json::json_pointer ptr(pointer);
+  return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+}
+
+std::optional<int> positive_int(const json& doc, const std::string& file, const std::string& p,
+                                bool required) {
+  const json* v = find(doc, p);
+  if (v == nullptr) {
+    if (required) throw InputError(file, p, "missing required field");
+    return std::nullopt;
+  }
+  if (!v->is_number_integer() || v->get<std::int64_t>() < 1 ||
+      v->get<std::int64_t>() > 100'000'000) {
+    throw InputError(file, p, "expected a positive integer");
+  }
+  return v->get<int>();
+}
+
+}  // namespace
+
+int default_min_tp(int tp) { return std::max(1, tp - 4); }
+
+ProfiledModel read_scenario_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open scenario file");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(path, "", std::string("invalid JSON: ") + e.what());
+  }
+  ProfiledModel m;
+  m.shape.name = std::filesystem::path(path).stem().string();
+  m.shape.hidden = *positive_int(doc, path, "/job/model/hidden", true);
+  m.shape.heads = *positive_int(doc, path, "/job/model/heads", true);
+  m.shape.kv_heads = positive_int(doc, path, "/job/model/kv_heads", false).value_or(m.shape.heads);
+  m.shape.ffn = *positive_int(doc, path, "/job/model/ffn", true);
+  m.shape.seq_len = *positive_int(doc, path, "/job/model/seq_len", true);
+  m.shape.micro_batch = positive_int(doc, path, "/job/micro_batch", false).value_or(1);
+  if (const json* g = find(doc, "/job/model/gated_mlp")) {
+    if (!g->is_boolean()) throw InputError(path, "/job/model/gated_mlp", "expected true or false");
+    m.shape.gated_mlp = g->get<bool>();
+  }
+  m.tp_max = *positive_int(doc, path, "/job/tp", true);
+  std::optional<int> min_tp;
+  for (const char* p : {"/strategies/ntp/min_tp", "/strategies/ntp_boost/min_tp"}) {
+    if (auto v = positive_int(doc, path, p, false)) {
+      if (*v > m.tp_max) throw InputError(path, p, "min_tp must be <= /job/tp");
+      min_tp = std::min(min_tp.value_or(*v), *v);
+    }
+  }
+  m.tp_min = min_tp.value_or(default_min_tp(m.tp_max));
+  try {
+    validate(m.shape);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path, "/job/model", e.what());
+  }
+  return m;
+}
+
+std::vector<ProfiledModel> standard_models() {
+  ProfiledModel paper;
+  paper.shape = {"ntp-paper-480b", 20480, 128, 128, 81920, false, 16384, 1};
+  paper.tp_max = 32;
+  paper.tp_min = 28;
+  ProfiledModel llama;
+  llama.shape = {"llama3-70b-like", 8192, 64, 8, 28672, true, 8192, 1};
+  llama.tp_max = 8;
+  llama.tp_min = default_min_tp(8);
+  return {paper, llama};
+}
+
+bool covers_model(const Profile& profile, const ModelShape& s, int tp) {
+  return std::any_of(profile.models.begin(), profile.models.end(), [&](const ProfiledModel& m) {
+    const ModelShape& a = m.shape;
+    return a.hidden == s.hidden && a.heads == s.heads && a.kv_heads == s.kv_heads &&
+           a.ffn == s.ffn && a.gated_mlp == s.gated_mlp && a.seq_len == s.seq_len &&
+           a.micro_batch == s.micro_batch && tp >= m.tp_min && tp <= m.tp_max;
+  });
+}
+
+}  // namespace goodput::calib

@@ -1,0 +1,63 @@
+// The GEMM shapes one transformer layer runs on the busiest GPU of a TP group of degree t.
+// Contract: layer_gemms() lists, for qkv, attn_out, mlp_up, mlp_down and attention, the
+// forward and backward GEMMs as logical row-major products C[m x n] = A[m x k] B[k x n]
+// (batch > 1 only for attention), with uneven shards as ceil(heads/t), ceil(ffn/t).
+// gemm_flops() is the single definition of the FLOP count used for TFLOP/s everywhere.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace goodput::calib {
+
+enum class Pass { fwd, bwd_data, bwd_weight };
+std::string_view to_string(Pass pass);
+Pass parse_pass(std::string_view text);  // throws std::invalid_argument listing valid names
+
+struct ModelShape {
+  std::string name;
+  int hidden = 0, heads = 0, kv_heads = 0, ffn = 0;
+  bool gated_mlp = false;  // the MLP up projection has 2 * ffn columns
+  int seq_len = 0, micro_batch = 1;
+
+  int head_dim() const { return hidden / heads; }
+  std::int64_t tokens() const { return std::int64_t{micro_batch} * seq_len; }
+};
+
+// Throws std::invalid_argument naming the first inconsistent field.
+void validate(const ModelShape& shape);
+
+struct GemmQuery {
+  std::string name;  // qkv | attn_out | mlp_up | mlp_down | attention
+  Pass pass = Pass::fwd;
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t batch = 1;
+  std::string layout;  // cuBLAS column-major ops for the harness; ignored by lookups
+};
+
+// Linear layers: fwd (tokens, out, in) "TN"; bwd_data (tokens, in, out) "NN";
+// bwd_weight (out, in, tokens) "NT". Attention: fwd = QK^T and PV, bwd_data = the four
+// backward GEMMs, as (m, n, k) = (seq, seq, head_dim), batch = micro_batch * ceil(heads/t).
+std::vector<GemmQuery> layer_gemms(const ModelShape& shape, int tp);
+
+// Attention local sizes for TP degree t.
+std::int64_t heads_local(const ModelShape& shape, int tp);
+GemmQuery attention_query(std::int64_t heads_local, std::int64_t seq_len,
+                          std::int64_t head_dim, std::int64_t micro_batch, Pass pass);
+
+// 2 m n k batch for linear layers; attention fwd = 2 GEMMs, bwd_data = 4 GEMMs of 2 m n k.
+double gemm_flops(const GemmQuery& q);
+double gemm_flops(const std::string& name, Pass pass, std::int64_t m, std::int64_t n,
+                  std::int64_t k, std::int64_t batch);
+
+// bf16 bytes of A, B and C over all the GEMM calls of the query (memory-traffic floor).
+double gemm_bytes(const GemmQuery& q);
+
+// Key used by the fit: the smallest of m, n, k.
+std::int64_t smallest_dim(std::int64_t m, std::int64_t n, std::int64_t k);
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace goodput::calib

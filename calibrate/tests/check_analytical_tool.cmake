@@ -1,0 +1,23 @@
+# CTest script: goodput-profile-analytical writes a loadable profile (exit 0) and rejects bad
+# input with exit 2 without writing anything. Inputs: EXE, OUT_DIR.
+file(REMOVE_RECURSE "${OUT_DIR}")
+file(MAKE_DIRECTORY "${OUT_DIR}")
+execute_process(COMMAND "${EXE}" --gpu H200 --out "${OUT_DIR}/h200.json" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT_DIR}/h200.json")
+  message(FATAL_ERROR "expected exit 0 and a profile, got exit ${rc}")
+endif()
+file(READ "${OUT_DIR}/h200.json" text)
+string(FIND "${text}" "\"source\": \"analytical\"" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "profile does not say it is analytical")
+endif()
+foreach(args "--gpu;A100;--out;${OUT_DIR}/bad.json" "--gpu;H100" "--gpu;H100;--frobnicate;--out;${OUT_DIR}/bad.json"
+             "--gpu;H100;--scenario;${OUT_DIR}/missing.json;--out;${OUT_DIR}/bad.json")
+  execute_process(COMMAND "${EXE}" ${args} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "expected exit 2 for '${args}', got ${rc}: ${err}")
+  endif()
+endforeach()
+if(EXISTS "${OUT_DIR}/bad.json")
+  message(FATAL_ERROR "a rejected run left ${OUT_DIR}/bad.json")
+endif()

@@ -1,0 +1,76 @@
+#include <doctest/doctest.h>
+
+#include "calibrate/harness/kernels.hpp"
+#include "calibrate/harness/multi_gpu_bench.hpp"
+#include "calibrate/harness/reshard_bench.hpp"
+#include "calibrate/profile/reshard_map.hpp"
+#include "calibrate/tests/gpu/gpu_test_util.hpp"
+
+using namespace goodput::calib;
+
+namespace {
+
+std::vector<ReshardJob> jobs_for(std::int64_t cols, int n1, int n2, std::int64_t rows) {
+  std::vector<ReshardJob> out;
+  // Build the same five jobs the planner makes, for an arbitrary geometry.
+  const ReshardPlan p = make_reshard_plan(cols, n1, n2);
+  const std::int64_t extra_bytes = rows * p.shard_cols(n2) * kGradElemBytes;
+  const std::int64_t core_bytes = rows * p.received_cols(0) * kGradElemBytes;
+  out.push_back({n1, n2, cols, rows, "pack", "extra", n2, extra_bytes});
+  out.push_back({n1, n2, cols, rows, "unpack", "core", 0, core_bytes});
+  out.push_back({n1, n2, cols, rows, "pack", "core", 0, core_bytes});
+  out.push_back({n1, n2, cols, rows, "unpack", "extra", n2, extra_bytes});
+  out.push_back({n1, n2, cols, rows, "d2d", "any", n2, extra_bytes});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("reshard pack/unpack kernels equal the CPU reference exactly") {
+  GOODPUT_REQUIRE_GPU();
+  BenchContext ctx(select_device(0), kQuickStop);
+  Ceilings c;
+  REQUIRE(bench_copy_ceiling(ctx, c) == Verification::passed);
+  MESSAGE("copy ceiling " << c.copy_gbps << " GB/s");
+  struct Geometry {
+    std::int64_t cols;
+    int n1, n2;
+    std::int64_t rows;
+  };
+  // NTP notes (25-column moves: 2-byte accesses), unaligned odd sizes, and 16-byte aligned.
+  for (const Geometry g : {Geometry{12000, 32, 30, 256}, Geometry{1001, 9, 4, 33},
+                           Geometry{65536, 16, 14, 512}}) {
+    for (const ReshardJob& job : jobs_for(g.cols, g.n1, g.n2, g.rows)) {
+      CAPTURE(g.cols);
+      CAPTURE(job.kernel);
+      CAPTURE(job.role);
+      const ReshardEntry e = bench_reshard(ctx, job);
+      CHECK(e.verification == Verification::passed);
+      CHECK(e.gbps > 0.0);
+    }
+  }
+}
+
+TEST_CASE("copy plans use the widest vector the layout allows") {
+  GOODPUT_REQUIRE_GPU();
+  (void)select_device(0);
+  const ReshardPlan aligned = make_reshard_plan(65536, 16, 14);
+  CHECK(CopyPlan(pack_at_extra(aligned, 14, 8), 132).vector_elems() == 8);
+  const ReshardPlan odd = make_reshard_plan(12000, 32, 30);
+  CHECK(CopyPlan(unpack_at_core(odd, 0, 8), 132).vector_elems() == 1);
+}
+
+TEST_CASE("peer copy and NCCL all-to-all verify (two or more GPUs)") {
+  GOODPUT_REQUIRE_GPU();
+  BenchContext ctx(select_device(0), kQuickStop);
+  if (ctx.device().device_count < 2) {
+    MESSAGE("skipped: one GPU (" << nccl_status(1) << ")");
+    return;
+  }
+  const std::vector<ReshardEntry> entries = bench_multi_gpu(ctx, jobs_for(65536, 16, 14, 512)[0]);
+  REQUIRE_FALSE(entries.empty());
+  for (const ReshardEntry& e : entries) {
+    CAPTURE(e.kernel);
+    CHECK(e.verification == Verification::passed);
+  }
+}

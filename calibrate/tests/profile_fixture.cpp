@@ -1,0 +1,77 @@
+#include "calibrate/tests/profile_fixture.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+
+namespace goodput::calib::test {
+
+ModelShape small_model() { return ModelShape{"small", 1024, 16, 4, 4096, true, 2048, 2}; }
+
+Profile test_profile() {
+  Profile p = analytical_profile("H100", small_model(), 8, 6);
+  p.source = Source::measured;
+  p.generator = "test fixture";
+  p.settings.gemm_impl = "cublasLt";
+  p.settings.attention_impl = "cublas_strided_batched";
+  p.settings.analytical_model.reset();
+  MeasureSettings m;
+  m.stop = kQuickStop;
+  m.quick = true;
+  m.l2_flush_bytes = 1 << 28;
+  m.gemm_verify_points = kGemmVerifyPoints;
+  m.gemm_verify_rtol = kGemmVerifyRtol;
+  m.gemm_verify_atol_rel = kGemmVerifyAtolRel;
+  m.cublaslt_workspace_bytes = kCublasLtWorkspaceBytes;
+  m.nccl = "single_gpu";
+  m.scenario = "builtin";
+  p.settings.measurement = m;
+  p.device.driver_version = 13000;
+  p.device.clocks.observed_via = "nvml";
+  p.device.clocks.sm_observed_mhz = ClockRange{1755.0, 1980.0, 1980.0};
+  p.ceilings.kind = "measured";
+  p.ceilings.gemm_tflops = 760.5;
+  for (auto& e : p.gemm) {
+    e.verification = Verification::passed;
+    e.time_s.samples = 10;
+    e.time_s.stop = "converged";
+    e.time_s.min *= 0.99;
+    e.time_s.max *= 1.02;
+    e.algo = "id=66 tile=20";
+  }
+  for (auto& e : p.reshard) {
+    e.verification = Verification::passed;
+    e.time_s.samples = 12;
+    e.time_s.stop = "sample_cap";
+  }
+  p.fit = fit_report(p);
+  refit(p);
+  return p;
+}
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  path_ = std::filesystem::temp_directory_path() /
+          ("goodput-calib-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace goodput::calib::test

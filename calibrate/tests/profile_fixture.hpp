@@ -1,0 +1,32 @@
+// Test fixtures: small profiles and temporary files for the CPU suite.
+// Contract: small_model() is a tiny but consistent model; test_profile() is a "measured"-
+// shaped profile built in memory from the analytical model of small_model() (test data only:
+// never written outside the test's temporary directory). TempDir removes itself.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "calibrate/profile/profile.hpp"
+
+namespace goodput::calib::test {
+
+ModelShape small_model();
+Profile test_profile();
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write_text(const std::string& path, const std::string& text);
+std::string read_text(const std::string& path);
+
+}  // namespace goodput::calib::test

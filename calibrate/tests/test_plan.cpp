@@ -1,0 +1,67 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "calibrate/profile/plan.hpp"
+#include "calibrate/profile/reshard_map.hpp"
+#include "calibrate/profile/scenario.hpp"
+
+using namespace goodput::calib;
+
+TEST_CASE("layer GEMM shapes follow the uneven shards of the busiest GPU") {
+  const ModelShape big = standard_models()[0].shape;  // 20480 hidden, 128 heads, ffn 81920
+  const auto q = layer_gemms(big, 30);
+  REQUIRE(q.size() == 14);
+  auto find = [&](const char* name, Pass pass) {
+    return *std::find_if(q.begin(), q.end(), [&](const GemmQuery& g) { return g.name == name && g.pass == pass; });
+  };
+  // ceil(128/30) = 5 heads of 160: q 800 + k 800 + v 800 columns.
+  CHECK(find("qkv", Pass::fwd).n == 2400);
+  CHECK(find("qkv", Pass::fwd).k == 20480);
+  CHECK(find("qkv", Pass::fwd).m == 16384);
+  CHECK(find("mlp_up", Pass::fwd).n == 2731);  // ceil(81920/30)
+  CHECK(find("mlp_down", Pass::bwd_data).n == 2731);
+  CHECK(find("mlp_down", Pass::bwd_data).k == 20480);
+  CHECK(find("mlp_down", Pass::bwd_weight).m == 20480);
+  CHECK(find("mlp_down", Pass::bwd_weight).k == 16384);
+  CHECK(find("attention", Pass::fwd).batch == 5);
+  CHECK(gemm_flops(find("attention", Pass::bwd_data)) == 2 * gemm_flops(find("attention", Pass::fwd)));
+
+  const ModelShape gqa = standard_models()[1].shape;  // 64 heads, 8 kv heads, gated 28672
+  const auto g = layer_gemms(gqa, 6);
+  const auto qkv = *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "qkv"; });
+  CHECK(qkv.n == (11 + 2 * 2) * 128);  // ceil(64/6) = 11 q heads, ceil(8/6) = 2 kv heads
+  const auto up = *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "mlp_up"; });
+  CHECK(up.n == 2 * 4779);  // gated: 2 * ceil(28672/6)
+}
+
+TEST_CASE("the plan measures each shape once and lists every TP degree using it") {
+  const auto models = standard_models();
+  const CalibrationPlan plan = make_plan({models[0]}, false);
+  auto attn = std::find_if(plan.gemm.begin(), plan.gemm.end(), [](const GemmJob& j) {
+    return j.query.name == "attention" && j.query.pass == Pass::fwd && j.query.batch == 5;
+  });
+  REQUIRE(attn != plan.gemm.end());
+  CHECK(attn->tp == std::vector<int>{31, 30, 29, 28});
+  // qkv and attn_out repeat for 31..28 (5 heads each); the MLP differs for every degree.
+  CHECK(plan.gemm.size() == 2 * (2 * 3 + 2) + 5 * 2 * 3);
+  for (const GemmJob& a : plan.gemm)
+    for (const GemmJob& b : plan.gemm)
+      if (&a != &b) CHECK_FALSE((a.query.name == b.query.name && a.query.pass == b.query.pass &&
+                                 a.query.m == b.query.m && a.query.n == b.query.n && a.query.k == b.query.k &&
+                                 a.query.batch == b.query.batch));
+  // Reshard: 4 degraded degrees x 2 matrices x 5 kernels.
+  CHECK(plan.reshard.size() == 4 * 2 * 5);
+  for (const ReshardJob& j : plan.reshard) {
+    const ReshardPlan rp = make_reshard_plan(j.cols, j.n1, j.n2);
+    if (j.role == "extra") CHECK(j.bytes == rp.shard_cols(j.rank) * j.rows * kGradElemBytes);
+    if (j.role == "core") CHECK(j.bytes == rp.received_cols(j.rank) * j.rows * kGradElemBytes);
+  }
+}
+
+TEST_CASE("quick plans are small") {
+  const CalibrationPlan full = make_plan(standard_models(), false);
+  const CalibrationPlan quick = make_plan(standard_models(), true);
+  CHECK(quick.gemm.size() < full.gemm.size() / 2);
+  CHECK(quick.reshard.size() == 2 * 5);
+}

@@ -1,0 +1,152 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "calibrate/profile/profile.hpp"
+#include "calibrate/tests/profile_fixture.hpp"
+#include "sim/core/error.hpp"
+
+using namespace goodput::calib;
+using goodput::InputError;
+using test::TempDir;
+
+namespace {
+
+// Loads `doc` from a file and returns the InputError's locator ("" when it loads fine).
+std::string load_error_locator(const nlohmann::json& doc, const TempDir& dir) {
+  const std::string path = dir.file("bad.json");
+  test::write_text(path, doc.dump(2));
+  try {
+    (void)load_profile(path);
+  } catch (const InputError& e) {
+    CHECK(e.file() == path);
+    return e.locator();
+  }
+  return "";
+}
+
+nlohmann::json profile_doc() { return nlohmann::json::parse(profile_text(test::test_profile())); }
+
+}  // namespace
+
+TEST_CASE("profile save -> load -> save is byte-identical and hash-stable") {
+  TempDir dir;
+  const Profile p = test::test_profile();
+  REQUIRE(p.gemm.size() > 10);
+  save_profile(p, dir.file("p.json"));
+  const Profile q = load_profile(dir.file("p.json"));
+  CHECK(q.path == dir.file("p.json"));
+  CHECK(profile_text(q) == profile_text(p));
+  CHECK(profile_hash(q) == profile_hash(p));
+  save_profile(q, dir.file("q.json"));
+  CHECK(test::read_text(dir.file("q.json")) == test::read_text(dir.file("p.json")));
+  CHECK(profile_hash(p).size() == 16);
+  // Nullable fields survive the trip.
+  CHECK(q.device.clocks.sm_observed_mhz.has_value());
+  CHECK_FALSE(q.device.clocks.mem_observed_mhz.has_value());
+  CHECK(q.device.driver_version == 13000);
+}
+
+TEST_CASE("profile hash changes with any value") {
+  Profile p = test::test_profile();
+  const std::string h = profile_hash(p);
+  p.gemm[3].time_s.median *= 1.0000001;
+  CHECK(profile_hash(p) != h);
+}
+
+TEST_CASE("load errors carry the JSON pointer") {
+  TempDir dir;
+  nlohmann::json doc = profile_doc();
+  doc["gemm"][3]["time_s"]["median"] = "fast";
+  CHECK(load_error_locator(doc, dir) == "/gemm/3/time_s/median");
+
+  doc = profile_doc();
+  doc["gemm"][3]["time_s"]["median"] = -1.0;
+  CHECK(load_error_locator(doc, dir) == "/gemm/3/time_s/median");
+
+  doc = profile_doc();
+  doc["reshard"][1].erase("gbps");
+  CHECK(load_error_locator(doc, dir) == "/reshard/1/gbps");
+
+  doc = profile_doc();
+  doc["device"]["clocks"]["turbo"] = true;
+  CHECK(load_error_locator(doc, dir) == "/device/clocks/turbo");
+
+  doc = profile_doc();
+  doc["gemm"][0]["pass"] = "backward";
+  CHECK(load_error_locator(doc, dir) == "/gemm/0/pass");
+
+  doc = profile_doc();
+  doc["gemm"][2]["tp"][0] = 0;
+  CHECK(load_error_locator(doc, dir) == "/gemm/2/tp/0");
+
+  doc = profile_doc();
+  doc["schema_version"] = 99;
+  CHECK(load_error_locator(doc, dir) == "/schema_version");
+
+  doc = profile_doc();
+  doc["settings"]["analytical_model"] = doc["settings"]["measurement"];
+  CHECK(load_error_locator(doc, dir) == "/settings/analytical_model/gpu");
+
+  doc = profile_doc();
+  CHECK(load_error_locator(doc, dir).empty());
+}
+
+TEST_CASE("unreadable and malformed profiles are input errors") {
+  TempDir dir;
+  CHECK_THROWS_AS(load_profile(dir.file("missing.json")), InputError);
+  test::write_text(dir.file("broken.json"), "{\"schema_version\": 1,");
+  CHECK_THROWS_AS(load_profile(dir.file("broken.json")), InputError);
+}
+
+TEST_CASE("entries that failed verification are refused") {
+  TempDir dir;
+  Profile p = test::test_profile();
+  const GemmEntry failed = p.gemm[5];
+  p.gemm[5].verification = Verification::failed;
+  save_profile(p, dir.file("p.json"));
+
+  const Profile q = load_profile(dir.file("p.json"));
+  const GemmQuery query{failed.name, failed.pass, failed.m, failed.n, failed.k, failed.batch, ""};
+  try {
+    (void)gemm_time_s(q, query);
+    FAIL("expected the failed entry to be refused");
+  } catch (const InputError& e) {
+    CHECK(e.locator() == "/gemm/5/verification");
+    CHECK(std::string(e.what()).find("failed verification") != std::string::npos);
+  }
+  // Other entries, and fitted shapes, still answer (the fit skips the failed entry).
+  CHECK(gemm_time_s(q, {p.gemm[0].name, p.gemm[0].pass, p.gemm[0].m, p.gemm[0].n, p.gemm[0].k,
+                        p.gemm[0].batch, ""}) == p.gemm[0].time_s.median);
+  CHECK(gemm_time_s(q, {"mlp_up", Pass::fwd, 4096, 1000, 1024, 1, ""}) > 0.0);
+
+  LoadOptions strict;
+  strict.reject_failed = true;
+  try {
+    (void)load_profile(dir.file("p.json"), strict);
+    FAIL("expected load to refuse the profile");
+  } catch (const InputError& e) {
+    CHECK(e.locator() == "/gemm/5/verification");
+  }
+
+  Profile r = test::test_profile();
+  r.reshard[0].verification = Verification::failed;
+  CHECK_THROWS_AS(reshard_time_s(r, 1 << 20), InputError);
+}
+
+TEST_CASE("save is atomic: a failed save leaves nothing behind") {
+  TempDir dir;
+  const std::string path = dir.file("no-such-dir/p.json");
+  CHECK_THROWS(save_profile(test::test_profile(), path));
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::path(path).parent_path()));
+  save_profile(test::test_profile(), dir.file("ok.json"));
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file(""))) {
+    (void)e;
+    ++files;
+  }
+  CHECK(files == 1);  // no temporary left next to the profile
+}
