@@ -17,6 +17,7 @@ JobLayout::JobLayout(const ClusterHealth& health, int tp)
 void JobLayout::reset() {
   slot_.assign(topology_->gpus(), 0);
   assigned_.assign(topology_->domains(), 0);
+  partial_.assign(topology_->domains(), 0);
   total_assigned_ = 0;
   in_use_gpus_ = 0;
 }
@@ -40,46 +41,54 @@ void JobLayout::release_down(std::span<const std::uint32_t> newly_down, std::vec
   }
 }
 
-std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups) {
-  groups = std::min(groups, capacity(domain));
+std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree) {
+  const std::uint32_t healthy = health_->healthy_in_domain(domain);
+  groups = std::min(groups, healthy / static_cast<std::uint32_t>(tp_));
+  if (partial_degree >= static_cast<std::uint32_t>(tp_) || partial_degree > healthy - groups * tp_) partial_degree = 0;
   const auto gpus = topology_->blast_radius(topology_->id(ComponentKind::Domain, domain));
-  const std::uint32_t old = assigned_[domain];
-  // Members per old slot; keep the `groups` fullest slots (ties: lower slot first).
-  scratch_.assign(old, 0);
+  const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
+  const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
+  target_.assign(new_slots, static_cast<std::uint32_t>(tp_));
+  if (partial_degree) target_[groups] = partial_degree;
+  // Members per old slot; the fullest old slots become the new slots, in order.
+  scratch_.assign(old_slots, 0);
   for (std::uint32_t g : gpus)
     if (slot_[g] != 0) ++scratch_[slot_[g] - 1];
-  std::vector<std::uint32_t> order(old);
-  for (std::uint32_t k = 0; k < old; ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(),
+  order_.resize(old_slots);
+  for (std::uint32_t k = 0; k < old_slots; ++k) order_[k] = k;
+  std::stable_sort(order_.begin(), order_.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return scratch_[a] > scratch_[b]; });
-  std::vector<std::uint16_t> relabel(old + 1, 0);  // old tag -> new tag (0: released)
-  for (std::uint32_t i = 0; i < std::min(old, groups); ++i)
-    relabel[order[i] + 1] = static_cast<std::uint16_t>(i + 1);
-  std::vector<std::uint32_t> members(groups, 0);
+  relabel_.assign(old_slots + 1, 0);  // old tag -> new tag (0: released)
+  for (std::uint32_t i = 0; i < std::min(old_slots, new_slots); ++i)
+    relabel_[order_[i] + 1] = static_cast<std::uint16_t>(i + 1);
+  members_.assign(new_slots, 0);
   for (std::uint32_t g : gpus) {
     if (slot_[g] == 0) continue;
-    slot_[g] = relabel[slot_[g]];
-    if (slot_[g] == 0) --in_use_gpus_;
-    else ++members[slot_[g] - 1];
+    std::uint16_t tag = relabel_[slot_[g]];
+    if (tag != 0 && members_[tag - 1] >= target_[tag - 1]) tag = 0;  // shrunk group: release extras
+    slot_[g] = tag;
+    if (tag == 0) --in_use_gpus_;
+    else ++members_[tag - 1];
   }
-  // Fill every slot up to tp from idle healthy GPUs, in index order.
+  // Fill every slot up to its size from idle healthy GPUs, in index order.
   std::uint32_t k = 0;
   for (std::uint32_t g : gpus) {
-    while (k < groups && members[k] >= static_cast<std::uint32_t>(tp_)) ++k;
-    if (k == groups) break;
+    while (k < new_slots && members_[k] >= target_[k]) ++k;
+    if (k == new_slots) break;
     if (slot_[g] == 0 && health_->up(g)) {
       slot_[g] = static_cast<std::uint16_t>(k + 1);
-      ++members[k];
+      ++members_[k];
       ++in_use_gpus_;
     }
   }
-  total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(old);
+  total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
+  partial_[domain] = static_cast<std::uint16_t>(partial_degree);
   return groups;
 }
 
 void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
-  for (std::uint32_t d : domains) assign(d, assigned_[d]);
+  for (std::uint32_t d : domains) assign(d, assigned_[d], partial_[d]);
 }
 
 void JobLayout::grow(std::int64_t groups) {
@@ -87,7 +96,7 @@ void JobLayout::grow(std::int64_t groups) {
     const std::uint32_t free = capacity(d) - std::min(capacity(d), assigned_[d]);
     if (free == 0) continue;
     const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, groups));
-    assign(d, assigned_[d] + add);
+    assign(d, assigned_[d] + add, partial_[d]);
     groups -= add;
   }
 }
@@ -96,7 +105,7 @@ void JobLayout::shrink(std::int64_t groups) {
   for (std::uint32_t d = topology_->domains(); d-- > 0 && groups > 0;) {
     if (assigned_[d] == 0) continue;
     const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(assigned_[d], groups));
-    assign(d, assigned_[d] - remove);
+    assign(d, assigned_[d] - remove, partial_[d]);
     groups -= remove;
   }
 }

@@ -1,6 +1,7 @@
 // Where the job's TP groups sit. Each domain holds up to floor(healthy / tp) groups; a group
 // occupies `tp` healthy GPUs of one domain (slot k of the domain: GPUs tagged k + 1; untagged
-// GPUs are idle, i.e. in-domain spares). Strategies decide *when* groups move; the layout only
+// GPUs are idle, i.e. in-domain spares). For nonuniform TP a domain may also hold one partial
+// group of fewer GPUs (its degree), in the slot after the full ones. Strategies decide *when* groups move; the layout only
 // keeps the books: which GPUs are in use, which groups a failure hit, and where capacity is.
 // Per-domain operations cost O(GPUs per domain); finding free capacity scans domains.
 #pragma once
@@ -26,7 +27,8 @@ class JobLayout {
   int tp() const { return tp_; }
   std::uint32_t capacity(std::uint32_t domain) const { return health_->healthy_in_domain(domain) / tp_; }
   std::uint32_t assigned(std::uint32_t domain) const { return assigned_[domain]; }
-  std::int64_t total_assigned() const { return total_assigned_; }
+  std::int64_t total_assigned() const { return total_assigned_; }  // full groups
+  std::uint32_t partial(std::uint32_t domain) const { return partial_[domain]; }  // its degree, 0: none
   std::int64_t total_capacity() const;  // sum of capacities (scans domains)
   std::int64_t in_use_gpus() const { return in_use_gpus_; }
   bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
@@ -35,7 +37,7 @@ class JobLayout {
   void release_down(std::span<const std::uint32_t> newly_down, std::vector<GroupHit>* hits);
   // Sets domain d to `groups` groups (clamped to its capacity), refilling short groups from idle
   // healthy GPUs and keeping the fullest groups when shrinking. Returns the groups placed.
-  std::uint32_t assign(std::uint32_t domain, std::uint32_t groups);
+  std::uint32_t assign(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree = 0);
   // Re-forms every group short of GPUs in `domains` (dropping those that cannot be refilled),
   // then grows or shrinks the total towards `target` groups using free capacity anywhere.
   // Returns the total assigned afterwards.
@@ -51,7 +53,10 @@ class JobLayout {
   const Topology* topology_;
   int tp_;
   std::vector<std::uint16_t> slot_;       // per GPU: 0 idle, k + 1 member of group k
-  std::vector<std::uint32_t> assigned_;   // per domain
+  std::vector<std::uint32_t> assigned_;   // per domain, full groups
+  std::vector<std::uint16_t> partial_;    // per domain, degree of the partial group (0: none)
+  std::vector<std::uint32_t> order_, members_, target_;
+  std::vector<std::uint16_t> relabel_;
   std::int64_t total_assigned_ = 0;
   std::int64_t in_use_gpus_ = 0;
   std::vector<std::uint32_t> scratch_;

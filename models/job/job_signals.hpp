@@ -54,6 +54,8 @@ class JobObserver {
   virtual void interruption(Time t) = 0;                  // a disruption stopped the whole job
   virtual void gpus_in_use(Time t, std::int64_t in_use) = 0;
   virtual void replicas(Time t, int active, int total) = 0;
+  // Power boost in force from t: extra power in GPU-TDP units, and domains boosted.
+  virtual void boost(Time t, double extra_power_gpus, int boosted_domains) = 0;
 };
 
 // Fans every signal out to the registered observers, in registration order.
@@ -70,6 +72,7 @@ class JobSignals final : public JobObserver {
   void interruption(Time t) override { for (auto* o : observers_) o->interruption(t); }
   void gpus_in_use(Time t, std::int64_t n) override { for (auto* o : observers_) o->gpus_in_use(t, n); }
   void replicas(Time t, int a, int n) override { for (auto* o : observers_) o->replicas(t, a, n); }
+  void boost(Time t, double p, int d) override { for (auto* o : observers_) o->boost(t, p, d); }
 
  private:
   std::vector<JobObserver*> observers_;

@@ -20,6 +20,7 @@ struct JobSpec {
   int dp = 1;
   double step_s = 10;   // iteration time of the healthy job
   int microbatches = 8; // micro-batches per replica per step (granularity of accumulation)
+  int micro_batch = 1;  // sequences per micro-batch
   Json model;           // transformer shape, for the cost model and calibration
 };
 
@@ -36,6 +37,18 @@ struct CheckpointSpec {
   bool async = false;
   double async_blocking_s = 5;
   double load_s = 300;
+};
+
+struct CostSpec {
+  std::string model = "auto";  // auto | proportional | iteration
+  std::string profile;         // calibration profile path ("" = the shipped analytical one)
+  bool interpolate = false;    // accept a profile measured for another model shape
+  double nvlink_gbps = 0;      // per GPU, one direction (0 = from the GPU type)
+  double scaleout_gbps = 50;   // per GPU
+  double dp_overlap = 0.9;
+  double reshard_overlap = 0.8;
+  std::vector<double> curve_power{1.0, 1.1, 1.2};
+  std::vector<double> curve_speed{1.0, 1.1 * 0.972, 1.2 * 0.935};
 };
 
 struct StrategyConfig {
@@ -57,6 +70,8 @@ struct Scenario {
   FailureSpec failures;
   RecoverySpec recovery;
   CheckpointSpec checkpoint;
+  CostSpec cost;
+  double failed_fraction = 0;  // snapshot mode
   std::vector<StrategyConfig> strategies;
   Json resolved;
 

@@ -70,6 +70,7 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.dp = r.integer32("dp");
   s.job.step_s = r.number("step_s");
   s.job.microbatches = r.integer32("microbatches");
+  s.job.micro_batch = r.integer32("micro_batch");
   if (r.present("model")) {
     Json resolved_model;
     ParamReader m(r.raw("model"), sections::model(), r.file(), r.pointer("model"), &resolved_model);
@@ -85,6 +86,7 @@ void parse_failures(const ParamReader& r, Scenario& s) {
   f.model = r.string("model") == "trace" ? FailureSpec::Model::Trace : FailureSpec::Model::Statistical;
   f.preset = r.string("preset");
   f.rate_scale = r.number("rate_scale");
+  s.failed_fraction = r.number("failed_fraction");
   f.weibull = r.string("inter_arrival") == "weibull";
   f.weibull_shape = r.number("weibull_shape");
   f.lemon_fraction = r.number("lemon_fraction");
@@ -214,6 +216,29 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.recovery.detection_s = rec.number("detection_s");
   s.recovery.restart_s = rec.number("restart_s");
   parse_checkpoint(top.object("checkpoint"), s);
+  const ParamReader cost = top.object("cost");
+  s.cost.model = cost.string("model");
+  if (cost.present("profile")) {
+    s.cost.profile = cost.string("profile");
+    const auto base = std::filesystem::path(file).parent_path();
+    if (!base.empty() && std::filesystem::path(s.cost.profile).is_relative())
+      s.cost.profile = (base / s.cost.profile).lexically_normal().string();
+    if (!std::filesystem::exists(s.cost.profile)) throw cost.error("profile", "profile not found: " + s.cost.profile);
+  }
+  s.cost.interpolate = cost.boolean("interpolate");
+  s.cost.nvlink_gbps = cost.number("nvlink_gbps");
+  s.cost.scaleout_gbps = cost.number("scaleout_gbps");
+  s.cost.dp_overlap = cost.number("dp_overlap");
+  s.cost.reshard_overlap = cost.number("reshard_overlap");
+  s.cost.curve_power = cost.numbers("curve_power");
+  s.cost.curve_speed = cost.numbers("curve_speed");
+  if (s.cost.curve_power.size() != s.cost.curve_speed.size() || s.cost.curve_power.size() < 2)
+    throw cost.error("curve_speed", "curve_power and curve_speed need the same number (>= 2) of points");
+  for (std::size_t i = 1; i < s.cost.curve_power.size(); ++i)
+    if (!(s.cost.curve_power[i] > s.cost.curve_power[i - 1]) || !(s.cost.curve_speed[i] > s.cost.curve_speed[i - 1]))
+      throw cost.error("curve_power", "the power curve must increase in power and in speed");
+  if (s.cost.model == "iteration" && s.job.model.is_null())
+    throw cost.error("model", "the iteration cost model needs /job/model");
   parse_strategies(top, s, resolved);
 
   // Domain count: what the job needs plus spares, unless given.

@@ -55,6 +55,7 @@ const ParamSection& failures() {
       choice("preset", {"llama3", "optimistic", "pessimistic", "ntp-paper", "none"}, "llama3",
              "default class list (see `goodput describe failure-models`); ignored when `classes` is given"),
       number("rate_scale", "", 1.0, 0, kInf, "multiplies every failure rate (0: no failures)"),
+      number("failed_fraction", "", 0.0, 0, 1, "snapshot mode: share of GPUs down"),
       objects("classes", &failure_class(), "explicit class list (replaces the preset's)"),
       choice("inter_arrival", {"exponential", "weibull"}, "exponential",
              "inter-arrival law of each class's cluster-wide process"),
@@ -135,6 +136,25 @@ const ParamSection& checkpoint() {
   return s;
 }
 
+const ParamSection& cost() {
+  static const ParamSection s{"cost", "How fast a replica runs at a reduced TP degree.", {
+      choice("model", {"auto", "proportional", "iteration"}, "auto",
+             "proportional: throughput = degree / tp, no overheads; iteration: per-layer times from a "
+             "calibration profile, NVLink collectives, pipeline bubble, DP all-reduce, reshard; auto: "
+             "iteration when /job/model is given"),
+      optional(text("profile", Json(), "calibration profile (default: calibrate/profiles/<gpu>-analytical.json)")),
+      boolean("interpolate", false, "accept a profile measured for a different model shape (its fit answers)"),
+      number("nvlink_gbps", "GB/s", 0.0, 0, kInf, "NVLink bandwidth per GPU, one direction (0: 450 for H100/H200, 900 for B200/GB200)"),
+      number("scaleout_gbps", "GB/s", 50.0, 1e-3, kInf, "scale-out network bandwidth per GPU"),
+      number("dp_overlap", "", 0.9, 0, 1, "share of the DP gradient all-reduce hidden behind backward"),
+      number("reshard_overlap", "", 0.8, 0, 1, "share of the NTP gradient reshard hidden behind backward"),
+      numbers("curve_power", "x TDP", Json::array({1.0, 1.1, 1.2}), 0.1, 10, "power multipliers of the power -> speed curve"),
+      numbers("curve_speed", "x", Json::array({1.0, 1.1 * 0.972, 1.2 * 0.935}), 0.1, 10,
+              "speed multipliers at those powers (default: the NTP paper's TP30 perf/W figures)"),
+  }};
+  return s;
+}
+
 const ParamSection& strategies() {
   static const ParamSection s{"strategies", "Strategies to compare: name -> parameters.", {}};
   return s;
@@ -144,7 +164,9 @@ const ParamSection& scenario() {
   static const ParamSection s{"scenario", "A goodput scenario file.", {
       text("name", "", "short name used in reports"),
       text("description", "", "one paragraph for the report"),
-      choice("mode", {"time"}, "time", "time: simulate a wall-clock horizon"),
+      choice("mode", {"time", "snapshot"}, "time",
+             "time: simulate a wall-clock horizon; snapshot: a fixed fraction of GPUs down, placed at "
+             "random (one placement per seed), steady-state throughput per strategy"),
       number("horizon_hours", "h", 720.0, 1e-3, 1e6, "simulated wall-clock time"),
       integer("seeds", "runs", 10, 1, 1e6, "Monte Carlo runs"),
       integer("seed", "", 1, 0, 9e15, "base seed; run i uses streams derived from (seed, i, component)"),
@@ -153,6 +175,7 @@ const ParamSection& scenario() {
       object("failures", &failures(), "failure model"),
       object("recovery", &recovery(), "recovery costs"),
       object("checkpoint", &checkpoint(), "checkpointing"),
+      object("cost", &cost(), "iteration-time cost model"),
       object("strategies", &strategies(), "strategies to compare (name -> parameters)"),
   }};
   return s;

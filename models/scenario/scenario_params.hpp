@@ -17,6 +17,7 @@ const ParamSection& repair_mode();
 const ParamSection& trace();
 const ParamSection& recovery();
 const ParamSection& checkpoint();
+const ParamSection& cost();
 const ParamSection& strategies();  // keys are strategy names (see `goodput describe strategies`)
 
 }  // namespace goodput::sections

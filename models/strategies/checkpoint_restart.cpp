@@ -24,6 +24,20 @@ const ParamSection& checkpoint_restart_params() {
   return s;
 }
 
+std::int64_t full_group_capacity(const ClusterHealth& health, int tp) {
+  std::int64_t c = 0;
+  for (std::uint32_t d = 0; d < health.topology().domains(); ++d) c += health.healthy_in_domain(d) / tp;
+  return c;
+}
+
+// Steady state: the whole job runs if a full complement of groups exists, else it waits.
+Phase snapshot_checkpoint_restart(const SnapshotInput& in) {
+  const JobSpec& j = in.scenario->job;
+  return full_group_capacity(*in.health, j.tp) >= static_cast<std::int64_t>(j.dp) * j.pp
+             ? Phase::running(1.0)
+             : Phase::stalled(Bucket::WaitingForCapacity);
+}
+
 std::unique_ptr<Strategy> make_checkpoint_restart(const Scenario&, const Json&) {
   return std::make_unique<CheckpointRestart>();
 }

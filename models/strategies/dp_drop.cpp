@@ -43,6 +43,15 @@ DropOptions read_drop_options(const Json& params) {
   return o;
 }
 
+// Steady state with packing: as many whole replicas as the healthy full groups can form.
+Phase snapshot_dp_drop(const SnapshotInput& in) {
+  const JobSpec& j = in.scenario->job;
+  const DropOptions o = read_drop_options(in.params);
+  const auto replicas = static_cast<int>(std::min<std::int64_t>(j.dp, full_group_capacity(*in.health, j.tp) / j.pp));
+  const double rate = drop_rate(o, replicas, j.dp, j.microbatches);
+  return rate > 0 ? Phase::running(rate) : Phase::stalled(Bucket::WaitingForCapacity);
+}
+
 std::unique_ptr<Strategy> make_dp_drop(const Scenario&, const Json& params) {
   return std::make_unique<DpDrop>(read_drop_options(params));
 }

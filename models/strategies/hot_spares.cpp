@@ -62,6 +62,16 @@ const ParamSection& hot_spares_params() {
   return s;
 }
 
+// Steady state: spares cover the failed units (the job runs whole) or the fallback applies.
+Phase snapshot_hot_spares(const SnapshotInput& in) {
+  const ParamReader r(in.params, hot_spares_params(), "", "", nullptr);
+  if (r.string("fallback") == "checkpoint_restart") return snapshot_checkpoint_restart(in);
+  SnapshotInput drop = in;
+  const StrategyConfig* d = in.scenario->strategy("dp_drop");
+  drop.params = d ? d->params : Json::object();
+  return snapshot_dp_drop(drop);
+}
+
 std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& params) {
   const ParamReader r(params, hot_spares_params(), "", "", nullptr);
   SpareOptions o;

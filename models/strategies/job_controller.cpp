@@ -10,6 +10,7 @@ void JobController::start(JobContext& ctx) {
   active_ = scenario().job.dp;
   ctx.layout->retarget(job_groups(), {});
   mode_ = Mode::Stalled;  // so resume() emits the first phase
+  on_layout_reset();
   arm_checkpoint();
   resume();
 }
@@ -41,6 +42,11 @@ void JobController::on_repair(const RepairImpact& impact) {
     return;
   }
   if (restarting_) return;
+  react_repair(impact);
+}
+
+void JobController::react_repair(const RepairImpact& impact) {
+  JobLayout& layout = *ctx_->layout;
   if (degraded()) {
     relayout_replicas(impact.domains);
     if (mode_ == Mode::Waiting && can_run()) resume();
@@ -120,6 +126,19 @@ void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std:
               After::Resume);
 }
 
+void JobController::recover_by_reconfiguring(double infra_s, double restore_s, bool rollback, bool planned) {
+  if (restarting_ || full_restart_pending_) return;  // the restart under way re-forms the job
+  interrupt(rollback, !planned);
+  const double detection = planned ? 0.0 : scenario().recovery.detection_s;
+  std::vector<Step> steps{{from_seconds(detection + infra_s), Bucket::InfrastructureRecovery}};
+  if (restore_s > 0) steps.push_back({from_seconds(restore_s), Bucket::CheckpointRestore});
+  begin_stall(std::move(steps), After::Resume);
+}
+
+void JobController::refresh_phase() {
+  if (mode_ == Mode::Running || mode_ == Mode::Waiting) resume();
+}
+
 void JobController::recover_in_place(double swap_s, bool rollback) {
   interrupt(rollback);
   begin_stall({{from_seconds(scenario().recovery.detection_s), Bucket::InfrastructureRecovery},
@@ -149,9 +168,9 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
 
 // --- stalls, phases, checkpoints ----------------------------------------------------------
 
-void JobController::interrupt(bool rollback) {
+void JobController::interrupt(bool rollback, bool count) {
   const Time now = ctx_->sim->now();
-  if (mode_ != Mode::Waiting) ctx_->signals->interruption(now);
+  if (count && mode_ != Mode::Waiting) ctx_->signals->interruption(now);
   if (stall_event_) ctx_->sim->cancel(stall_event_);
   stall_event_ = 0;
   abort_save();
@@ -186,6 +205,7 @@ void JobController::next_stall_step() {
       checkpoint_event_ = 0;
       checkpoint_due_ = false;
       arm_checkpoint();
+      on_layout_reset();
       resume();
       break;
     case After::WaitForFullRestart:
@@ -201,16 +221,17 @@ bool JobController::can_run() const {
          ctx_->layout->total_assigned() >= static_cast<std::int64_t>(active_) * scenario().job.pp;
 }
 
+double drop_rate(const DropOptions& o, int active, int dp, int m) {
+  if (active >= dp) return 1.0;
+  if (active <= 0) return 0.0;
+  if (o.policy == BatchPolicy::PauseBelow && active < o.min_replicas) return 0.0;
+  // accumulate keeps the global batch: each replica runs ceil(dp * m / active) micro-batches.
+  if (o.policy == BatchPolicy::Accumulate) return m / std::ceil(static_cast<double>(dp) * m / active);
+  return static_cast<double>(active) / dp;
+}
+
 Phase JobController::running_phase() const {
-  const int dp = scenario().job.dp;
-  if (active_ >= dp) return Phase::running(1.0);
-  double rate = static_cast<double>(active_) / dp;
-  if (drop_.policy == BatchPolicy::Accumulate) {
-    // Same global batch: each replica runs ceil(dp * m / active) micro-batches instead of m.
-    const double m = scenario().job.microbatches;
-    rate = m / std::ceil(dp * m / active_);
-  }
-  return Phase::running(rate);
+  return Phase::running(drop_rate(drop_, active_, scenario().job.dp, scenario().job.microbatches));
 }
 
 void JobController::resume() {

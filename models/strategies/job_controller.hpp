@@ -22,6 +22,9 @@ struct DropOptions {
   double state_copy_s = 300;
 };
 
+// Throughput of `active` of `dp` replicas under a batch policy (m micro-batches per replica).
+double drop_rate(const DropOptions& o, int active, int dp, int m);
+
 class JobController : public Strategy {
  public:
   void start(JobContext& ctx) final;
@@ -34,7 +37,28 @@ class JobController : public Strategy {
   // (groups that could not be refilled are gone from the layout).
   virtual void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) = 0;
 
+  // Called for every repair unless a whole-job restart is pending or under way; the default
+  // re-forms groups and lets dropped replicas rejoin.
+  virtual void react_repair(const RepairImpact& impact);
+  // At start and after a whole-job restart (the layout holds all dp x pp full groups again).
+  virtual void on_layout_reset() {}
+  // The job's phase while running, and whether it can run at all (defaults: replica counts).
+  virtual Phase running_phase() const;
+  virtual bool can_run() const;
+
   void recover_by_restart(std::span<const std::uint32_t> dirty);
+  // Stall for detection + infra_s (INFRASTRUCTURE_RECOVERY) + restore_s (checkpoint restore),
+  // then run in the new layout.
+  // `planned`: a change the strategy chose (not counted as an interruption).
+  void recover_by_reconfiguring(double infra_s, double restore_s, bool rollback, bool planned = false);
+  bool restarting() const { return restarting_ || full_restart_pending_; }
+  // Re-emits the running phase after the strategy changed what running_phase() returns.
+  void refresh_phase();
+  bool running() const { return mode_ == Mode::Running; }
+  bool waiting() const { return mode_ == Mode::Waiting; }
+  void resume_if_waiting() {
+    if (mode_ == Mode::Waiting && can_run()) resume();
+  }
   void recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty);
   void recover_in_place(double swap_s, bool rollback);
 
@@ -42,6 +66,7 @@ class JobController : public Strategy {
   std::int64_t job_groups() const { return static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp; }
   const Scenario& scenario() const { return *ctx_->scenario; }
   JobContext& ctx() { return *ctx_; }
+  const JobContext& ctx() const { return *ctx_; }
   bool degraded() const { return active_ + joining_ < scenario().job.dp; }
 
   DropOptions drop_;
@@ -58,9 +83,7 @@ class JobController : public Strategy {
   void begin_stall(std::vector<Step> steps, After after);
   void next_stall_step();
   void resume();
-  bool can_run() const;
-  Phase running_phase() const;
-  void interrupt(bool rollback);
+  void interrupt(bool rollback, bool count = true);
   void arm_checkpoint();
   void begin_save();
   void abort_save();
@@ -79,8 +102,12 @@ class JobController : public Strategy {
   bool checkpoint_due_ = false;
   bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
   bool restarting_ = false;            // a whole-job restart is under way
+
+ protected:
   int active_ = 0;
   int joining_ = 0;
+
+ private:
   std::deque<EventId> joins_;
   std::vector<std::uint32_t> hit_domains_;
 };

@@ -19,6 +19,8 @@
 
 namespace goodput {
 
+class CostModel;
+
 struct JobContext {
   Simulator* sim = nullptr;
   const Scenario* scenario = nullptr;
@@ -26,6 +28,15 @@ struct JobContext {
   JobLayout* layout = nullptr;
   JobObserver* signals = nullptr;
   Time checkpoint_interval = 0;  // resolved from the checkpoint policy; 0: no checkpoints
+  const CostModel* cost = nullptr;
+};
+
+// Snapshot mode: a fixed set of failed GPUs, no time axis.
+struct SnapshotInput {
+  const Scenario* scenario = nullptr;
+  const ClusterHealth* health = nullptr;
+  const CostModel* cost = nullptr;
+  Json params;
 };
 
 struct FaultImpact {
@@ -53,6 +64,8 @@ struct StrategyInfo {
   std::string doc;
   const ParamSection* params;
   std::unique_ptr<Strategy> (*make)(const Scenario& scenario, const Json& params);
+  // Steady-state phase of the job on the snapshot's healthy GPUs.
+  Phase (*snapshot)(const SnapshotInput& input);
 };
 
 // The explicit table of strategies, in report order.

@@ -9,10 +9,22 @@ namespace goodput {
 const ParamSection& checkpoint_restart_params();
 const ParamSection& dp_drop_params();
 const ParamSection& hot_spares_params();
+const ParamSection& ntp_params();
+const ParamSection& ntp_boost_params();
 
 std::unique_ptr<Strategy> make_checkpoint_restart(const Scenario&, const Json&);
 std::unique_ptr<Strategy> make_dp_drop(const Scenario&, const Json&);
 std::unique_ptr<Strategy> make_hot_spares(const Scenario&, const Json&);
+std::unique_ptr<Strategy> make_ntp(const Scenario&, const Json&);
+std::unique_ptr<Strategy> make_ntp_boost(const Scenario&, const Json&);
+
+Phase snapshot_checkpoint_restart(const SnapshotInput&);
+Phase snapshot_dp_drop(const SnapshotInput&);
+Phase snapshot_hot_spares(const SnapshotInput&);
+Phase snapshot_ntp(const SnapshotInput&);
+Phase snapshot_ntp_boost(const SnapshotInput&);
+// Full TP groups the healthy GPUs can hold (sum over domains of floor(healthy / tp)).
+std::int64_t full_group_capacity(const ClusterHealth& health, int tp);
 
 DropOptions read_drop_options(const Json& params);
 

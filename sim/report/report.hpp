@@ -20,7 +20,7 @@ extern const char* const kToolVersion;
 struct StrategySummary {
   std::string name;
   Summary goodput, ettr, interruptions, failures, job_failures, gpu_hours_down, peak_failed_gpus,
-      spare_gpu_hours, checkpoints;
+      spare_gpu_hours, checkpoints, boost_energy_gpu_hours, boosted_domain_hours, healthy_tp_groups_fraction;
   std::array<Summary, kBucketCount> badput;
   Summary difference_vs_winner;  // paired: this strategy minus the winner, per seed
 };

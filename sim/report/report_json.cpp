@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "sim/report/report.hpp"
@@ -8,6 +10,17 @@ namespace {
 
 Json summary_json(const Summary& s) {
   return Json{{"mean", s.mean}, {"ci95", s.ci95}, {"stddev", s.stddev}, {"min", s.min}, {"max", s.max}};
+}
+
+// a x scale + offset, applied to a summary (CI half-widths scale by |scale|).
+Summary scale(Summary s, double k, double offset = 0) {
+  s.mean = s.mean * k + offset;
+  s.min = s.min * k + offset;
+  s.max = s.max * k + offset;
+  if (k < 0) std::swap(s.min, s.max);
+  s.stddev *= std::abs(k);
+  s.ci95 *= std::abs(k);
+  return s;
 }
 
 }  // namespace
@@ -23,9 +36,14 @@ Json report_json(const Report& rep) {
   j["seeds"] = sc.seeds;
   j["seed"] = sc.seed;
   j["horizon_hours"] = sc.horizon_hours;
-  j["cost_model"] = {{"name", "step_time"},
-                     {"doc", "replica throughput from replica counts and the batch policy; iteration time /job/step_s"},
-                     {"calibration_profile", nullptr}};
+  const CostInfo& ci = plan.cost_info;
+  j["mode"] = sc.mode;
+  j["cost_model"] = {{"name", ci.name}, {"healthy_step_s", ci.healthy_step_s}};
+  if (ci.name == "iteration")
+    j["cost_model"]["calibration_profile"] = {
+        {"path", ci.profile_path}, {"hash", ci.profile_hash}, {"source", ci.profile_source}, {"device", ci.device}};
+  else
+    j["cost_model"]["calibration_profile"] = nullptr;
   j["cluster"] = {{"gpus", topo.gpus()},
                   {"nodes", topo.count(ComponentKind::Node)},
                   {"domains", topo.domains()},
@@ -35,6 +53,14 @@ Json report_json(const Report& rep) {
                      {"interval_s", to_seconds(plan.checkpoint_interval)},
                      {"reason", plan.checkpoint_reason},
                      {"job_faults_per_hour", plan.job_faults_per_hour}};
+  const double job_domains = std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
+  const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
+  if (sc.mode == "snapshot")
+    j["snapshot"] = {{"gpus", topo.gpus()},
+                     {"failed_fraction", sc.failed_fraction},
+                     {"failed_gpus", rep.runs.empty() || rep.runs[0].runs.empty() ? 0 : rep.runs[0].runs[0].failures},
+                     {"tp", sc.job.tp},
+                     {"tp_groups", static_cast<std::int64_t>(sc.job.dp) * sc.job.pp}};
   Json strategies = Json::object();
   for (const auto& s : rep.strategies) {
     Json badput = Json::object(), badput_ci = Json::object();
@@ -56,7 +82,13 @@ Json report_json(const Report& rep) {
         {"spare_gpu_hours", summary_json(s.spare_gpu_hours)},
         {"checkpoints", summary_json(s.checkpoints)},
         {"goodput_minus_winner", summary_json(s.difference_vs_winner)},
+        {"boost_energy_gpu_hours", summary_json(s.boost_energy_gpu_hours)},
+        {"boosted_domain_share", summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
     };
+    if (sc.mode == "snapshot") {
+      strategies[s.name]["healthy_tp_groups_fraction"] = summary_json(s.healthy_tp_groups_fraction);
+      strategies[s.name]["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
+    }
   }
   j["strategies"] = strategies;
   j["winner"] = rep.strategies[rep.winner].name;
@@ -67,7 +99,8 @@ Json report_json(const Report& rep) {
 std::string runs_csv(const Report& rep) {
   std::string out = "run,seed,strategy,goodput";
   for (int b = 0; b < kBucketCount; ++b) out += std::string(",") + bucket_name(static_cast<Bucket>(b));
-  out += ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,checkpoints,events\n";
+  out += ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,checkpoints,events,"
+         "boost_energy_gpu_hours,healthy_tp_groups_fraction\n";
   char buf[64];
   auto num = [&](double v) {
     std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -81,7 +114,8 @@ std::string runs_csv(const Report& rep) {
       for (double b : m.badput) out += "," + num(b);
       out += "," + num(m.ettr) + "," + std::to_string(m.interruptions) + "," + std::to_string(m.failures) + "," +
              std::to_string(m.job_failures) + "," + num(m.gpu_hours_down) + "," + std::to_string(m.peak_failed_gpus) +
-             "," + num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," + std::to_string(m.events) + "\n";
+             "," + num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," + std::to_string(m.events) + "," +
+             num(m.boost_energy_gpu_hours) + "," + num(m.healthy_tp_groups_fraction) + "\n";
     }
   }
   return out;

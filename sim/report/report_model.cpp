@@ -35,6 +35,9 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     s.peak_failed_gpus = summarize_by(r, [](const RunMetrics& m) { return m.peak_failed_gpus; });
     s.spare_gpu_hours = summarize_by(r, [](const RunMetrics& m) { return m.spare_gpu_hours; });
     s.checkpoints = summarize_by(r, [](const RunMetrics& m) { return m.checkpoints; });
+    s.boost_energy_gpu_hours = summarize_by(r, [](const RunMetrics& m) { return m.boost_energy_gpu_hours; });
+    s.boosted_domain_hours = summarize_by(r, [](const RunMetrics& m) { return m.boosted_domain_hours; });
+    s.healthy_tp_groups_fraction = summarize_by(r, [](const RunMetrics& m) { return m.healthy_tp_groups_fraction; });
     for (int b = 0; b < kBucketCount; ++b)
       s.badput[b] = summarize_by(r, [b](const RunMetrics& m) { return m.badput[b]; });
     rep.strategies.push_back(s);

@@ -23,7 +23,9 @@ std::string summary_paragraph(const Report& rep) {
   const auto& w = rep.strategies[rep.winner];
   std::ostringstream s;
   s << "**" << w.name << "** keeps the most useful training: Goodput " << pct_ci(w.goodput) << " over "
-    << rep.plan->scenario.seeds << " runs of " << fmt("%.0f", rep.plan->scenario.horizon_hours) << " h.";
+    << rep.plan->scenario.seeds
+    << (rep.plan->scenario.mode == "snapshot" ? std::string(" random placements of the failed GPUs.")
+                                              : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h.");
   if (rep.strategies.size() > 1) {
     // runner-up
     std::size_t second = rep.winner == 0 ? 1 : 0;
@@ -81,6 +83,28 @@ std::string report_markdown(const Report& rep) {
     for (const auto& st : rep.strategies) s << " " << pct(st.badput[b].mean) << " |";
     s << "\n";
   }
+  bool boosted = false;
+  for (const auto& st : rep.strategies) boosted = boosted || st.boost_energy_gpu_hours.mean > 0 || st.boosted_domain_hours.mean > 0;
+  if (boosted && sc.mode != "snapshot") {
+    s << "\n## Power boost\n\n| strategy | extra energy (GPU-TDP-hours) | boosted domain-hours |\n|---|---|---|\n";
+    for (const auto& st : rep.strategies)
+      s << "| " << st.name << " | " << num_ci(st.boost_energy_gpu_hours, "%.0f") << " | "
+        << num_ci(st.boosted_domain_hours, "%.0f") << " |\n";
+  }
+  if (sc.mode == "snapshot") {
+    s << "\n## Snapshot\n\n" << fmt("%.3f", 100 * sc.failed_fraction) << "% of " << topo.gpus() << " GPUs down ("
+      << rep.runs[0].runs[0].failures << " GPUs), placed uniformly at random; one placement per seed. Goodput is the "
+      << "steady-state throughput relative to the failure-free job; TP groups of " << sc.job.tp
+      << " GPUs with no failed GPU: " << pct_ci(rep.strategies.front().healthy_tp_groups_fraction) << ".\n";
+    s << "\n## Set-up\n\n"
+      << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
+      << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
+      << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << ".\n"
+      << "- Cost model: " << plan.cost_info.name
+      << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash + ")" : std::string())
+      << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n";
+    return s.str();
+  }
   const auto& any = rep.strategies.front();
   s << "\n## Failures (the same for every strategy)\n\n"
     << "| faults per run | faults hitting the job (" << rep.strategies.front().name << ") | GPU-hours down | peak failed GPUs |\n"
@@ -92,13 +116,16 @@ std::string report_markdown(const Report& rep) {
     << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
     << topo.domains() << " domains of " << topo.gpus_per_domain() << " (" << sc.spare_domains << " spare domains).\n"
     << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << " = "
-    << static_cast<long long>(sc.job.tp) * sc.job.pp * sc.job.dp << " GPUs; step " << sc.job.step_s << " s.\n"
+    << static_cast<long long>(sc.job.tp) * sc.job.pp * sc.job.dp << " GPUs.\n"
     << "- Failures: " << (sc.failures.model == FailureSpec::Model::Trace ? "trace " + sc.failures.trace.path : "statistical, preset/classes '" + sc.failures.preset + "'")
     << ", rate scale " << sc.failures.rate_scale << "; expected faults touching the job: "
     << fmt("%.3f", plan.job_faults_per_hour) << " per hour (job MTBF "
     << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h" : std::string("infinite")) << ").\n"
     << "- Recovery: detection " << sc.recovery.detection_s << " s, restart " << sc.recovery.restart_s << " s, checkpoint load "
     << sc.checkpoint.load_s << " s, save " << sc.checkpoint.save_s << " s (" << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
+    << "- Cost model: " << plan.cost_info.name
+    << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash + ")" : std::string())
+    << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n"
     << "- Checkpoint interval: " << plan.checkpoint_policy << " — " << plan.checkpoint_reason << ".\n"
     << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row per seed x strategy).\n";
   return s.str();

@@ -12,6 +12,8 @@ void Accounting::advance(Time t) {
   if (phase_.rate > 0) run_time_ += dt;
   down_gpu_s_ += static_cast<double>(down_) * dt;
   idle_gpu_s_ += static_cast<double>(std::max<std::int64_t>(0, total_gpus_ - down_ - in_use_)) * dt;
+  boost_energy_s_ += boost_power_ * dt;
+  boosted_domain_s_ += boosted_domains_ * dt;
   last_ = t;
 }
 
@@ -72,6 +74,12 @@ void Accounting::gpus_in_use(Time t, std::int64_t in_use) {
   in_use_ = in_use;
 }
 
+void Accounting::boost(Time t, double extra_power_gpus, int boosted_domains) {
+  advance(t);
+  boost_power_ = extra_power_gpus;
+  boosted_domains_ = boosted_domains;
+}
+
 void Accounting::gpus_down(Time t, std::int64_t down) {
   advance(t);
   down_ = down;
@@ -93,6 +101,8 @@ RunMetrics Accounting::finish(Time horizon, std::int64_t events) {
   out.gpu_hours_down = down_gpu_s_ / 3600.0;
   out.spare_gpu_hours = idle_gpu_s_ / 3600.0;
   out.events = events;
+  out.boost_energy_gpu_hours = boost_energy_s_ / 3600.0;
+  out.boosted_domain_hours = boosted_domain_s_ / 3600.0;
   out.wall_hours = wall / 3600.0;
   return out;
 }

@@ -22,6 +22,7 @@ class Accounting final : public JobObserver {
   void interruption(Time t) override;
   void gpus_in_use(Time t, std::int64_t in_use) override;
   void replicas(Time, int, int) override {}
+  void boost(Time t, double extra_power_gpus, int boosted_domains) override;
 
   void gpus_down(Time t, std::int64_t down);  // from the driver, on every health change
   void count_failure(bool hit_job);
@@ -42,6 +43,9 @@ class Accounting final : public JobObserver {
   Time running_since_ = 0;
   std::int64_t down_ = 0, in_use_ = 0;
   double down_gpu_s_ = 0, idle_gpu_s_ = 0;
+  double boost_power_ = 0, boost_energy_s_ = 0;
+  int boosted_domains_ = 0;
+  double boosted_domain_s_ = 0;
   RunMetrics m_;
 };
 

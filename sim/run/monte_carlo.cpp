@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "sim/run/single_run.hpp"
+#include "sim/run/snapshot.hpp"
 
 namespace goodput {
 
@@ -23,9 +24,14 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, cons
   auto worker = [&] {
     for (int run = next++; run < seeds; run = next++) {
       try {
-        const FaultList faults = faults_for(plan, run);
-        for (std::size_t s = 0; s < strategies.size(); ++s)
-          out[s].runs[static_cast<std::size_t>(run)] = simulate(plan, faults, strategies[s]);
+        if (plan.scenario.mode == "snapshot") {
+          auto m = simulate_snapshot(plan, run);
+          for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(run)] = m[s];
+        } else {
+          const FaultList faults = faults_for(plan, run);
+          for (std::size_t s = 0; s < strategies.size(); ++s)
+            out[s].runs[static_cast<std::size_t>(run)] = simulate(plan, faults, strategies[s]);
+        }
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!failure) failure = std::current_exception();

@@ -23,6 +23,9 @@ struct RunMetrics {
   double spare_gpu_hours = 0;   // healthy GPUs not used by the job, integrated
   std::int64_t checkpoints = 0; // durable checkpoints
   std::int64_t events = 0;      // engine events fired
+  double boost_energy_gpu_hours = 0;  // extra power x time, in GPU-TDP-hours
+  double boosted_domain_hours = 0;    // domains boosted x time
+  double healthy_tp_groups_fraction = 0;  // snapshot mode: job TP groups with no failed GPU
   double wall_hours = 0;
 };
 

@@ -71,18 +71,18 @@ RunPlan make_plan(const Scenario& scenario) {
   auto topo = std::make_shared<Topology>(scenario.cluster);
   plan.topology = topo;
   plan.horizon = from_hours(scenario.horizon_hours);
+  plan.cost = make_cost_model(scenario, &plan.cost_info);
+  if (scenario.mode == "snapshot") {
+    plan.checkpoint_policy = "none";
+    plan.checkpoint_reason = "snapshot mode has no time axis";
+    return plan;
+  }
 
   const auto exposure = job_exposure(scenario, *topo);
   if (scenario.failures.model == FailureSpec::Model::Trace) {
     plan.trace_faults = load_trace_faults(scenario, *topo);
     std::int64_t hits = 0;
-    Time last = 0;
-    for (const auto& f : plan.trace_faults->faults) {
-      if (f.start >= plan.horizon) break;
-      hits += 1;
-      last = f.start;
-      (void)last;
-    }
+    for (const auto& f : plan.trace_faults->faults) hits += f.start < plan.horizon ? 1 : 0;
     const double share_gpus = exposure[0];
     plan.job_faults_per_hour = static_cast<double>(hits) * share_gpus / scenario.horizon_hours;
   } else {

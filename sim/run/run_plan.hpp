@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "models/cost/cost_model.hpp"
 #include "models/failures/fault.hpp"
 #include "models/scenario/scenario.hpp"
 #include "models/topology/topology.hpp"
@@ -22,6 +23,8 @@ struct RunPlan {
   std::string checkpoint_policy;   // name of the policy in force
   std::string checkpoint_reason;   // one sentence: the formula and its inputs
   std::shared_ptr<const FaultList> trace_faults;  // trace replay only
+  std::shared_ptr<const CostModel> cost;
+  CostInfo cost_info;
 };
 
 RunPlan make_plan(const Scenario& scenario);

@@ -98,6 +98,7 @@ RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const Strategy
   ctx.layout = &layout;
   ctx.signals = &signals;
   ctx.checkpoint_interval = plan.checkpoint_interval;
+  ctx.cost = plan.cost.get();
 
   FaultFeeder feeder(sim, faults, health, layout, *strategy, accounting, plan.horizon);
   strategy->start(ctx);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/scenario/scenario_loader.hpp"
+#include "models/strategies/strategy.hpp"
 #include "sim/run/run_plan.hpp"
 
 namespace goodput::test {
@@ -25,6 +26,14 @@ inline Json small_scenario(int dp = 3, int domains = 4) {
 }
 
 inline Scenario scenario_from(const Json& j) { return parse_scenario(j, "test.json"); }
+
+// The scenario's configuration of a strategy, or its defaults when the scenario omits it.
+inline StrategyConfig config_for(const Scenario& s, const std::string& name) {
+  if (const StrategyConfig* c = s.strategy(name)) return *c;
+  Json params = Json::object();
+  ParamReader(Json::object(), *find_strategy(name)->params, "", "", &params);
+  return {name, params};
+}
 
 inline FaultList one_fault(const Topology& topo, const std::string& component, double start_h, double end_h,
                            bool restart_only = false) {

@@ -16,14 +16,14 @@ constexpr double H = 100 * 3600.0;  // the small scenario's horizon, s
 
 RunMetrics run(const Json& j, const std::string& strategy, const FaultList& faults) {
   const RunPlan plan = make_plan(scenario_from(j));
-  return simulate(plan, faults, *plan.scenario.strategy(strategy));
+  return simulate(plan, faults, config_for(plan.scenario, strategy));
 }
 
 RunMetrics run_one_fault(Json j, const std::string& strategy, double start_h, double end_h,
                          const std::string& component = "gpu/0", bool restart_only = false) {
   const RunPlan plan = make_plan(scenario_from(j));
   return simulate(plan, one_fault(*plan.topology, component, start_h, end_h, restart_only),
-                  *plan.scenario.strategy(strategy));
+                  config_for(plan.scenario, strategy));
 }
 
 }  // namespace
@@ -136,7 +136,8 @@ TEST_CASE("invariants over every strategy under random failures") {
     "job": {"tp": 16, "pp": 4, "dp": 6, "step_s": 7},
     "failures": {"preset": "pessimistic", "rate_scale": 40, "lemon_fraction": 0.1, "correlated_fraction": 0.2},
     "strategies": {"checkpoint_restart": {}, "dp_drop": {"batch_policy": "accumulate"},
-                   "hot_spares": {"fallback": "dp_drop"}}
+                   "hot_spares": {"fallback": "dp_drop"}, "ntp": {"min_tp": 8, "reconfig": "restart", "in_memory_recovery": false},
+                   "ntp_boost": {"min_tp": 12}}
   })");
   for (int seed = 0; seed < 4; ++seed) {
     j["seed"] = seed;

@@ -1,0 +1,55 @@
+// ntp: nonuniform tensor parallelism. A replica whose TP group lost GPUs keeps running at a
+// lower TP degree on the survivors, with the largest local batch that keeps pace with the
+// healthy replicas; damaged domains are packed into as few replicas as possible.
+#include "models/strategies/ntp_strategy.hpp"
+
+namespace goodput {
+
+namespace {
+std::vector<ParamDecl> ntp_common() {
+  using namespace param;
+  return {
+      optional(integer("min_tp", "GPUs", Json(), 1, 4096,
+                       "lowest TP degree that still fits in memory; below it the replica is dropped (default tp - tp/4)")),
+      numbers("allowed_tp", "GPUs", Json::array(), 1, 4096, "allowed degrees (empty: every degree from min_tp to tp)"),
+      boolean("packing", true, "gather damaged domains into as few replicas as possible on every reconfiguration"),
+      choice("reconfig", {"inplace", "restart"}, "inplace",
+             "inplace: redistribute weights and optimizer state over NVLink (inplace_s); restart: reload in the "
+             "new layout (restart_s + load_s)"),
+      number("inplace_s", "s", 60.0, 0, kInf, "in-place reconfiguration time (after detection)"),
+      boolean("in_memory_recovery", true, "restart reconfiguration keeps the state in memory (no rollback)"),
+      boolean("upgrade_on_repair", true, "reconfigure to a better layout when repairs allow (pays the reconfiguration)"),
+  };
+}
+}  // namespace
+
+const ParamSection& ntp_params() {
+  static const ParamSection s{"ntp", "Keep damaged replicas training at a lower TP degree with a smaller batch.", ntp_common()};
+  return s;
+}
+
+const ParamSection& ntp_boost_params() {
+  static const ParamSection s = [] {
+    auto p = ntp_common();
+    p.push_back(param::number("max_power", "x TDP", 1.3, 1.0, 3.0,
+                              "rack power headroom: the highest power multiplier a degraded domain may get"));
+    return ParamSection{"ntp_boost",
+                        "ntp plus power boosting of degraded domains: the least power (up to max_power) that keeps "
+                        "the full batch; the batch is cut where even max_power is not enough. Power -> speed: "
+                        "/cost/curve_power, /cost/curve_speed.",
+                        p};
+  }();
+  return s;
+}
+
+std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
+  return std::make_unique<NtpJob>(read_ntp_options(s, params, false));
+}
+
+Phase snapshot_ntp(const SnapshotInput& in) {
+  const auto o = read_ntp_options(*in.scenario, in.params, false);
+  const JobSpec& j = in.scenario->job;
+  return ntp_phase(ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost));
+}
+
+}  // namespace goodput

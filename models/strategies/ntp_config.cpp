@@ -1,0 +1,108 @@
+#include "models/strategies/ntp_config.hpp"
+
+#include <algorithm>
+
+namespace goodput {
+
+bool NtpConfig::operator==(const NtpConfig& o) const {
+  if (use.size() != o.use.size() || replicas != o.replicas) return false;
+  for (std::size_t i = 0; i < use.size(); ++i)
+    if (use[i].domain != o.use[i].domain || use[i].full != o.use[i].full || use[i].partial != o.use[i].partial)
+      return false;
+  return true;
+}
+
+int allowed_degree(const NtpOptions& o, int tp, int available) {
+  int best = 0;
+  if (o.allowed.empty()) {
+    best = std::min(available, tp);
+  } else {
+    for (int d : o.allowed)
+      if (d <= available && d <= tp && d > best) best = d;
+  }
+  return best >= o.min_tp ? best : 0;
+}
+
+NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost) {
+  const Topology& topo = health.topology();
+  const std::int64_t needed = static_cast<std::int64_t>(dp) * pp;
+  NtpConfig c;
+  // Full groups, in domain order, up to what the job needs.
+  std::int64_t full_used = 0;
+  std::vector<std::pair<int, std::uint32_t>> partials;  // (degree, domain)
+  std::vector<std::uint32_t> full_in(topo.domains(), 0);
+  for (std::uint32_t d = 0; d < topo.domains(); ++d) {
+    const int h = static_cast<int>(health.healthy_in_domain(d));
+    const auto full = static_cast<std::uint32_t>(std::min<std::int64_t>(h / tp, needed - full_used));
+    full_in[d] = full;
+    full_used += full;
+    const int rest = h - static_cast<int>(full) * tp;
+    if (rest > 0 && rest < tp) {  // rest >= tp: a spare the job does not need, not a partial
+      const int deg = allowed_degree(o, tp, rest);
+      if (deg > 0) partials.push_back({deg, d});
+    }
+  }
+  // Largest partial groups first (ties: lower domain), as many as the job still needs.
+  std::stable_sort(partials.begin(), partials.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto take = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(
+      static_cast<std::int64_t>(partials.size()), needed - full_used)));
+  partials.resize(take);
+  std::vector<std::uint32_t> partial_in(topo.domains(), 0);
+  for (const auto& [deg, d] : partials) partial_in[d] = static_cast<std::uint32_t>(deg);
+  for (std::uint32_t d = 0; d < topo.domains(); ++d)
+    if (full_in[d] || partial_in[d]) c.use.push_back({d, full_in[d], partial_in[d]});
+
+  // Replicas and their pace.
+  auto stage_contribution = [&](int degree, double* power) {
+    *power = o.boost ? cost.boost_power(degree, o.max_power) : 1.0;
+    return cost.replica_throughput(degree, *power);
+  };
+  double total = 0;
+  int min_degree = tp;
+  auto add_degraded_replica = [&](const std::vector<int>& degrees) {
+    double pace = 1.0;
+    for (int deg : degrees) {
+      double power = 1;
+      pace = std::min(pace, stage_contribution(deg, &power));
+      if (power > 1) {
+        c.extra_power_gpus += (power - 1) * deg;
+        ++c.boosted_domains;
+      }
+      min_degree = std::min(min_degree, deg);
+    }
+    total += pace;
+    ++c.degraded_replicas;
+  };
+  const auto groups = full_used + static_cast<std::int64_t>(partials.size());
+  if (o.packing) {
+    c.replicas = static_cast<int>(std::min<std::int64_t>(dp, groups / pp));
+    const auto full_replicas = static_cast<int>(std::min<std::int64_t>(c.replicas, full_used / pp));
+    total += full_replicas;
+    // The remaining replicas take the leftover full groups then the partials, in degree order.
+    std::vector<int> degrees(static_cast<std::size_t>(full_used - static_cast<std::int64_t>(full_replicas) * pp), tp);
+    for (const auto& p : partials) degrees.push_back(p.first);
+    for (int r = full_replicas; r < c.replicas; ++r) {
+      const auto first = static_cast<std::size_t>(r - full_replicas) * pp;
+      add_degraded_replica(std::vector<int>(degrees.begin() + static_cast<std::ptrdiff_t>(first),
+                                            degrees.begin() + static_cast<std::ptrdiff_t>(first + pp)));
+    }
+  } else {
+    // Each partial group sits in a replica whose other pp - 1 stages are full groups.
+    std::int64_t full_left = full_used;
+    for (const auto& p : partials) {
+      if (full_left < pp - 1 || c.replicas >= dp) break;
+      full_left -= pp - 1;
+      add_degraded_replica({p.first});
+      ++c.replicas;
+    }
+    const int healthy = static_cast<int>(std::min<std::int64_t>(dp - c.replicas, full_left / pp));
+    c.replicas += healthy;
+    total += healthy;
+  }
+  c.min_degree = min_degree;
+  c.throughput = total / dp;
+  c.reshard = c.degraded_replicas > 0 ? cost.reshard_overhead(min_degree) : 0.0;
+  return c;
+}
+
+}  // namespace goodput

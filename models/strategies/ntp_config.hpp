@@ -1,0 +1,47 @@
+// The layout nonuniform tensor parallelism would run on the current healthy GPUs. Each domain
+// offers floor(healthy / tp) full TP groups and, from the GPUs left over, at most one partial
+// group at the highest allowed degree >= min_tp. The job takes the full groups first, then the
+// largest partial groups, up to dp x pp. With packing, groups are sorted by degree and cut into
+// replicas of pp stages, so damaged groups share as few replicas as possible; without it each
+// partial group degrades a replica of its own. A replica runs at the pace of its slowest stage;
+// with boost, each degraded stage gets the least power that keeps the full batch (up to the cap).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/cost/cost_model.hpp"
+#include "models/job/cluster_health.hpp"
+
+namespace goodput {
+
+struct NtpOptions {
+  int min_tp = 1;
+  std::vector<int> allowed;  // empty: every degree from min_tp to tp
+  bool packing = true;
+  bool boost = false;
+  double max_power = 1.3;
+};
+
+struct NtpDomainUse {
+  std::uint32_t domain;
+  std::uint32_t full;     // full groups used
+  std::uint32_t partial;  // degree of the partial group used, 0: none
+};
+
+struct NtpConfig {
+  std::vector<NtpDomainUse> use;  // domains the job uses
+  int replicas = 0;               // replicas formed (<= dp)
+  int degraded_replicas = 0;
+  int min_degree = 0;             // lowest degree in use (tp when none is degraded)
+  double throughput = 0;          // sum of replica contributions / dp
+  double reshard = 0;             // share of each step lost to the reshard
+  double extra_power_gpus = 0;    // boost: (power - 1) x degree, summed over boosted groups
+  int boosted_domains = 0;
+  bool operator==(const NtpConfig& o) const;
+};
+
+int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
+NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost);
+
+}  // namespace goodput

@@ -1,0 +1,100 @@
+#include "models/strategies/ntp_strategy.hpp"
+
+#include <algorithm>
+
+namespace goodput {
+
+Phase ntp_phase(const NtpConfig& c) {
+  Phase p;
+  p.rate = c.throughput * (1 - c.reshard);
+  p.loss[static_cast<int>(Bucket::DegradedCapacity)] = 1 - c.throughput;
+  p.loss[static_cast<int>(Bucket::ReshardOverhead)] = c.throughput * c.reshard;
+  return p;
+}
+
+NtpConfig NtpJob::compute() const {
+  const JobSpec& j = scenario().job;
+  return ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost);
+}
+
+void NtpJob::apply(const NtpConfig& c) {
+  JobLayout& layout = *ctx().layout;
+  for (const auto& u : config_.use) {
+    const bool kept = std::any_of(c.use.begin(), c.use.end(), [&](const NtpDomainUse& n) { return n.domain == u.domain; });
+    if (!kept) layout.assign(u.domain, 0, 0);
+  }
+  for (const auto& u : c.use) layout.assign(u.domain, u.full, u.partial);
+  config_ = c;
+  active_ = c.replicas;
+  ctx().signals->boost(ctx().sim->now(), c.extra_power_gpus, c.boosted_domains);
+}
+
+void NtpJob::on_layout_reset() {
+  config_ = NtpConfig{};
+  // The controller laid out dp x pp full groups; describe them (and drop any partial group).
+  JobLayout& layout = *ctx().layout;
+  for (std::uint32_t d = 0; d < ctx().health->topology().domains(); ++d) {
+    if (layout.partial(d)) layout.assign(d, layout.assigned(d), 0);
+    if (layout.assigned(d)) config_.use.push_back({d, layout.assigned(d), 0});
+  }
+  config_.replicas = scenario().job.dp;
+  config_.min_degree = scenario().job.tp;
+  config_.throughput = 1.0;
+  active_ = config_.replicas;
+  ctx().signals->boost(ctx().sim->now(), 0, 0);
+}
+
+void NtpJob::reconfigure(bool planned) {
+  const auto& r = scenario().recovery;
+  if (o_.inplace) recover_by_reconfiguring(o_.inplace_s, 0, false, planned);
+  else recover_by_reconfiguring(r.restart_s, scenario().checkpoint.load_s, !o_.in_memory_recovery && !planned, planned);
+}
+
+void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domains) {
+  const NtpConfig next = compute();
+  if (next.replicas == 0) {
+    recover_by_restart(hit_domains);
+    return;
+  }
+  apply(next);
+  reconfigure(false);
+}
+
+void NtpJob::react_repair(const RepairImpact&) {
+  if (!o_.upgrade_on_repair && !waiting()) return;
+  const NtpConfig next = compute();
+  if (next.throughput * (1 - next.reshard) <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
+  apply(next);
+  if (waiting()) resume_if_waiting();
+  else reconfigure(true);  // an upgrade after repairs: planned, no detection, no rollback
+}
+
+Phase NtpJob::running_phase() const { return ntp_phase(config_); }
+
+bool NtpJob::can_run() const { return !restarting() && config_.replicas > 0; }
+
+NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost) {
+  const ParamReader r(params, boost ? ntp_boost_params() : ntp_params(), "", "", nullptr);
+  NtpStrategyOptions o;
+  const int tp = scenario.job.tp;
+  o.layout.min_tp = r.present("min_tp") ? r.integer32("min_tp") : std::max(1, tp - tp / 4);
+  const std::string where = "/strategies/" + std::string(boost ? "ntp_boost" : "ntp");
+  if (o.layout.min_tp > tp)
+    throw InputError(scenario.file, where + "/min_tp", "min_tp " + std::to_string(o.layout.min_tp) +
+                                                           " is above the job's tp " + std::to_string(tp));
+  for (double d : r.numbers("allowed_tp")) {
+    if (d != static_cast<int>(d) || d > tp)
+      throw InputError(scenario.file, where + "/allowed_tp", "allowed degrees must be integers <= tp");
+    o.layout.allowed.push_back(static_cast<int>(d));
+  }
+  o.layout.packing = r.boolean("packing");
+  o.layout.boost = boost;
+  if (boost) o.layout.max_power = r.number("max_power");
+  o.inplace = r.string("reconfig") == "inplace";
+  o.inplace_s = r.number("inplace_s");
+  o.in_memory_recovery = r.boolean("in_memory_recovery");
+  o.upgrade_on_repair = r.boolean("upgrade_on_repair");
+  return o;
+}
+
+}  // namespace goodput

@@ -1,0 +1,36 @@
+// A sweep: the cross product of axis values, each point a full Monte Carlo run of the
+// scenario with the axis values set by JSON pointer. Printed as points.csv (tidy: one row per
+// point x strategy x seed), sweep.json (per point and strategy: Goodput mean / CI and badput)
+// and report.md (Goodput and the main loss per point), plus the full report of every point
+// under point-NNN/. Written into a temporary folder and renamed into place.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/report/report.hpp"
+
+namespace goodput {
+
+struct SweepAxis {
+  std::string pointer;
+  std::vector<std::string> values;  // as given (parsed as JSON where they parse)
+};
+
+struct SweepPoint {
+  std::vector<std::string> values;  // one per axis
+  RunPlan plan;
+  Report report;  // its plan pointer refers to `plan` (kept alive here)
+};
+
+struct Sweep {
+  std::string scenario_file;
+  std::vector<SweepAxis> axes;
+  std::vector<SweepPoint> points;
+};
+
+SweepAxis parse_axis(const std::string& text);  // "/json/pointer=v1,v2,..."
+std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>& axes);
+void write_sweep(const Sweep& sweep, const std::string& directory);
+
+}  // namespace goodput

@@ -1,0 +1,170 @@
+// Nonuniform TP: closed forms under the proportional model, packing, boost, the reshard
+// geometry of the reference notes, uneven shards, and the snapshot hypergeometric check.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "calibrate/profile/profile.hpp"
+#include "models/strategies/ntp_config.hpp"
+#include "models/strategies/strategy.hpp"
+#include "sim/run/monte_carlo.hpp"
+#include "sim/run/snapshot.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+Json nvl32(int pp, int dp) {
+  Json j = Json::parse(R"({
+    "mode": "snapshot", "seeds": 1,
+    "cluster": {"preset": "nvl32"},
+    "job": {"tp": 32, "pp": 1, "dp": 4},
+    "failures": {"preset": "none"},
+    "cost": {"model": "proportional"},
+    "strategies": {"dp_drop": {}, "ntp": {"min_tp": 24}, "ntp_boost": {"min_tp": 24}, "checkpoint_restart": {}}
+  })");
+  j["job"]["pp"] = pp;
+  j["job"]["dp"] = dp;
+  return j;
+}
+
+struct Fixture {
+  RunPlan plan;
+  ClusterHealth health;
+  explicit Fixture(const Json& j) : plan(make_plan(scenario_from(j))), health(*plan.topology) {}
+  void fail_gpus(std::uint32_t domain, int count) {
+    for (int i = 0; i < count; ++i)
+      health.fail(plan.topology->id(ComponentKind::Gpu, domain * 32 + static_cast<std::uint32_t>(i)), nullptr);
+  }
+  Phase phase(const std::string& strategy) {
+    SnapshotInput in;
+    in.scenario = &plan.scenario;
+    in.health = &health;
+    in.cost = plan.cost.get();
+    in.params = plan.scenario.strategy(strategy)->params;
+    return find_strategy(strategy)->snapshot(in);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("proportional model, pp 1: NTP loses exactly the failed-GPU share") {
+  Fixture f(nvl32(1, 4));
+  f.fail_gpus(0, 1);
+  f.fail_gpus(2, 3);
+  CHECK(f.phase("ntp").rate == doctest::Approx(1 - 4.0 / 128).epsilon(1e-12));
+  CHECK(f.phase("dp_drop").rate == doctest::Approx(0.5));  // two damaged domains, two replicas
+  CHECK(f.phase("checkpoint_restart").rate == 0);         // no spare: the whole job waits
+  // Boost: 32/29 = 1.103x speed is within the default curve at 1.3x power: no loss at all.
+  CHECK(f.phase("ntp_boost").rate == doctest::Approx(1.0));
+}
+
+TEST_CASE("packing: damaged domains share replicas; a replica runs at its slowest stage") {
+  Fixture f(nvl32(2, 4));  // 8 domains, 2 per replica
+  f.fail_gpus(1, 1);
+  f.fail_gpus(6, 2);
+  // dp_drop with packing loses ceil(2 damaged / 2 per replica) = 1 replica.
+  CHECK(f.phase("dp_drop").rate == doctest::Approx(3.0 / 4));
+  // ntp packs both partial groups (TP31, TP30) into one replica, paced by TP30.
+  CHECK(f.phase("ntp").rate == doctest::Approx((3 + 30.0 / 32) / 4).epsilon(1e-12));
+  f.fail_gpus(3, 1);  // a third damaged domain: ceil(3 / 2) = 2 replicas lost for dp_drop
+  CHECK(f.phase("dp_drop").rate == doctest::Approx(2.0 / 4));
+  CHECK(f.phase("ntp").rate == doctest::Approx((2 + 31.0 / 32 + 30.0 / 32) / 4).epsilon(1e-12));
+  // Without packing each partial group degrades a replica of its own.
+  Json j = nvl32(2, 4);
+  j["strategies"]["ntp"]["packing"] = false;
+  Fixture g(j);
+  g.fail_gpus(1, 1);
+  g.fail_gpus(6, 2);
+  CHECK(g.phase("ntp").rate == doctest::Approx((2 + 31.0 / 32 + 30.0 / 32) / 4).epsilon(1e-12));
+}
+
+TEST_CASE("below min_tp the replica is dropped") {
+  Fixture f(nvl32(1, 4));
+  f.fail_gpus(0, 9);  // 23 survivors < min_tp 24
+  CHECK(f.phase("ntp").rate == doctest::Approx(3.0 / 4));
+}
+
+TEST_CASE("boost: the least power that meets the healthy step, monotone in failed GPUs") {
+  const RunPlan plan = make_plan(scenario_from(nvl32(1, 4)));
+  const CostModel& cost = *plan.cost;
+  double last = 1.0;
+  for (int t = 32; t >= 24; --t) {
+    const double p = cost.boost_power(t, 1.3);
+    CHECK(p >= last);  // fewer survivors never need less power
+    last = p;
+    if (p < 1.3) {
+      CHECK(cost.replica_throughput(t, p) >= 1.0);
+      if (p > 1.0) CHECK(cost.replica_throughput(t, p - 1e-6) < 1.0);
+    }
+  }
+  // Proportional: speed(p) = 32 / t exactly at the chosen power.
+  CHECK(cost.power_curve().speed(cost.boost_power(30, 1.3)) == doctest::Approx(32.0 / 30).epsilon(1e-6));
+  // 24 of 32 needs 1.33x speed, more than 1.3x power gives: the batch is cut at the cap.
+  CHECK(cost.boost_power(24, 1.3) == 1.3);
+  CHECK(cost.replica_throughput(24, 1.3) < 1.0);
+}
+
+TEST_CASE("the reshard geometry of the reference notes: hidden 12,000, TP32 vs TP30") {
+  const ReshardGeometry g = reshard_geometry(12000, 32, 30);
+  CHECK(g.shard_n1 == 375);
+  CHECK(g.shard_n2 == 400);
+  CHECK(g.moved_per_core == 25);  // each of the 30 core ranks keeps 375 and takes 25
+  CHECK(g.moved_per_core * 30 == 2 * 375);  // all of the 2 extra shards, nothing else
+}
+
+TEST_CASE("uneven shards: the busiest GPU, ceil(heads / t), sets the pace") {
+  calib::ModelShape shape;
+  shape.hidden = 20480;
+  shape.heads = 128;
+  shape.kv_heads = 128;
+  shape.ffn = 81920;
+  shape.seq_len = 4096;
+  const calib::Profile p = calib::analytical_profile("B200", shape, 32, 24);
+  CHECK(calib::heads_local(shape, 30) == 5);  // not 128 / 30 = 4.27
+  CHECK(calib::heads_local(shape, 26) == 5);
+  const double a30 = calib::attention_time_s(p, calib::heads_local(shape, 30), 4096, 160, 1);
+  const double a26 = calib::attention_time_s(p, calib::heads_local(shape, 26), 4096, 160, 1);
+  const double a32 = calib::attention_time_s(p, calib::heads_local(shape, 32), 4096, 160, 1);
+  CHECK(a30 == doctest::Approx(a26));
+  CHECK(a30 > a32 * 32.0 / 30);  // worse than an even split would be
+  // The iteration model: a replica at TP30 keeps fewer micro-batches than proportional 30/32 would.
+  Json j = nvl32(8, 4);
+  j["cost"] = {{"model", "iteration"}};
+  j["job"]["microbatches"] = 64;
+  j["job"]["model"] = {{"hidden", 20480}, {"heads", 128}, {"ffn", 81920}, {"layers", 96}, {"seq_len", 4096}};
+  const RunPlan plan = make_plan(scenario_from(j));
+  CHECK(plan.cost->replica_throughput(32, 1.0) == 1.0);
+  CHECK(plan.cost->replica_throughput(30, 1.0) < 30.0 / 32);
+  CHECK(plan.cost->replica_throughput(30, 1.0) > 0.5);
+  CHECK(plan.cost->reshard_overhead(30) > 0);
+}
+
+TEST_CASE("snapshot: healthy TP-group share matches the hypergeometric probability") {
+  Json j = nvl32(2, 16);  // 1,024 GPUs, all in the job
+  j["failures"]["failed_fraction"] = 0.01;  // 10 GPUs
+  j["seeds"] = 400;
+  const RunPlan plan = make_plan(scenario_from(j));
+  const double n = 1024, t = 32;
+  double expected = 1;  // C(n - t, k) / C(n, k)
+  for (int i = 0; i < 10; ++i) expected *= (n - t - i) / (n - i);
+  const auto runs = run_monte_carlo(plan, 2);
+  double sum = 0, sumsq = 0;
+  for (const auto& m : runs[0].runs) {
+    CHECK(m.failures == 10);
+    sum += m.healthy_tp_groups_fraction;
+    sumsq += m.healthy_tp_groups_fraction * m.healthy_tp_groups_fraction;
+  }
+  const double mean = sum / 400, sd = std::sqrt(sumsq / 400 - mean * mean);
+  CHECK(std::abs(mean - expected) < 4 * sd / std::sqrt(400.0));
+  // And every strategy's throughput sits in [0, 1], NTP at least dp_drop's.
+  for (std::size_t r = 0; r < runs[0].runs.size(); ++r) {
+    for (const auto& s : runs) {
+      CHECK(s.runs[r].goodput >= 0);
+      CHECK(s.runs[r].goodput <= 1);
+    }
+    CHECK(runs[1].runs[r].goodput >= runs[0].runs[r].goodput - 1e-12);
+  }
+}
