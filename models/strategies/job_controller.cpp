@@ -1,5 +1,7 @@
 #include "models/strategies/job_controller.hpp"
 
+#include "models/cost/cost_model.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -175,7 +177,7 @@ void JobController::interrupt(bool rollback, bool count) {
   stall_event_ = 0;
   abort_save();
   if (rollback) ctx_->signals->rollback(now);
-  else if (mode_ == Mode::Running) ctx_->signals->partial_step_lost(now, from_seconds(scenario().job.step_s));
+  else if (mode_ == Mode::Running) ctx_->signals->partial_step_lost(now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
 }
 
 void JobController::begin_stall(std::vector<Step> steps, After after) {

@@ -49,6 +49,7 @@ std::string schema_text() {
   section(s, "/job/model", S::model());
   section(s, "/recovery", S::recovery());
   section(s, "/checkpoint", S::checkpoint());
+  section(s, "/cost", S::cost());
   s << "`/failures`: see `goodput describe failure-models`; `/strategies`: see `goodput describe strategies`.\n\n";
   return s.str();
 }

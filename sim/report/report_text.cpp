@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -33,10 +34,13 @@ std::string summary_paragraph(const Report& rep) {
       if (i != rep.winner && rep.strategies[i].goodput.mean > rep.strategies[second].goodput.mean) second = i;
     const auto& r = rep.strategies[second];
     const Summary& d = r.difference_vs_winner;
-    s << " The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean) << "; paired over the same failures, "
-      << w.name << " is ahead by " << fmt("%.2f", -100 * d.mean) << " ± " << fmt("%.2f", 100 * d.ci95)
-      << " percentage points"
-      << (d.n >= 2 && -d.mean - d.ci95 > 0 ? " (significant at 95%)." : " (not significant at 95%).");
+    const double lead = std::max(0.0, -d.mean);
+    const bool significant = d.n >= 2 && lead - d.ci95 > 0;
+    s << " The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean) << "; paired over the same failures, ";
+    if (lead < 5e-5) s << "the two are tied (difference " << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95) << " pp).";
+    else
+      s << w.name << " is ahead by " << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95) << " percentage points"
+        << (significant ? " (significant at 95%)." : " (not significant at 95%).");
     // the largest badput bucket of the last-placed strategy
     std::size_t worst = 0;
     for (std::size_t i = 0; i < rep.strategies.size(); ++i)
