@@ -23,19 +23,15 @@ class HotSpares final : public JobController {
  protected:
   void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) override {
     const auto& recovery = scenario().recovery;
-    if (impact.restart_only) {
-      // Nothing to swap: the crashed processes restart in place.
-      if (degraded()) recover_by_drop(impact.hits.size(), hit_domains);
-      else recover_in_place(recovery.restart_s, o_.rollback);
-      return;
-    }
     if (degraded()) {  // already running on the dp_drop fallback
       recover_by_drop(impact.hits.size(), hit_domains);
       return;
     }
-    // In-domain replacements were already made; now a spare domain, if the scope allows.
-    if (o_.spare_domains) ctx().layout->retarget(job_groups(), {});
-    if (layout_full()) recover_in_place(o_.swap_s, o_.rollback);
+    // In-domain replacements were already made; now a spare domain if the scope allows. A
+    // restart-only fault needs no swap: the processes restart, on any healthy hardware.
+    if (o_.spare_domains || impact.restart_only) ctx().layout->retarget(job_groups(), {});
+    if (impact.restart_only) recover_in_place(recovery.restart_s, o_.rollback);  // waits if its GPUs stay out
+    else if (layout_full()) recover_in_place(o_.swap_s, o_.rollback);
     else if (o_.fallback_restart) recover_by_restart(hit_domains);
     else recover_by_drop(impact.hits.size(), hit_domains);
   }

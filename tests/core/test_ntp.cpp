@@ -168,3 +168,20 @@ TEST_CASE("snapshot: healthy TP-group share matches the hypergeometric probabili
     CHECK(runs[1].runs[r].goodput >= runs[0].runs[r].goodput - 1e-12);
   }
 }
+
+TEST_CASE("a calibration profile for another model is refused unless interpolation is asked for") {
+  Json j = nvl32(8, 4);
+  j["job"]["model"] = {{"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+  j["cost"] = {{"model", "iteration"}, {"profile", GOODPUT_SOURCE_DIR "/calibrate/profiles/b200-analytical.json"}};
+  try {
+    make_plan(scenario_from(j));
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.locator() == "/cost/profile");
+  }
+  j["cost"]["interpolate"] = true;
+  const RunPlan plan = make_plan(scenario_from(j));
+  CHECK(plan.cost_info.profile_hash.size() == 16);
+  CHECK(plan.cost_info.profile_source == "analytical");
+  CHECK(plan.cost->replica_throughput(30, 1.0) < 1.0);
+}

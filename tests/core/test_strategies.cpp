@@ -164,3 +164,14 @@ TEST_CASE("invariants over every strategy under random failures") {
     }
   }
 }
+
+TEST_CASE("hot_spares: a restart-only fault restarts on a spare, without waiting for its GPUs") {
+  Json j = small_scenario(3, 4);
+  j["checkpoint"]["interval"] = "none";
+  const RunMetrics m = run_one_fault(j, "hot_spares", 10.0, 20.0, "gpu/0", /*restart_only=*/true);
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 200).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
+  // Without a spare it waits for the GPU (10 h outage) after the restart.
+  const RunMetrics w = run_one_fault(small_scenario(3, 3), "hot_spares", 10.0, 20.0, "gpu/0", true);
+  CHECK(bucket(w, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 300).epsilon(1e-9));
+}
