@@ -30,6 +30,8 @@ double CostModel::boost_power(int degree, double max_power) const {
 
 namespace {
 
+int lowest_degree(const Scenario& s);
+
 class ProportionalCost final : public CostModel {
  public:
   ProportionalCost(const Scenario& s, PowerCurve curve) : CostModel(std::move(curve)), tp_(s.job.tp), step_(s.job.step_s) {}
@@ -66,7 +68,8 @@ class IterationCost final : public CostModel {
     compute_.assign(tp_ + 1, 0);
     comm_.assign(tp_ + 1, 0);
     dp_.assign(tp_ + 1, 0);
-    for (int t = 1; t <= tp_; ++t) {
+    lowest_ = lowest_degree(s);
+    for (int t = lowest_; t <= tp_; ++t) {
       const auto lt = calib::layer_time(profile, shape, t);
       compute_[t] = layers / pp_ * (lt.fwd_s + lt.bwd_s);
       comm_[t] = layers / pp_ * 4 * (2.0 * (t - 1) / t) * act_bytes / nvlink;
@@ -79,7 +82,7 @@ class IterationCost final : public CostModel {
     // moved in and out over NVLink around the all-reduce, plus pack/unpack kernels; and the
     // all-reduce on N2 ranks carrying N1/N2 of the volume each.
     reshard_.assign(tp_ + 1, 0);
-    for (int t = 1; t < tp_; ++t) {
+    for (int t = lowest_; t < tp_; ++t) {
       // bytes: bf16 gradients of the stage, seen as one matrix of stage_params columns
       const double moved = 2.0 * reshard_geometry(stage_params_, tp_, t).moved_per_core;
       const double wire = 2 * moved / nvlink + 2 * calib::reshard_time_s(profile, static_cast<std::int64_t>(moved));
@@ -90,13 +93,13 @@ class IterationCost final : public CostModel {
 
   double replica_throughput(int degree, double power) const override {
     if (degree >= tp_) return 1.0;
-    if (degree < 1) return 0.0;
+    if (degree < lowest_) return 0.0;  // below every strategy's min_tp: never run
     const double mb = micro_batch_s(degree, power);
     const double fit = std::floor((healthy_step_ - dp_[degree]) / mb + 1e-9) - (pp_ - 1);
     return std::clamp(fit, 0.0, static_cast<double>(m_)) / m_;
   }
   double reshard_overhead(int degree) const override {
-    return degree >= tp_ || degree < 1 ? 0.0 : reshard_[degree];
+    return degree >= tp_ || degree < lowest_ ? 0.0 : reshard_[degree];
   }
   double healthy_step_s() const override { return healthy_step_; }
 
@@ -106,7 +109,7 @@ class IterationCost final : public CostModel {
     return (micro_batches + pp_ - 1) * micro_batch_s(t, power) + dp_[t];
   }
 
-  int tp_, pp_, m_;
+  int tp_, pp_, m_, lowest_ = 1;
   double stage_params_ = 0, healthy_step_ = 0;
   std::vector<double> compute_, comm_, dp_, reshard_;
 };
@@ -123,6 +126,20 @@ calib::ModelShape shape_of(const Scenario& s) {
   shape.seq_len = m["seq_len"].get<int>();
   shape.micro_batch = s.job.micro_batch;
   return shape;
+}
+
+// The lowest TP degree any strategy of the scenario can run (ntp / ntp_boost min_tp, default
+// tp - tp/4); tp when none degrades. Only degrees from there to tp are costed.
+int lowest_degree(const Scenario& s) {
+  int lowest = s.job.tp;
+  for (const auto& st : s.strategies) {
+    if (st.name != "ntp" && st.name != "ntp_boost") continue;
+    int m = st.params.contains("min_tp") ? st.params["min_tp"].get<int>() : std::max(1, s.job.tp - s.job.tp / 4);
+    if (st.params.contains("allowed_tp"))
+      for (const auto& d : st.params["allowed_tp"]) m = std::min(m, static_cast<int>(d.get<double>()));
+    lowest = std::min(lowest, std::max(1, m));
+  }
+  return lowest;
 }
 
 bool same_shape(const calib::ModelShape& a, const calib::ModelShape& b) {
@@ -153,7 +170,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
     if (gpu != "H100" && gpu != "H200" && gpu != "B200")
       throw InputError(s.file, "/cost/profile", "no analytical profile for GPU '" + s.cluster.gpu_type +
                                                     "' (H100, H200, B200, GB200): give /cost/profile");
-    profile = calib::analytical_profile(gpu, shape, s.job.tp, 1);
+    profile = calib::analytical_profile(gpu, shape, s.job.tp, lowest_degree(s));
     path = "analytical:" + gpu;
   } else {
     profile = calib::load_profile(path);

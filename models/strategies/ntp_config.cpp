@@ -30,12 +30,12 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
   // Full groups, in domain order, up to what the job needs.
   std::int64_t full_used = 0;
   std::vector<std::pair<int, std::uint32_t>> partials;  // (degree, domain)
-  std::vector<std::uint32_t> full_in(topo.domains(), 0);
+  c.use.reserve(topo.domains());
   for (std::uint32_t d = 0; d < topo.domains(); ++d) {
     const int h = static_cast<int>(health.healthy_in_domain(d));
     const auto full = static_cast<std::uint32_t>(std::min<std::int64_t>(h / tp, needed - full_used));
-    full_in[d] = full;
     full_used += full;
+    if (full) c.use.push_back({d, full, 0});
     const int rest = h - static_cast<int>(full) * tp;
     if (rest > 0 && rest < tp) {  // rest >= tp: a spare the job does not need, not a partial
       const int deg = allowed_degree(o, tp, rest);
@@ -47,10 +47,24 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
   const auto take = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(
       static_cast<std::int64_t>(partials.size()), needed - full_used)));
   partials.resize(take);
-  std::vector<std::uint32_t> partial_in(topo.domains(), 0);
-  for (const auto& [deg, d] : partials) partial_in[d] = static_cast<std::uint32_t>(deg);
-  for (std::uint32_t d = 0; d < topo.domains(); ++d)
-    if (full_in[d] || partial_in[d]) c.use.push_back({d, full_in[d], partial_in[d]});
+  if (take > 0) {
+    // Merge the chosen partial groups into the domain-ordered use list.
+    std::vector<std::pair<std::uint32_t, int>> by_domain;
+    for (const auto& [deg, d] : partials) by_domain.push_back({d, deg});
+    std::sort(by_domain.begin(), by_domain.end());
+    std::vector<NtpDomainUse> merged;
+    merged.reserve(c.use.size() + by_domain.size());
+    std::size_t j = 0;
+    for (const auto& u : c.use) {
+      for (; j < by_domain.size() && by_domain[j].first < u.domain; ++j)
+        merged.push_back({by_domain[j].first, 0, static_cast<std::uint32_t>(by_domain[j].second)});
+      merged.push_back(u);
+      if (j < by_domain.size() && by_domain[j].first == u.domain)
+        merged.back().partial = static_cast<std::uint32_t>(by_domain[j++].second);
+    }
+    for (; j < by_domain.size(); ++j) merged.push_back({by_domain[j].first, 0, static_cast<std::uint32_t>(by_domain[j].second)});
+    c.use = std::move(merged);
+  }
 
   // Replicas and their pace.
   auto stage_contribution = [&](int degree, double* power) {

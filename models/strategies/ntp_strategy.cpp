@@ -18,12 +18,17 @@ NtpConfig NtpJob::compute() const {
 }
 
 void NtpJob::apply(const NtpConfig& c) {
+  // Only domains whose groups change are touched (both lists are sorted by domain).
   JobLayout& layout = *ctx().layout;
-  for (const auto& u : config_.use) {
-    const bool kept = std::any_of(c.use.begin(), c.use.end(), [&](const NtpDomainUse& n) { return n.domain == u.domain; });
-    if (!kept) layout.assign(u.domain, 0, 0);
+  std::size_t i = 0;
+  for (const auto& u : c.use) {
+    for (; i < config_.use.size() && config_.use[i].domain < u.domain; ++i)
+      layout.assign(config_.use[i].domain, 0, 0);  // no longer used
+    if (i < config_.use.size() && config_.use[i].domain == u.domain) ++i;
+    if (layout.assigned(u.domain) != u.full || layout.partial(u.domain) != u.partial)
+      layout.assign(u.domain, u.full, u.partial);
   }
-  for (const auto& u : c.use) layout.assign(u.domain, u.full, u.partial);
+  for (; i < config_.use.size(); ++i) layout.assign(config_.use[i].domain, 0, 0);
   config_ = c;
   active_ = c.replicas;
   ctx().signals->boost(ctx().sim->now(), c.extra_power_gpus, c.boosted_domains);
@@ -51,17 +56,31 @@ void NtpJob::reconfigure(bool planned) {
 }
 
 void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domains) {
-  const NtpConfig next = compute();
-  if (next.replicas == 0) {
-    recover_by_restart(hit_domains);
-    return;
+  // Fast path: every hit domain was refilled in place (idle GPUs of the domain stood in), so the
+  // layout is unchanged; the job still pays the reconfiguration (the new GPU needs its shard).
+  const JobLayout& layout = *ctx().layout;
+  bool unchanged = true;
+  for (std::uint32_t d : hit_domains) {
+    const auto it = std::lower_bound(config_.use.begin(), config_.use.end(), d,
+                                     [](const NtpDomainUse& u, std::uint32_t x) { return u.domain < x; });
+    const bool used = it != config_.use.end() && it->domain == d;
+    unchanged = unchanged && used && layout.assigned(d) == it->full && layout.partial(d) == it->partial;
   }
-  apply(next);
+  if (!unchanged) {
+    const NtpConfig next = compute();
+    if (next.replicas == 0) {
+      recover_by_restart(hit_domains);
+      return;
+    }
+    apply(next);
+  }
   reconfigure(false);
 }
 
 void NtpJob::react_repair(const RepairImpact&) {
   if (!o_.upgrade_on_repair && !waiting()) return;
+  // Nothing to gain when the job already runs every replica whole.
+  if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
   const NtpConfig next = compute();
   if (next.throughput * (1 - next.reshard) <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
   apply(next);

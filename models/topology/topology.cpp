@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
+#include <boost/pending/queue.hpp>
 #include <boost/graph/reverse_graph.hpp>
 #include <charconv>
 #include <stdexcept>
@@ -71,11 +72,12 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
       found.push_back(c);  // a GPU's own failure takes down only itself
     } else {
       touched.clear();
-      boost::breadth_first_search(
-          reversed, c,
-          boost::visitor(GpuCollector{{}, counts_[0], &found, &touched})
-              .color_map(boost::make_iterator_property_map(colors.begin(),
-                                                           boost::get(boost::vertex_index, reversed))));
+      // breadth_first_visit (unlike breadth_first_search) does not reset every vertex's colour,
+      // so each traversal costs only its own subtree; `touched` restores white afterwards.
+      boost::queue<Graph::vertex_descriptor> queue;
+      boost::breadth_first_visit(
+          reversed, c, queue, GpuCollector{{}, counts_[0], &found, &touched},
+          boost::make_iterator_property_map(colors.begin(), boost::get(boost::vertex_index, reversed)));
       for (auto v : touched) colors[v] = boost::white_color;  // ready for the next traversal
       std::sort(found.begin(), found.end());
     }
