@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# bench/run.sh — issue 6's benchmarks, one command: builds build/bench (Release + -g, with
+# -DGOODPUT_BUILD_BENCH=ON) and runs, each against a baseline measured in the same run:
+#   1. engine events/s vs a bare heap loop (Google Benchmark), one simulate() per strategy
+#   2. bench/scenarios/bench-131k.json end to end (wall, peak RSS, events/s, GPU-years/s)
+#   3. 1-thread vs 2-thread report.json byte-identity
+#   4. scaling curves (GPUs 8K..1M at 1 year; years 0.1..10 at 131K)
+#   5. the Python reference model (same faults, Goodput agreement, time per event ratio)
+#   6. callgrind instruction counts on a small fixed workload, top functions
+# Prints a markdown block for bench/RESULTS.md (also left in $OUT/results.md).
+# Knobs (env): FULL_TIMEOUT (s, full 100-seed run; default 60), MEASURE_SEEDS (seeds of the
+# measured 131K run; 2), POINT_TIMEOUT (s per scaling point; 40), SCALE_SEEDS (1),
+# DET_HOURS/DET_SEEDS (determinism check; 720/4), SKIP (space-separated step numbers),
+# OUT (output folder; build/bench/out), COMMIT (label when not run from a git checkout).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B=build/bench
+OUT=${OUT:-$B/out}
+FULL_TIMEOUT=${FULL_TIMEOUT:-60} MEASURE_SEEDS=${MEASURE_SEEDS:-2} POINT_TIMEOUT=${POINT_TIMEOUT:-40}
+SCALE_SEEDS=${SCALE_SEEDS:-1} DET_HOURS=${DET_HOURS:-720} DET_SEEDS=${DET_SEEDS:-4} SKIP=${SKIP:-}
+SCEN=bench/scenarios/bench-131k.json
+skip() { [[ " $SKIP " == *" $1 "* ]]; }
+log() { echo ">> $*" >&2; }
+
+bash bench/install-bench-deps.sh
+cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG -g" \
+  -DGOODPUT_BUILD_BENCH=ON -DGOODPUT_BUILD_TESTS=OFF -DGOODPUT_BUILD_CALIBRATION=OFF >/dev/null || exit 1
+ninja -C $B goodput goodput_engine_bench goodput_workload goodput_export_faults >&2 || exit 1
+rm -rf "$OUT" && mkdir -p "$OUT"
+GP=$B/sim/goodput WL=$B/bench/goodput_workload
+MD=$OUT/results.md
+md() { echo "$*" >>"$MD"; }
+kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" "$2"; }  # value of key=value in a file
+timed() {  # timed LIMIT LOGFILE CMD... : runs under timeout and GNU time; echo "wall_s rss_kb" or "timeout"
+  local limit=$1 logf=$2; shift 2
+  timeout "$limit" /usr/bin/time -f "TIME %e %M" "$@" >"$logf" 2>&1
+  local rc=$?
+  if ((rc == 124 || rc == 137)); then echo "timeout"; elif ((rc != 0)); then echo "failed($rc)"; else
+    grep '^TIME' "$logf" | tail -1 | cut -d' ' -f2,3; fi
+}
+md "### Measured $(date -u +%Y-%m-%dT%H:%MZ), commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- sim models 2>/dev/null || echo '+dirty')}, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+md ""
+md "Load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on the machine skew wall times)."
+md ""
+
+if ! skip 1; then
+  log "1. engine bench"
+  $B/bench/goodput_engine_bench --benchmark_filter='BM_(Engine|BareHeap|PriorityQueue)' \
+    --benchmark_min_time=0.3 --benchmark_format=json >"$OUT/engine.json" 2>/dev/null
+  $B/bench/goodput_engine_bench --benchmark_filter='BM_Simulate' --benchmark_min_time=0.01 \
+    --benchmark_format=json >"$OUT/simulate.json" 2>/dev/null
+  python3 - "$OUT/engine.json" "$OUT/simulate.json" >"$OUT/merged.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); a["benchmarks"] += json.load(open(sys.argv[2]))["benchmarks"]; print(json.dumps(a))
+PY
+  md "#### 1. Engine (Google Benchmark, CPU time; \`$B/bench/goodput_engine_bench\`)"
+  md ""
+  python3 bench/python/engine_table.py "$OUT/merged.json" >>"$MD"
+  md ""
+  md "BM_Simulate: scenarios/default.json at one year (32,760 GPUs), run 0's fault list."
+  md ""
+fi
+
+if ! skip 2; then
+  log "2. bench-131k end to end (timeout ${FULL_TIMEOUT}s)"
+  full=$(timed "$FULL_TIMEOUT" "$OUT/full2.log" $GP run $SCEN --threads 2 --quiet --out "$OUT/full2")
+  meas=$(timed 3600 "$OUT/measure.log" $WL $SCEN --threads 2 --set /seeds="$MEASURE_SEEDS")
+  L=$OUT/measure.log
+  sim=$(kv sim_s $L) plan=$(kv plan_s $L)
+  extra=$(python3 -c "print(f'{$plan + $sim * 100 / $MEASURE_SEEDS:.0f}')")
+  md "#### 2. End to end: \`$GP run $SCEN --threads 2 --quiet\` (131,040 GPUs, 1 year, 5 strategies, 100 seeds)"
+  md ""
+  md "| measure | value |"
+  md "|---|---|"
+  if [[ $full == timeout ]]; then md "| full 100-seed run, wall | **timed out at ${FULL_TIMEOUT} s** |"
+  else md "| full 100-seed run, wall / peak RSS | **${full% *} s** / $(( ${full#* } / 1024 )) MiB |"; fi
+  md "| measured: $MEASURE_SEEDS seeds via goodput_workload, plan / simulate wall | $plan s / $sim s |"
+  md "| extrapolated 100-seed wall (plan + simulate x 100/$MEASURE_SEEDS) | **$extra s** (target 5 s) |"
+  md "| peak RSS ($MEASURE_SEEDS seeds, 2 threads) | $(( ${meas#* } / 1024 )) MiB (target 1024 MiB) |"
+  md "| engine events ($MEASURE_SEEDS seeds x 5 strategies) | $(kv events $L) |"
+  md "| events/s (simulate wall) | $(kv events_per_s $L) |"
+  md "| simulated GPU-years per wall second | $(kv gpu_years_per_s $L) |"
+  md ""
+fi
+
+if ! skip 3; then
+  log "3. determinism"
+  d="--set /horizon_hours=$DET_HOURS --seeds $DET_SEEDS --quiet"
+  t1=$(timed 900 "$OUT/det1.log" $GP run $SCEN $d --threads 1 --out "$OUT/det1")
+  t2=$(timed 900 "$OUT/det2.log" $GP run $SCEN $d --threads 2 --out "$OUT/det2")
+  same=$(cmp -s "$OUT/det1/report.json" "$OUT/det2/report.json" && echo "byte-identical" || echo "**DIFFERENT**")
+  md "#### 3. Determinism: \`$GP run $SCEN $d --threads 1\` vs \`--threads 2\`"
+  md ""
+  md "report.json: $same (1 thread ${t1% *} s, 2 threads ${t2% *} s)."
+  md ""
+fi
+
+if ! skip 4; then
+  log "4. scaling (timeout ${POINT_TIMEOUT}s per point)"
+  FAST='{"checkpoint_restart":{},"dp_drop":{"batch_policy":"shrink","reconfig_s":60,"state_copy_s":300},"hot_spares":{"scope":"domain","swap_s":300,"fallback":"dp_drop"}}'
+  md "#### 4. Scaling ($SCALE_SEEDS seed(s), 2 threads, goodput_workload; cost = simulate wall / (GPUs x years), relative to the first row; linear = 1.0)"
+  md ""
+  md "| GPUs | years | all 5 strategies: wall s | events | rel. cost | cr+dp_drop+hot_spares: wall s | rel. cost |"
+  md "|---|---|---|---|---|---|---|"
+  point() {  # dp hours
+    local dp=$1 h=$2 spare=$(( $1 / 8 > 0 ? $1 / 8 : 1 )) row=""
+    local s="--set /seeds=$SCALE_SEEDS --set /job/dp=$dp --set /cluster/spare_domains=$spare --set /horizon_hours=$h"
+    local gpus=$(( (dp * 8 + spare) * 72 )) years=$(python3 -c "print($h / 8760)")
+    row="| $gpus | $years "
+    for which in all fast; do
+      local extra=() logf="$OUT/scale-$dp-$h-$which.log"
+      [[ $which == fast ]] && extra=(--set "/strategies=$FAST")
+      [[ -f $logf.r ]] || timed "$POINT_TIMEOUT" "$logf" $WL $SCEN --threads 2 $s "${extra[@]}" >"$logf.r"
+      local r=$(cat "$logf.r")
+      if [[ $r == timeout ]]; then row+="| timed out at $POINT_TIMEOUT s |"; [[ $which == all ]] && row+=" |"
+      else
+        local w=$(kv sim_s "$logf") c=$(python3 -c "print($(kv sim_s "$logf") / ($gpus * $years))")
+        local base_var=BASE_$which; [[ -z ${!base_var:-} ]] && printf -v "$base_var" %s "$c"
+        local rel=$(python3 -c "print(f'{$c / ${!base_var}:.2f}')")
+        if [[ $which == all ]]; then row+="| $w | $(kv events "$logf") | $rel "; else row+="| $w | $rel "; fi
+      fi
+    done
+    md "$row|"
+  }
+  BASE_all="" BASE_fast=""
+  for dp in 14 56 224 448 1792; do point $dp 8760; done
+  BASE_all="" BASE_fast=""
+  md ""
+  md "| (years at 131K; rel. cost vs the 0.1-year row) | | | | | | |"
+  for h in 876 2628 8760 26280 87600; do point 224 $h; done
+  md ""
+fi
+
+if ! skip 5; then
+  log "5. python reference"
+  $B/bench/goodput_export_faults bench/scenarios/python-small.json "$OUT/python-small.csv" --runs 5
+  python3 bench/python/reference_sim.py "$OUT/python-small.csv" >"$OUT/python.log"
+  prc=$?
+  L=$OUT/python.log
+  md "#### 5. Python reference (\`bench/python/reference_sim.py\`, bench/scenarios/python-small.json, 5 runs x 2 strategies)"
+  md ""
+  md "| measure | value |"
+  md "|---|---|"
+  md "| events (Python = C++, every run) | $(kv events $L) ($(kv events_match $L)) |"
+  md "| largest Goodput difference | $(kv max_goodput_diff $L) $([[ $prc == 0 ]] && echo '(within 1e-9)' || echo '**OUT OF TOLERANCE**') |"
+  md "| Python ns per event | $(kv python_ns_per_event $L) |"
+  md "| C++ ns per event (simulate(), same faults) | $(kv cpp_ns_per_event $L) |"
+  md "| **C++ speed-up per event** | **$(kv ratio $L)x** (target 100x) |"
+  md ""
+fi
+
+if ! skip 6; then
+  log "6. callgrind"
+  cg="$GP run scenarios/default.json --seeds 2 --threads 1 --quiet --out $OUT/cg"
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" $cg >"$OUT/callgrind.log" 2>&1
+  callgrind_annotate --inclusive=no "$OUT/callgrind.out" 2>/dev/null >"$OUT/callgrind-self.txt"
+  callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/dev/null >"$OUT/callgrind-incl.txt"
+  total=$(grep -m1 'PROGRAM TOTALS' "$OUT/callgrind-self.txt" | awk '{print $1}')
+  md "#### 6. callgrind: \`valgrind --tool=callgrind $cg\` (32,760 GPUs, 30 days, 2 seeds x 5 strategies)"
+  md ""
+  md "Total instructions: **$total**. Top functions by self cost (full: $OUT/callgrind-*.txt):"
+  md ""
+  md '```'
+  grep -A 16 -m1 '^Ir' "$OUT/callgrind-self.txt" | tail -n +3 | cut -c1-160 >>"$MD"
+  md '```'
+  md ""
+fi
+cat "$MD"
