@@ -21,6 +21,15 @@ ComponentKind parse_scope(const std::string& s) {
   return ComponentKind::Gpu;
 }
 
+// A file named by `key`, relative to the scenario file's folder; it must exist.
+std::string existing_file(const ParamReader& r, const std::string& key, const std::string& what) {
+  std::string path = r.string(key);
+  const auto base = std::filesystem::path(r.file()).parent_path();
+  if (!base.empty() && std::filesystem::path(path).is_relative()) path = (base / path).lexically_normal().string();
+  if (!std::filesystem::exists(path)) throw r.error(key, what + " not found: " + path);
+  return path;
+}
+
 RepairSpec parse_repair(const ParamReader& r) {
   RepairSpec out;
   const std::string kind = r.string("kind");
@@ -103,12 +112,7 @@ void parse_failures(const ParamReader& r, Scenario& s) {
   if (f.model == FailureSpec::Model::Trace) {
     if (!r.present("trace")) throw r.error("trace", "failure model 'trace' needs a 'trace' object");
     const ParamReader t = r.object("trace");
-    f.trace.path = t.string("path");
-    const auto base = std::filesystem::path(r.file()).parent_path();
-    if (!base.empty() && std::filesystem::path(f.trace.path).is_relative())
-      f.trace.path = (base / f.trace.path).lexically_normal().string();
-    if (!std::filesystem::exists(f.trace.path))
-      throw t.error("path", "trace file not found: " + f.trace.path);
+    f.trace.path = existing_file(t, "path", "trace file");
     f.trace.format = t.string("format");
     if (t.present("lanl_system")) f.trace.lanl_system = t.integer32("lanl_system");
     f.trace.time_offset_hours = t.number("time_offset_hours");
@@ -219,11 +223,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   const ParamReader cost = top.object("cost");
   s.cost.model = cost.string("model");
   if (cost.present("profile")) {
-    s.cost.profile = cost.string("profile");
-    const auto base = std::filesystem::path(file).parent_path();
-    if (!base.empty() && std::filesystem::path(s.cost.profile).is_relative())
-      s.cost.profile = (base / s.cost.profile).lexically_normal().string();
-    if (!std::filesystem::exists(s.cost.profile)) throw cost.error("profile", "profile not found: " + s.cost.profile);
+    s.cost.profile = existing_file(cost, "profile", "profile");
   }
   s.cost.interpolate = cost.boolean("interpolate");
   s.cost.nvlink_gbps = cost.number("nvlink_gbps");
@@ -280,6 +280,8 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   for (const auto& c : s.failures.classes) classes.push_back(class_to_json(c));
   resolved["failures"]["classes"] = classes;
   s.resolved = resolved;
+  // Strategies check the parameters that depend on the rest of the scenario (e.g. min_tp <= tp).
+  for (const auto& st : s.strategies) find_strategy(st.name)->make(s, st.params);
   return s;
 }
 

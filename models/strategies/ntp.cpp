@@ -42,14 +42,7 @@ const ParamSection& ntp_boost_params() {
   return s;
 }
 
-std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
-  return std::make_unique<NtpJob>(read_ntp_options(s, params, false));
-}
-
-Phase snapshot_ntp(const SnapshotInput& in) {
-  const auto o = read_ntp_options(*in.scenario, in.params, false);
-  const JobSpec& j = in.scenario->job;
-  return ntp_phase(ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost));
-}
+std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) { return make_ntp_job(s, params, false); }
+Phase snapshot_ntp(const SnapshotInput& in) { return snapshot_ntp_job(in, false); }
 
 }  // namespace goodput

@@ -5,14 +5,7 @@
 
 namespace goodput {
 
-std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) {
-  return std::make_unique<NtpJob>(read_ntp_options(s, params, true));
-}
-
-Phase snapshot_ntp_boost(const SnapshotInput& in) {
-  const auto o = read_ntp_options(*in.scenario, in.params, true);
-  const JobSpec& j = in.scenario->job;
-  return ntp_phase(ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost));
-}
+std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) { return make_ntp_job(s, params, true); }
+Phase snapshot_ntp_boost(const SnapshotInput& in) { return snapshot_ntp_job(in, true); }
 
 }  // namespace goodput

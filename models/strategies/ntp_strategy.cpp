@@ -88,6 +88,16 @@ void NtpJob::react_repair(const RepairImpact&) {
   else reconfigure(true);  // an upgrade after repairs: planned, no detection, no rollback
 }
 
+std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost) {
+  return std::make_unique<NtpJob>(read_ntp_options(s, params, boost));
+}
+
+Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
+  const auto o = read_ntp_options(*in.scenario, in.params, boost);
+  const JobSpec& j = in.scenario->job;
+  return ntp_phase(ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost));
+}
+
 Phase NtpJob::running_phase() const { return ntp_phase(config_); }
 
 bool NtpJob::can_run() const { return !restarting() && config_.replicas > 0; }

@@ -43,5 +43,7 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
 const ParamSection& ntp_params();
 const ParamSection& ntp_boost_params();
 Phase ntp_phase(const NtpConfig& c);
+std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost);
+Phase snapshot_ntp_job(const SnapshotInput& in, bool boost);
 
 }  // namespace goodput

@@ -45,6 +45,8 @@ TEST_CASE("bad scenario values are reported with their JSON pointer") {
   CHECK(locator_of(with("/failures/classes", Json::array({{{"name", "x"}, {"mtbf_hours", 10}, {"repair", {{"kind", "fixed"}}}}}))) ==
         "/failures/classes/0/repair");
   CHECK(locator_of(with("/strategies", Json::object())) == "/strategies");
+  CHECK(locator_of(with("/strategies/ntp", {{"min_tp", 9}})) == "/strategies/ntp/min_tp");  // above tp 8
+  CHECK(locator_of(with("/cost/model", "iteration")) == "/cost/model");  // needs /job/model
   Json missing = small_scenario();
   missing["job"].erase("tp");
   CHECK(locator_of(missing) == "/job");
