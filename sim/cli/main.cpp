@@ -10,9 +10,11 @@
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/report.hpp"
-#include "sim/report/sweep_report.hpp"
+#include "sim/report/html_page.hpp"
+#include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
 
 namespace {
@@ -75,53 +77,17 @@ int command_run(const RunArgs& a) {
   });
   if (tty) std::cerr << "\r";
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const Report report = build_report(plan, std::move(runs));
+  Report report = build_report(plan, std::move(runs));
+  report.timeline = record_timeline(plan, 0);  // run 0 again per strategy, observed
   const std::string out = a.out.empty() ? "results/" + scenario.name : a.out;
   write_report(report, out);
+  if (!charts_available())
+    std::cerr << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": " << plan.topology->gpus() << " GPUs, "
               << scenario.horizon_hours << " h, " << scenario.seeds << " seeds (" << secs << " s)\n\n"
               << terminal_table(report) << "\nreport: " << out << "/report.md\n";
   }
-  return 0;
-}
-
-int command_sweep(const RunArgs& a, const std::vector<std::string>& axis_texts) {
-  std::vector<SweepAxis> axes;
-  for (const auto& t : axis_texts) axes.push_back(parse_axis(t));
-  const auto combos = axis_product(axes);
-  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  Sweep sweep;
-  sweep.scenario_file = a.scenario;
-  sweep.axes = axes;
-  sweep.points.reserve(combos.size());
-  // Validate every point before running any, so a bad value fails fast with its pointer.
-  std::vector<Scenario> scenarios;
-  for (const auto& values : combos) {
-    std::vector<std::string> overrides = a.sets;
-    if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
-    for (std::size_t i = 0; i < axes.size(); ++i) overrides.push_back(axes[i].pointer + "=" + values[i]);
-    scenarios.push_back(load_scenario(a.scenario, overrides));
-  }
-  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::size_t p = 0; p < combos.size(); ++p) {
-    SweepPoint point;
-    point.values = combos[p];
-    point.plan = make_plan(scenarios[p]);
-    sweep.points.push_back(std::move(point));
-    SweepPoint& pt = sweep.points.back();
-    pt.report = build_report(pt.plan, run_monte_carlo(pt.plan, threads));
-    if (tty) std::cerr << "\r  points " << p + 1 << "/" << combos.size() << std::flush;
-  }
-  for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
-  if (tty) std::cerr << "\r";
-  const std::string out = a.out.empty() ? "results/" + scenarios.front().name + "-sweep" : a.out;
-  write_sweep(sweep, out);
-  if (!a.quiet)
-    std::cout << "goodput sweep: " << combos.size() << " points ("
-              << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s)\nreport: " << out
-              << "/report.md\n";
   return 0;
 }
 
@@ -157,16 +123,26 @@ int main(int argc, char** argv) {
   run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
   run->add_flag("--quiet", run_args.quiet, "print nothing on success");
 
-  RunArgs sweep_args;
-  std::vector<std::string> axes;
-  auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values");
-  sweep->add_option("scenario", sweep_args.scenario, "scenario JSON")->required();
-  sweep->add_option("--axis", axes, "axis: /json/pointer=v1,v2,... (repeatable)")->required();
-  sweep->add_option("--out", sweep_args.out, "sweep directory (default: results/<scenario name>-sweep)");
-  sweep->add_option("--seeds", sweep_args.seeds, "Monte Carlo runs per point")->check(CLI::PositiveNumber);
-  sweep->add_option("--set", sweep_args.sets, "override: /json/pointer=value (repeatable)");
-  sweep->add_option("--threads", sweep_args.threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
-  sweep->add_flag("--quiet", sweep_args.quiet, "print nothing on success");
+  SweepArgs sw;
+  auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values, or goal-seek one");
+  sweep->add_option("scenario", sw.scenario, "scenario JSON")->required();
+  sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
+  sweep->add_option("--out", sw.out, "sweep directory (default: results/<scenario name>-sweep or -seek)");
+  sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
+  sweep->add_option("--ci-target", sw.ci_target, "--seeds auto: stop when every Goodput 95% CI half-width <= this")
+      ->check(CLI::PositiveNumber);
+  sweep->add_option("--max-seeds", sw.max_seeds, "--seeds auto: at most this many seeds per point (default 1000)")
+      ->check(CLI::Range(2, 1000000));
+  sweep->add_flag("--resume", sw.resume, "reuse the finished points of an interrupted sweep into the same --out");
+  sweep->add_option("--seek", sw.seek, "goal seek: /json/pointer of an integer field (instead of --axis)");
+  sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider");
+  sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider");
+  sweep->add_option("--target-goodput", sw.target_goodput, "goal seek: mean Goodput to reach (a fraction, e.g. 0.95)")
+      ->check(CLI::Range(0.0, 1.0));
+  sweep->add_option("--strategy", sw.strategy, "goal seek: the strategy whose Goodput must reach the target");
+  sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
+  sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
 
   std::vector<std::string> validate_files;
   auto* validate = app.add_subcommand("validate", "check scenario files without running them");
@@ -192,7 +168,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return command_run(run_args);
     if (*validate) return command_validate(validate_files);
-    if (*sweep) return command_sweep(sweep_args, axes);
+    if (*sweep) return command_sweep(sw);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;

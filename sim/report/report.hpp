@@ -1,6 +1,7 @@
 // One result model, several printers: a Report is built once from the Monte Carlo runs
 // (summaries with 95% CIs, paired differences against the winner) and printed as
-// report.json (versioned schema), runs.csv, report.md and a terminal table. write_report
+// report.json (versioned schema), runs.csv, report.md, report.html (report_html.hpp) and a
+// terminal table, plus timeline.json when one was recorded. write_report
 // writes into a temporary folder and renames it into place, so a report directory is either
 // complete or absent.
 #pragma once
@@ -30,6 +31,8 @@ struct Report {
   std::vector<StrategyRuns> runs;
   std::vector<StrategySummary> strategies;
   std::size_t winner = 0;
+  std::string timeline;  // timeline.json of one run (Chrome trace); empty: none written
+  bool html = true;      // write report.html (a sweep's per-point reports skip it: the sweep has one)
 };
 
 Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs);

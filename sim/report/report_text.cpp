@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/report/report.hpp"
+#include "sim/report/report_html.hpp"
 
 namespace goodput {
 
@@ -70,6 +71,10 @@ std::string report_markdown(const Report& rep) {
   s << "# goodput report: " << sc.name << "\n\n";
   if (!sc.description.empty()) s << sc.description << "\n\n";
   s << summary_paragraph(rep) << "\n\n";
+  if (rep.html)
+    s << "Charts: [report.html](report.html) (opens offline)"
+      << (rep.timeline.empty() ? "" : "; one run's timeline: `timeline.json` (open in https://ui.perfetto.dev)")
+      << ".\n\n";
   s << "## Goodput by strategy\n\n95% confidence intervals across seeds; the difference column is paired "
        "(same failures) against the winner.\n\n";
   s << "| strategy | Goodput | vs winner (pp) | ETTR | interruptions | checkpoints |\n|---|---|---|---|---|---|\n";
@@ -85,6 +90,14 @@ std::string report_markdown(const Report& rep) {
   for (int b = 0; b < kBucketCount; ++b) {
     s << "| " << bucket_name(static_cast<Bucket>(b)) << " |";
     for (const auto& st : rep.strategies) s << " " << pct(st.badput[b].mean) << " |";
+    s << "\n";
+  }
+  s << "\n## Time in state (share of wall time)\n\nrunning = Goodput; degraded = DEGRADED_CAPACITY + "
+       "RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and rolled-back work; waiting = "
+       "WAITING_FOR_CAPACITY.\n\n| strategy | running | degraded | stalled | waiting |\n|---|---|---|---|---|\n";
+  for (const auto& st : rep.strategies) {
+    s << "| " << st.name << " |";
+    for (double v : time_in_state(st)) s << " " << pct(v) << " |";
     s << "\n";
   }
   bool boosted = false;
@@ -163,6 +176,8 @@ void write_report(const Report& rep, const std::string& directory) {
   write_file(tmp / "report.json", report_json(rep).dump(2) + "\n");
   write_file(tmp / "runs.csv", runs_csv(rep));
   write_file(tmp / "report.md", report_markdown(rep));
+  if (rep.html) write_file(tmp / "report.html", report_html(rep));
+  if (!rep.timeline.empty()) write_file(tmp / "timeline.json", rep.timeline);
   fs::remove_all(target);
   fs::rename(tmp, target);
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/report/report_html.hpp"
 
 namespace goodput {
 
@@ -35,18 +36,24 @@ std::string sweep_markdown(const Sweep& sw) {
   const Scenario& sc = sw.points.front().plan.scenario;
   s << "# goodput sweep: " << sc.name << "\n\n";
   if (!sc.description.empty()) s << sc.description << "\n\n";
+  bool vary = false;  // --seeds auto: seeds differ per point, so show them
+  for (const auto& pt : sw.points) vary = vary || pt.plan.scenario.seeds != sc.seeds;
   s << "Axes:";
   for (const auto& a : sw.axes) s << " `" << a.pointer << "`";
-  s << ". Each point is a full run of " << sc.seeds << (sc.mode == "snapshot" ? " placements" : " seeds")
+  s << ". Each point is a full run of " << (vary ? std::string("the seeds shown") : std::to_string(sc.seeds))
+    << (sc.mode == "snapshot" ? " placements" : " seeds")
     << "; Goodput mean ± 95% CI, and the largest loss bucket. Full reports per point in `point-NNN/`.\n\n| point |";
   for (const auto& a : sw.axes) s << " `" << a.pointer << "` |";
+  if (vary) s << " seeds |";
   for (const auto& st : sw.points.front().report.strategies) s << " " << st.name << " |";
   s << "\n|---|";
-  for (std::size_t i = 0; i < sw.axes.size() + sw.points.front().report.strategies.size(); ++i) s << "---|";
+  for (std::size_t i = 0; i < sw.axes.size() + sw.points.front().report.strategies.size() + (vary ? 1 : 0); ++i)
+    s << "---|";
   s << "\n";
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     s << "| " << fmt("%03.0f", static_cast<double>(p)) << " |";
     for (const auto& v : sw.points[p].values) s << " " << v << " |";
+    if (vary) s << " " << sw.points[p].plan.scenario.seeds << " |";
     for (const auto& st : sw.points[p].report.strategies) {
       int top = 0;
       for (int b = 1; b < kBucketCount; ++b)
@@ -58,6 +65,16 @@ std::string sweep_markdown(const Sweep& sw) {
     }
     s << "\n";
   }
+  if (!sw.seek.is_null()) {
+    const Json& k = sw.seek;
+    s << "\n## Goal seek\n\nSmallest `" << k["pointer"].get<std::string>() << "` in [" << k["min"].dump() << ", "
+      << k["max"].dump() << "] where " << k["strategy"].get<std::string>() << " keeps mean Goodput >= "
+      << fmt("%.4g", k["target_goodput"].get<double>()) << ": **"
+      << (k["answer"].is_null() ? std::string("none in range") : k["answer"].dump())
+      << "**. Found by bisection, assuming Goodput does not decrease as the value grows; evaluated "
+      << k["evaluated"].size() << " values (the points above).\n";
+  }
+  s << "\nCharts: [report.html](report.html) (Goodput vs each axis with 95% CI bands; opens offline).\n";
   s << "\nFiles: `points.csv` (tidy: one row per point x strategy x seed), `sweep.json` (per point and strategy).\n";
   return s.str();
 }
@@ -104,8 +121,9 @@ void write_sweep(const Sweep& sw, const std::string& directory) {
   namespace fs = std::filesystem;
   const fs::path target(directory);
   const fs::path tmp = target.string() + ".partial";
-  fs::remove_all(tmp);
   fs::create_directories(tmp);
+  for (const auto& entry : fs::directory_iterator(tmp))  // keep the streamed records until done
+    if (entry.path().filename() != "records") fs::remove_all(entry.path());
   std::string csv = "point";
   for (const auto& a : sw.axes) csv += "," + csv_field(a.pointer);
   csv += ",strategy,run,goodput";
@@ -122,6 +140,7 @@ void write_sweep(const Sweep& sw, const std::string& directory) {
       values[sw.axes[a].pointer] = v.is_discarded() ? Json(pt.values[a]) : v;
     }
     jp["values"] = values;
+    jp["seeds"] = pt.plan.scenario.seeds;
     Json strategies = Json::object();
     for (std::size_t si = 0; si < pt.report.strategies.size(); ++si) {
       const auto& st = pt.report.strategies[si];
@@ -141,15 +160,20 @@ void write_sweep(const Sweep& sw, const std::string& directory) {
     }
     jp["strategies"] = strategies;
     points.push_back(jp);
-    write_report(pt.report, (tmp / ("point-" + fmt("%03.0f", static_cast<double>(p)))).string());
+    Report point_report = pt.report;  // the sweep's report.html covers the points
+    point_report.html = false;
+    write_report(point_report, (tmp / ("point-" + fmt("%03.0f", static_cast<double>(p)))).string());
   }
   Json axes = Json::array();
   for (const auto& a : sw.axes) axes.push_back({{"pointer", a.pointer}, {"values", a.values}});
   Json j = {{"schema_version", kReportSchemaVersion}, {"tool", {{"name", "goodput"}, {"version", kToolVersion}}},
             {"scenario_file", sw.scenario_file}, {"axes", axes}, {"points", points}};
+  if (!sw.seek.is_null()) j["seek"] = sw.seek;
   write_file(tmp / "sweep.json", j.dump(2) + "\n");
   write_file(tmp / "points.csv", csv);
   write_file(tmp / "report.md", sweep_markdown(sw));
+  write_file(tmp / "report.html", sweep_html(sw));
+  fs::remove_all(tmp / "records");
   fs::remove_all(target);
   fs::rename(tmp, target);
 }

@@ -2,7 +2,8 @@
 // scenario with the axis values set by JSON pointer. Printed as points.csv (tidy: one row per
 // point x strategy x seed), sweep.json (per point and strategy: Goodput mean / CI and badput)
 // and report.md (Goodput and the main loss per point), plus the full report of every point
-// under point-NNN/. Written into a temporary folder and renamed into place.
+// under point-NNN/ and report.html. Written into DIR.partial (keeping the streamed records/
+// until the end) and renamed into place.
 #pragma once
 
 #include <string>
@@ -27,6 +28,7 @@ struct Sweep {
   std::string scenario_file;
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
+  Json seek;  // goal seek: target, strategy, evaluated values and the answer (null otherwise)
 };
 
 SweepAxis parse_axis(const std::string& text);  // "/json/pointer=v1,v2,..."

@@ -1,0 +1,141 @@
+#include "sim/cli/sweep_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include "models/scenario/scenario_loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/goal_seek.hpp"
+#include "sim/report/html_page.hpp"
+#include "sim/report/sweep_runner.hpp"
+
+namespace goodput {
+
+namespace {
+
+std::string duration_text(double s) {
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", static_cast<long>(s) / 3600, static_cast<long>(s) % 3600 / 60);
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", static_cast<long>(s) / 60, static_cast<long>(s) % 60);
+  else std::snprintf(buf, sizeof buf, "%.0fs", s);
+  return buf;
+}
+
+void progress_bar(int done, int total, double left) {
+  const int width = 30, filled = total ? done * width / total : width;
+  std::cerr << "\r  points " << done << "/" << total << " [" << std::string(static_cast<std::size_t>(filled), '#')
+            << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << duration_text(left) << " left   "
+            << std::flush;
+}
+
+SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
+  SeedPolicy p;
+  if (a.seeds == "auto") {
+    if (a.ci_target <= 0) throw InputError("--ci-target", "", "--seeds auto needs --ci-target > 0 (a Goodput fraction)");
+    p.ci_target = a.ci_target;
+    p.max_seeds = a.max_seeds;
+  } else if (!a.seeds.empty()) {
+    char* end = nullptr;
+    const long n = std::strtol(a.seeds.c_str(), &end, 10);
+    if (*end || n < 1) throw InputError("--seeds", a.seeds, "expected a positive integer or auto");
+    overrides.push_back("/seeds=" + a.seeds);
+  }
+  return p;
+}
+
+int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::string>& overrides, int threads) {
+  if (a.target_goodput < 0 || a.strategy.empty())
+    throw InputError("--seek", a.seek, "needs --target-goodput X and --strategy NAME (and --min, --max)");
+  auto scenario_at = [&](long v) {
+    auto o = overrides;
+    o.push_back(a.seek + "=" + std::to_string(v));
+    return load_scenario(a.scenario, o);
+  };
+  const Scenario first = scenario_at(a.seek_min);
+  if (!first.strategy(a.strategy)) throw InputError("--strategy", a.strategy, "not among the scenario's strategies");
+  scenario_at(a.seek_max);  // both ends must be valid values
+  std::map<long, SweepPoint> evaluated;
+  Json steps = Json::array();
+  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
+    SweepPoint pt = run_point(scenario_at(v), threads, seeds);
+    pt.values = {std::to_string(v)};
+    const auto& st = pt.report.strategies;
+    std::size_t i = 0;
+    while (st[i].name != a.strategy) ++i;
+    const bool ok = st[i].goodput.mean >= a.target_goodput;
+    steps.push_back({{"value", v}, {"goodput", st[i].goodput.mean}, {"ci95", st[i].goodput.ci95}, {"meets", ok}});
+    if (tty) std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " Goodput " << st[i].goodput.mean
+                       << (ok ? " meets" : " misses") << " the target\n";
+    evaluated.emplace(v, std::move(pt));
+    return ok;
+  });
+  Sweep sweep;
+  sweep.scenario_file = a.scenario;
+  sweep.axes = {SweepAxis{a.seek, {}}};
+  for (auto& [v, pt] : evaluated) {
+    sweep.axes[0].values.push_back(std::to_string(v));
+    sweep.points.push_back(std::move(pt));
+  }
+  for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
+  sweep.seek = {{"pointer", a.seek}, {"min", a.seek_min}, {"max", a.seek_max}, {"strategy", a.strategy},
+                {"target_goodput", a.target_goodput},
+                {"answer", r.answer ? Json(*r.answer) : Json(nullptr)},
+                {"assumption", "mean Goodput does not decrease as the value grows (bisection)"},
+                {"evaluated", steps}};
+  const std::string out = a.out.empty() ? "results/" + first.name + "-seek" : a.out;
+  write_sweep(sweep, out);
+  if (!a.quiet)
+    std::cout << "goodput sweep --seek " << a.seek << ": smallest value with " << a.strategy << " Goodput >= "
+              << a.target_goodput << ": " << (r.answer ? std::to_string(*r.answer) : std::string("none in range"))
+              << " (" << r.steps.size() << " values evaluated)\nreport: " << out << "/report.md\n";
+  return 0;
+}
+
+}  // namespace
+
+int command_sweep(const SweepArgs& a) {
+  std::vector<std::string> overrides = a.sets;
+  const SeedPolicy seeds = seed_policy(a, overrides);
+  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!a.seek.empty()) {
+    if (!a.axes.empty()) throw InputError("--seek", a.seek, "give either --seek or --axis, not both");
+    return seek(a, seeds, overrides, threads);
+  }
+  if (a.axes.empty()) throw InputError("--axis", "", "a sweep needs at least one --axis (or --seek)");
+  Sweep sweep;
+  sweep.scenario_file = a.scenario;
+  for (const auto& t : a.axes) sweep.axes.push_back(parse_axis(t));
+  const auto combos = axis_product(sweep.axes);
+  // Validate every point before running any, so a bad value fails fast with its pointer.
+  std::vector<Scenario> scenarios;
+  for (const auto& values : combos) {
+    auto o = overrides;
+    for (std::size_t i = 0; i < sweep.axes.size(); ++i) o.push_back(sweep.axes[i].pointer + "=" + values[i]);
+    scenarios.push_back(load_scenario(a.scenario, o));
+  }
+  const std::string out = a.out.empty() ? "results/" + scenarios.front().name + "-sweep" : a.out;
+  SweepOptions opt;
+  opt.threads = threads;
+  opt.resume = a.resume;
+  opt.seeds = seeds;
+  if (isatty(STDERR_FILENO) && !a.quiet) opt.progress = progress_bar;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SweepOutcome r = run_sweep(sweep, scenarios, combos, opt, out);
+  if (opt.progress) std::cerr << "\n";
+  if (!charts_available())
+    std::cerr << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
+  if (!a.quiet)
+    std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
+              << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
+              << " s)\nreport: " << out << "/report.md\n";
+  return 0;
+}
+
+}  // namespace goodput

@@ -1,0 +1,26 @@
+// `goodput sweep`: the cross product of --axis values run as a streamed, resumable sweep
+// (sweep_runner.hpp), or with --seek a bisection for the smallest integer value of one field
+// that keeps a strategy's mean Goodput at or above a target (goal_seek.hpp). Throws
+// InputError for bad flags; returns the exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace goodput {
+
+struct SweepArgs {
+  std::string scenario, out, seeds;  // seeds: "" (scenario's), N, or "auto"
+  std::vector<std::string> axes, sets;
+  int threads = 0;
+  bool quiet = false, resume = false;
+  double ci_target = 0;
+  int max_seeds = 1000;
+  std::string seek, strategy;
+  long seek_min = 0, seek_max = 0;
+  double target_goodput = -1;
+};
+
+int command_sweep(const SweepArgs& args);
+
+}  // namespace goodput

@@ -1,0 +1,25 @@
+// A self-contained HTML page with Vega-Lite charts: the vendored vega, vega-lite and
+// vega-embed builds (scripts/vendor-js.sh; read from $GOODPUT_JS_DIR or the compiled-in
+// third_party/js) are inlined so the page opens offline. If they are missing the page is
+// still written, with a visible notice in place of the charts; charts_available() says so.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace goodput {
+
+struct HtmlChart {
+  std::string id, title, note;
+  nlohmann::ordered_json spec;  // a Vega-Lite spec with its data inline
+};
+
+bool charts_available();
+std::string html_escape(const std::string& text);
+// body_html comes first (headings, summary, tables), then each chart under its title.
+std::string html_page(const std::string& title, const std::string& intro_html, const std::vector<HtmlChart>& charts,
+                      const std::string& tables_html);
+
+}  // namespace goodput

@@ -1,0 +1,19 @@
+// A finished sweep point on disk: its axis values, resolved scenario, seeds used and every
+// run's metrics, lossless (doubles round-trip through JSON), so a resumed sweep rebuilds the
+// same report bytes as an uninterrupted one. Written to a temporary name, then renamed.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/report/sweep_report.hpp"
+
+namespace goodput {
+
+void write_point_record(const SweepPoint& point, int index, const std::string& path);
+// The record's runs if the file exists and its scenario equals `expected` (ignoring /seeds
+// when `any_seeds`); nullopt if absent; throws InputError if it belongs to another scenario.
+std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path, const Json& expected,
+                                                           bool any_seeds, int& seeds);
+
+}  // namespace goodput

@@ -1,0 +1,145 @@
+#include "sim/report/sweep_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "sim/report/point_record.hpp"
+#include "sim/run/monte_carlo.hpp"
+
+namespace goodput {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void set_seeds(RunPlan& plan, int seeds) {
+  plan.scenario.seeds = seeds;
+  plan.scenario.resolved["seeds"] = seeds;
+}
+
+double worst_ci(const std::vector<StrategyRuns>& runs) {
+  double worst = 0;
+  for (const auto& sr : runs) {
+    std::vector<double> g;
+    for (const auto& m : sr.runs) g.push_back(m.goodput);
+    worst = std::max(worst, summarize(g).ci95);
+  }
+  return worst;
+}
+
+std::string record_path(const fs::path& staging, std::size_t p) {
+  char name[32];
+  std::snprintf(name, sizeof name, "point-%03zu.json", p);
+  return (staging / "records" / name).string();
+}
+
+}  // namespace
+
+SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& seeds) {
+  SweepPoint pt;
+  pt.plan = make_plan(scenario);
+  if (seeds.ci_target <= 0) {
+    pt.report = build_report(pt.plan, run_monte_carlo(pt.plan, threads));
+    return pt;
+  }
+  // Batches: start at the scenario's seeds (at least 2), then grow to the count the observed
+  // spread says is needed (rounded up to whole batches, at least one more batch), up to the cap.
+  const int batch = std::max(2, std::min(scenario.seeds, seeds.max_seeds));
+  int n = batch;
+  for (;;) {
+    set_seeds(pt.plan, n);
+    auto runs = run_monte_carlo(pt.plan, threads);
+    const double ci = worst_ci(runs);
+    if (ci <= seeds.ci_target || n >= seeds.max_seeds) {
+      pt.report = build_report(pt.plan, std::move(runs));
+      return pt;
+    }
+    const double needed = n * (ci / seeds.ci_target) * (ci / seeds.ci_target);
+    const int batches = static_cast<int>(std::ceil(std::max(needed, static_cast<double>(n + batch)) / batch));
+    n = std::min(seeds.max_seeds, batches * batch);
+  }
+}
+
+SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
+                       const std::vector<std::vector<std::string>>& values, const SweepOptions& opt,
+                       const std::string& directory) {
+  const fs::path staging = directory + ".partial";
+  if (!opt.resume) fs::remove_all(staging);
+  fs::create_directories(staging / "records");
+  const std::size_t total = scenarios.size();
+  std::vector<SweepPoint> points(total);
+  std::vector<bool> have(total, false);
+  SweepOutcome outcome;
+  if (opt.resume)
+    for (std::size_t p = 0; p < total; ++p) {
+      int seeds = 0;
+      auto runs = read_point_record(record_path(staging, p), scenarios[p].resolved, opt.seeds.ci_target > 0, seeds);
+      if (!runs) continue;
+      points[p].values = values[p];
+      points[p].plan = make_plan(scenarios[p]);
+      set_seeds(points[p].plan, seeds);
+      points[p].report = build_report(points[p].plan, std::move(*runs));
+      have[p] = true;
+      ++outcome.resumed;
+    }
+  std::vector<std::size_t> todo;
+  for (std::size_t p = 0; p < total; ++p)
+    if (!have[p]) todo.push_back(p);
+  if (opt.stop_after >= 0 && todo.size() > static_cast<std::size_t>(opt.stop_after))
+    todo.resize(static_cast<std::size_t>(opt.stop_after));
+
+  const int threads = std::max(1, opt.threads);
+  const int workers = std::max(1, std::min(threads, static_cast<int>(todo.size())));
+  const int inner = std::max(1, threads / workers);  // Monte Carlo threads per point
+  const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0};
+  std::atomic<int> done{outcome.resumed};
+  std::mutex mutex;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < todo.size(); i = next++) {
+      const std::size_t p = todo[i];
+      try {
+        SweepPoint pt = run_point(scenarios[p], inner, opt.seeds);
+        pt.values = values[p];
+        pt.report.plan = &pt.plan;
+        write_point_record(pt, static_cast<int>(p), record_path(staging, p));
+        std::lock_guard<std::mutex> lock(mutex);
+        points[p] = std::move(pt);
+        const int d = ++done;
+        if (opt.progress) {
+          const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const int ran = d - outcome.resumed;
+          const int remaining = static_cast<int>(todo.size()) + outcome.resumed - d;
+          const double left = secs / ran * remaining;
+          opt.progress(d, static_cast<int>(total), left);
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+        next = todo.size();
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < workers; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  outcome.computed = static_cast<int>(todo.size());
+  outcome.complete = outcome.resumed + outcome.computed == static_cast<int>(total);
+  if (!outcome.complete) return outcome;
+  sweep.points = std::move(points);
+  for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
+  write_sweep(sweep, directory);
+  return outcome;
+}
+
+}  // namespace goodput

@@ -1,0 +1,44 @@
+// Runs the points of a sweep: points spread over threads (each point's Monte Carlo gets the
+// threads left over), results identical whatever the thread count. Each finished point is
+// streamed to DIR.partial/records/point-NNN.json (lossless, written atomically), so an
+// interrupted sweep keeps its finished points and `resume` reuses them once their resolved
+// scenario matches. When all points are done the final files are written and DIR.partial
+// becomes DIR. With a CI target, seeds are added in deterministic batches per point.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/report/sweep_report.hpp"
+
+namespace goodput {
+
+struct SeedPolicy {
+  double ci_target = 0;  // > 0: add seeds until every strategy's Goodput CI half-width <= target
+  int max_seeds = 1000;  // cap on seeds per point in that mode
+};
+
+struct SweepOptions {
+  int threads = 1;
+  bool resume = false;
+  SeedPolicy seeds;
+  int stop_after = -1;  // >= 0: compute at most this many points, then stop unfinished (tests)
+  std::function<void(int done, int total, double seconds_left)> progress;
+};
+
+struct SweepOutcome {
+  int computed = 0;  // points run now
+  int resumed = 0;   // points taken from an earlier, interrupted run
+  bool complete = false;
+};
+
+// One point: its plan and runs; with a CI target, seeds grow until met or capped.
+SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& seeds);
+
+// `sweep` holds the axes and scenario file; its points are filled in, in point order.
+SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
+                       const std::vector<std::vector<std::string>>& values, const SweepOptions& options,
+                       const std::string& directory);
+
+}  // namespace goodput

@@ -1,0 +1,158 @@
+#include "sim/report/timeline.hpp"
+
+#include <algorithm>
+
+#include "sim/core/params.hpp"
+#include "sim/run/single_run.hpp"
+
+namespace goodput {
+
+namespace {
+
+constexpr Time kOpen = -1;
+
+std::int64_t us(Time t) { return t * 1000; }  // trace timestamps are microseconds
+
+}  // namespace
+
+std::string phase_name(const Phase& p) {
+  if (p.rate >= 1 - 1e-9) return "running";
+  int top = 0;
+  for (int b = 1; b < kBucketCount; ++b)
+    if (p.loss[static_cast<std::size_t>(b)] > p.loss[static_cast<std::size_t>(top)]) top = b;
+  switch (static_cast<Bucket>(top)) {
+    case Bucket::WastedProgress: return "stalled (lost work)";
+    case Bucket::InfrastructureRecovery: return "stalled (recovery)";
+    case Bucket::CheckpointSave: return "saving checkpoint";
+    case Bucket::CheckpointRestore: return "restoring checkpoint";
+    case Bucket::WaitingForCapacity: return "waiting for capacity";
+    case Bucket::DegradedCapacity:
+    case Bucket::ReshardOverhead: break;
+  }
+  return "degraded";
+}
+
+TimelineRecorder::TimelineRecorder(Time horizon, std::size_t max_spans) : horizon_(horizon), max_(max_spans) {}
+
+void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string name, double value, int count) {
+  t = std::clamp<Time>(t, 0, horizon_);
+  if (!spans.empty() && spans.back().end == kOpen) {
+    TimelineSpan& last = spans.back();
+    if (last.name == name && last.value == value && last.count == count) return;
+    if (last.name == "timeline truncated") return;  // the last span runs to the horizon
+    if (last.start == t) {
+      spans.pop_back();  // zero-length: replaced
+      if (!spans.empty() && spans.back().end == t && spans.back().name == name && spans.back().value == value &&
+          spans.back().count == count) {
+        spans.back().end = kOpen;  // rejoin the span before it
+        return;
+      }
+    } else {
+      last.end = t;
+    }
+  }
+  if (name.empty()) return;  // closing only
+  if (spans.size() >= max_) {
+    truncated_ = true;
+    name = "timeline truncated";
+  }
+  spans.push_back({t, kOpen, std::move(name), value, count});
+}
+
+void TimelineRecorder::phase(Time t, const Phase& p) {
+  if (t >= horizon_) return;
+  open(phases_, t, phase_name(p), p.rate, 0);
+}
+
+void TimelineRecorder::boost(Time t, double extra_power_gpus, int boosted_domains) {
+  if (t >= horizon_) return;
+  open(boosts_, t, extra_power_gpus > 0 ? "boost" : "", extra_power_gpus, boosted_domains);
+}
+
+void TimelineRecorder::replicas(Time t, int active, int) {
+  if (t >= horizon_ || replicas_.size() >= max_) return;
+  if (!replicas_.empty() && replicas_.back().second == active) return;
+  if (!replicas_.empty() && replicas_.back().first == t) replicas_.back().second = active;
+  else replicas_.emplace_back(t, active);
+}
+
+void TimelineRecorder::instant(Time t, const char* name) {
+  if (t < horizon_ && instants_.size() < max_) instants_.emplace_back(t, name);
+}
+
+void TimelineRecorder::finish() {
+  for (auto* spans : {&phases_, &boosts_})
+    if (!spans->empty() && spans->back().end == kOpen) spans->back().end = horizon_;
+}
+
+std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
+                          const std::vector<StrategyTimeline>& strategies, std::size_t max_faults) {
+  Json events = Json::array();
+  auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
+    Json e = {{"ph", "M"}, {"pid", pid}, {"name", what}, {"args", {{"name", name}}}};
+    if (tid >= 0) e["tid"] = tid;
+    events.push_back(e);
+  };
+  auto span = [&](int pid, int tid, const std::string& name, Time a, Time b, Json args) {
+    events.push_back({{"ph", "X"}, {"pid", pid}, {"tid", tid}, {"name", name}, {"ts", us(a)}, {"dur", us(b - a)},
+                      {"args", std::move(args)}});
+  };
+  // The cluster: each fault a span from failure to repair, packed into lanes so spans don't overlap.
+  meta(0, -1, "process_name", "cluster failures and repairs");
+  std::vector<Time> lane_end;
+  std::size_t written = 0;
+  for (const Fault& f : faults.faults) {
+    if (f.start >= plan.horizon || written >= max_faults) continue;
+    const Time end = std::min(f.end, plan.horizon);
+    std::size_t lane = 0;
+    while (lane < lane_end.size() && lane_end[lane] > f.start) ++lane;
+    if (lane == lane_end.size()) {
+      if (lane_end.size() >= 32) continue;  // at most 32 concurrent lanes shown
+      lane_end.push_back(0);
+      meta(0, static_cast<int>(lane), "thread_name", "faults " + std::to_string(lane));
+    }
+    lane_end[lane] = end;
+    const std::string cls = f.fault_class < faults.classes.size() ? faults.classes[f.fault_class].name : "fault";
+    span(0, static_cast<int>(lane), cls, f.start, end,
+         {{"component", plan.topology->name(f.component)}, {"repaired", f.end <= plan.horizon}});
+    ++written;
+  }
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    const int pid = static_cast<int>(s) + 1;
+    const TimelineRecorder& r = *strategies[s].recorder;
+    meta(pid, -1, "process_name", strategies[s].strategy);
+    meta(pid, 1, "thread_name", "job phase");
+    meta(pid, 2, "thread_name", "boost");
+    meta(pid, 3, "thread_name", "events");
+    for (const auto& p : r.phases()) span(pid, 1, p.name, p.start, p.end, {{"rate", p.value}});
+    for (const auto& b : r.boosts())
+      span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
+    for (const auto& [t, name] : r.instants())
+      events.push_back({{"ph", "i"}, {"pid", pid}, {"tid", 3}, {"name", name}, {"ts", us(t)}, {"s", "t"}});
+    for (const auto& [t, n] : r.replica_counts())
+      events.push_back({{"ph", "C"}, {"pid", pid}, {"name", "replicas"}, {"ts", us(t)}, {"args", {{"active", n}}}});
+  }
+  Json j = {{"displayTimeUnit", "ms"},
+            {"otherData",
+             {{"tool", "goodput"}, {"scenario", plan.scenario.name}, {"run", run}, {"horizon_ms", plan.horizon},
+              {"faults_shown", written}, {"faults", faults.faults.size()}}},
+            {"traceEvents", events}};
+  return j.dump() + "\n";
+}
+
+std::string record_timeline(const RunPlan& plan, int run) {
+  if (plan.scenario.mode == "snapshot") return {};
+  const FaultList faults = faults_for(plan, run);
+  std::vector<TimelineRecorder> recorders;
+  recorders.reserve(plan.scenario.strategies.size());
+  std::vector<StrategyTimeline> tracks;
+  for (const auto& st : plan.scenario.strategies) {
+    recorders.emplace_back(plan.horizon);
+    simulate(plan, faults, st, &recorders.back());
+    recorders.back().finish();
+    tracks.push_back({st.name, &recorders.back()});
+  }
+  return timeline_json(plan, run, faults, tracks);
+}
+
+}  // namespace goodput

@@ -1,0 +1,70 @@
+// The timeline of one run as Chrome trace / Perfetto JSON. TimelineRecorder is a JobObserver:
+// it turns a strategy's phases into named spans (running, degraded, stalled (...), saving /
+// restoring checkpoint, waiting) that tile [0, horizon), plus boost spans, a replicas counter
+// and instants (interruptions, rollbacks). timeline_json lays them out one process per
+// strategy, with the fault list's failures and repairs as a "cluster" process.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/failures/fault.hpp"
+#include "models/job/job_signals.hpp"
+#include "sim/run/run_plan.hpp"
+
+namespace goodput {
+
+struct TimelineSpan {
+  Time start = 0, end = 0;
+  std::string name;
+  double value = 0;  // phases: progress rate; boost: extra power (GPU-TDP units)
+  int count = 0;     // boost: domains boosted
+};
+
+class TimelineRecorder final : public JobObserver {
+ public:
+  explicit TimelineRecorder(Time horizon, std::size_t max_spans = 20000);
+  void phase(Time t, const Phase& p) override;
+  void checkpoint_snapshot(Time) override {}
+  void checkpoint_durable(Time) override {}
+  void checkpoint_aborted(Time t) override { instant(t, "checkpoint aborted"); }
+  void rollback(Time t) override { instant(t, "rollback"); }
+  void partial_step_lost(Time, Time) override {}
+  void interruption(Time t) override { instant(t, "interruption"); }
+  void gpus_in_use(Time, std::int64_t) override {}
+  void replicas(Time t, int active, int total) override;
+  void boost(Time t, double extra_power_gpus, int boosted_domains) override;
+
+  // Closes the open spans at the horizon; call once after the run.
+  void finish();
+  const std::vector<TimelineSpan>& phases() const { return phases_; }
+  const std::vector<TimelineSpan>& boosts() const { return boosts_; }
+  const std::vector<std::pair<Time, std::string>>& instants() const { return instants_; }
+  const std::vector<std::pair<Time, int>>& replica_counts() const { return replicas_; }
+  bool truncated() const { return truncated_; }
+
+ private:
+  void instant(Time t, const char* name);
+  void open(std::vector<TimelineSpan>& spans, Time t, std::string name, double value, int count);
+  Time horizon_;
+  std::size_t max_;
+  bool truncated_ = false;
+  std::vector<TimelineSpan> phases_, boosts_;
+  std::vector<std::pair<Time, std::string>> instants_;
+  std::vector<std::pair<Time, int>> replicas_;
+};
+
+std::string phase_name(const Phase& p);
+
+struct StrategyTimeline {
+  std::string strategy;
+  const TimelineRecorder* recorder;
+};
+// Re-runs run `run` of the plan under each strategy with a recorder attached and returns the
+// trace (snapshot-mode plans have no timeline: empty string).
+std::string record_timeline(const RunPlan& plan, int run = 0);
+// The whole trace (run index `run`), with at most max_faults failure spans.
+std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
+                          const std::vector<StrategyTimeline>& strategies, std::size_t max_faults = 20000);
+
+}  // namespace goodput
