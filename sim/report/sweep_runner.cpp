@@ -60,7 +60,8 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
       pt.report = build_report(pt.plan, std::move(runs));
       return pt;
     }
-    const double needed = n * (ci / seeds.ci_target) * (ci / seeds.ci_target);
+    const double needed = std::min(static_cast<double>(seeds.max_seeds),
+                                   n * (ci / seeds.ci_target) * (ci / seeds.ci_target));
     const int batches = static_cast<int>(std::ceil(std::max(needed, static_cast<double>(n + batch)) / batch));
     n = std::min(seeds.max_seeds, batches * batch);
   }

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Renders report.html pages in headless Chromium and checks the charts drew: each chart
+# container holds an <svg>, and the page logged no console error. Usage: SCRIPT GOODPUT_BINARY
+# SCENARIO_DIR TEST_DATA_DIR OUT_DIR. Exits 77 (CTest: skipped) where Chromium or the vendored
+# plotting libraries are missing.
+set -euo pipefail
+bin=$1; scenarios=$2; data=$3; out=$4
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$browser" ]; then
+  echo "SKIP: Chromium not installed (Debian: apt-get install chromium); report.html not rendered"; exit 77
+fi
+rm -rf "$out"; mkdir -p "$out"
+"$bin" run "$scenarios/trace-example.json" --out "$out/run" --quiet 2>"$out/run.err"
+if grep -q "no charts" "$out/run.err"; then
+  echo "SKIP: plotting libraries not vendored (bash scripts/vendor-js.sh)"; exit 77
+fi
+"$bin" sweep "$data/small-stat.json" --axis /cluster/spare_domains=0,2,4 --axis /job/step_s=10,20 \
+  --out "$out/sweep" --quiet
+status=0
+for page in run sweep; do
+  html="$out/$page/report.html"
+  charts=$(grep -o '<div class="chart" id="[a-z0-9]*"></div>' "$html" | wc -l)
+  timeout 120 "$browser" --headless --disable-gpu --no-sandbox --no-first-run --user-data-dir="$out/profile-$page" \
+    --enable-logging=stderr --v=0 --virtual-time-budget=15000 --dump-dom "file://$html" \
+    >"$out/$page.dom.html" 2>"$out/$page.log" || true
+  drawn=$(python3 - "$out/$page.dom.html" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+# a chart container: <div class="chart" id=...> whose content (up to the next heading) has an <svg
+n = 0
+for m in re.finditer(r'<div class="chart[^"]*" id="[a-z0-9]+"', dom):
+    rest = dom[m.end():]
+    cut = rest.find("<h2")
+    if "<svg" in (rest if cut < 0 else rest[:cut]):
+        n += 1
+print(n)
+PY
+)
+  errors=$(grep -E "CONSOLE" "$out/$page.log" | grep -iE "error|uncaught" || true)
+  echo "$page: $drawn of $charts charts drew"
+  if [ "$charts" -eq 0 ] || [ "$drawn" -ne "$charts" ]; then status=1; fi
+  if [ -n "$errors" ]; then echo "console errors:"; echo "$errors"; status=1; fi
+done
+exit $status

@@ -1,0 +1,87 @@
+// Sweep mechanics: thread-count invariance, streaming and --resume, --seeds auto.
+#include <doctest/doctest.h>
+
+#include "sim/core/error.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+const char* const kAxis = "/cluster/spare_domains=0,1,2,3,4";
+const char* const kFiles[] = {"sweep.json", "points.csv", "report.md", "report.html", "point-000/report.json",
+                              "point-003/runs.csv", "point-004/report.md"};
+
+void check_same(const std::string& a, const std::string& b) {
+  for (const char* f : kFiles) {
+    INFO(f);
+    const std::string x = slurp(std::filesystem::path(a) / f);
+    CHECK(!x.empty());
+    CHECK(x == slurp(std::filesystem::path(b) / f));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sweep files are byte-identical whatever the thread count") {
+  const std::string one = scratch("threads1"), four = scratch("threads4");
+  SweepOptions opt;
+  opt.threads = 1;
+  CHECK(sweep_small(one, kAxis, opt).complete);
+  opt.threads = 4;
+  CHECK(sweep_small(four, kAxis, opt).complete);
+  check_same(one, four);
+  CHECK(!std::filesystem::exists(one + ".partial"));
+  CHECK(!std::filesystem::exists(std::filesystem::path(one) / "records"));
+}
+
+TEST_CASE("an interrupted sweep keeps its finished points and --resume runs only the rest") {
+  const std::string whole = scratch("whole"), cut = scratch("cut");
+  SweepOptions opt;
+  opt.threads = 2;
+  CHECK(sweep_small(whole, kAxis, opt).complete);
+  opt.stop_after = 2;  // as if killed after two points
+  const SweepOutcome first = sweep_small(cut, kAxis, opt);
+  CHECK(!first.complete);
+  CHECK(first.computed == 2);
+  CHECK(!std::filesystem::exists(cut));  // no final files yet
+  int records = 0;
+  for (const auto& e : std::filesystem::directory_iterator(cut + ".partial/records"))
+    records += e.path().extension() == ".json";
+  CHECK(records == 2);
+  opt.stop_after = -1;
+  opt.resume = true;
+  const SweepOutcome second = sweep_small(cut, kAxis, opt);
+  CHECK(second.complete);
+  CHECK(second.resumed == 2);
+  CHECK(second.computed == 3);
+  check_same(whole, cut);
+}
+
+TEST_CASE("--resume refuses finished points of a different scenario") {
+  const std::string dir = scratch("mismatch");
+  SweepOptions opt;
+  opt.stop_after = 1;
+  sweep_small(dir, kAxis, opt);
+  opt.stop_after = -1;
+  opt.resume = true;
+  CHECK_THROWS_AS(sweep_small(dir, kAxis, opt, {"/horizon_hours=100"}), InputError);
+}
+
+TEST_CASE("--seeds auto adds seeds until the CI target is met, and respects the cap") {
+  const Scenario sc = small_at({"/cluster/spare_domains=8"});
+  SeedPolicy loose{0.5, 1000};  // met by the first batch
+  CHECK(run_point(sc, 2, loose).plan.scenario.seeds == 6);
+  SeedPolicy target{0.002, 200};
+  const SweepPoint pt = run_point(sc, 2, target);
+  const int n = pt.plan.scenario.seeds;
+  CHECK(n > 6);
+  CHECK((n % 6 == 0 || n == 200));  // whole batches, or the cap
+  CHECK(pt.plan.scenario.resolved["seeds"] == n);
+  double worst = 0;
+  for (const auto& st : pt.report.strategies) worst = std::max(worst, st.goodput.ci95);
+  CHECK((worst <= 0.002 || n == 200));
+  SeedPolicy capped{1e-9, 18};
+  CHECK(run_point(sc, 2, capped).plan.scenario.seeds == 18);
+}

@@ -1,0 +1,63 @@
+// timeline.json: valid Chrome-trace JSON; each strategy's phases tile [0, horizon).
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "sim/report/timeline.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+TEST_CASE("the recorder merges repeats and drops zero-length phases") {
+  TimelineRecorder r(100);
+  r.phase(0, Phase::running(1));
+  r.phase(10, Phase::running(1));  // same: merged
+  r.phase(20, Phase::stalled(Bucket::InfrastructureRecovery));
+  r.phase(20, Phase::running(0.5));  // replaces the zero-length stall
+  r.phase(50, Phase::stalled(Bucket::WaitingForCapacity));
+  r.phase(150, Phase::running(1));  // past the horizon: ignored
+  r.finish();
+  REQUIRE(r.phases().size() == 3);
+  CHECK(r.phases()[0].name == "running");
+  CHECK(r.phases()[0].end == 20);
+  CHECK(r.phases()[1].name == "degraded");
+  CHECK(r.phases()[2].name == "waiting for capacity");
+  CHECK(r.phases()[2].end == 100);
+}
+
+TEST_CASE("timeline.json is a Chrome trace whose phases tile the horizon per strategy") {
+  const RunPlan plan = make_plan(small_at({"/cluster/spare_domains=2", "/failures/rate_scale=60"}));
+  const std::string text = record_timeline(plan, 0);
+  const Json j = Json::parse(text);  // throws if not JSON
+  CHECK(j["displayTimeUnit"] == "ms");
+  REQUIRE(j["traceEvents"].is_array());
+  std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> phases;
+  int faults = 0, names = 0;
+  for (const auto& e : j["traceEvents"]) {
+    REQUIRE(e.contains("ph"));
+    REQUIRE(e.contains("pid"));
+    if (e["ph"] == "M") ++names;
+    if (e["ph"] == "X" && e["pid"] == 0) ++faults;
+    if (e["ph"] == "X" && e["pid"] != 0 && e["tid"] == 1)
+      phases[e["pid"].get<int>()].emplace_back(e["ts"].get<std::int64_t>(), e["dur"].get<std::int64_t>());
+  }
+  CHECK(faults > 0);
+  CHECK(names > 0);
+  REQUIRE(phases.size() == plan.scenario.strategies.size());
+  for (auto& [pid, spans] : phases) {
+    INFO("pid " << pid);
+    std::int64_t t = 0;
+    for (const auto& [ts, dur] : spans) {
+      CHECK(ts == t);
+      CHECK(dur > 0);
+      t = ts + dur;
+    }
+    CHECK(t == plan.horizon * 1000);
+  }
+}
+
+TEST_CASE("snapshot scenarios have no timeline") {
+  const RunPlan plan = make_plan(small_at({"/mode=snapshot", "/failures/failed_fraction=0.05"}));
+  CHECK(record_timeline(plan, 0).empty());
+}
