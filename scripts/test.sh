@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds everything (warnings are errors; the CUDA calibration harness too where nvcc exists)
-# and runs the whole test suite through CTest. GPU tests skip cleanly without a GPU.
+# and runs the whole test suite through CTest. GPU tests skip cleanly without a GPU; the
+# headless-browser test of report.html needs chromium (installed here) and the vendored
+# plotting libraries (fetched here from the npm registry; skipped if that fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --test
+bash scripts/vendor-js.sh || echo "warning: could not vendor the plotting libraries: report.html will have no charts"
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOODPUT_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build/test -j "$(nproc)"
 ctest --test-dir build/test --output-on-failure -j "$(nproc)"
