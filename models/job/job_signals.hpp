@@ -5,6 +5,7 @@
 // badput buckets in `loss` (rate + sum(loss) == 1).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -25,9 +26,36 @@ enum class Bucket : std::uint8_t {
 inline constexpr int kBucketCount = 7;
 const char* bucket_name(Bucket b);  // the report's key, e.g. "WASTED_PROGRESS_FROM_DISRUPTION"
 
+// Periodic checkpoints while running, described in closed form instead of as events: save k
+// starts at anchor + k (interval + blocking) + interval, training stops for `blocking`, and the
+// snapshot taken at the save's start becomes restorable `durable` after it (durable >= blocking,
+// durable <= interval + blocking, so at most one save is in flight). interval 0: no checkpoints.
+struct CheckpointCycle {
+  Time anchor = 0;
+  Time interval = 0;
+  Time blocking = 0;
+  Time durable = 0;
+  bool on() const { return interval > 0; }
+  Time period() const { return interval + blocking; }
+  // Saving time in [anchor, x] (x >= anchor).
+  Time saving_until(Time x) const {
+    if (x <= anchor) return 0;
+    const Time n = (x - anchor) / period(), c = (x - anchor) - n * period();
+    return n * blocking + std::max<Time>(0, c - interval);
+  }
+  Time save_start(Time k) const { return anchor + k * period() + interval; }
+  // Index of the last save that started at or before x (-1: none).
+  Time last_save_at(Time x) const { return x < anchor + interval ? -1 : (x - anchor - interval) / period(); }
+  bool saving_at(Time x) const {
+    const Time k = last_save_at(x);
+    return k >= 0 && x < save_start(k) + blocking;
+  }
+};
+
 struct Phase {
   double rate = 0;
   std::array<double, kBucketCount> loss{};
+  CheckpointCycle cycle;  // only while running
 
   static Phase stalled(Bucket b) {
     Phase p;

@@ -13,7 +13,7 @@ void JobController::start(JobContext& ctx) {
   ctx.layout->retarget(job_groups(), {});
   mode_ = Mode::Stalled;  // so resume() emits the first phase
   on_layout_reset();
-  arm_checkpoint();
+  next_due_ = cycle().interval;
   resume();
 }
 
@@ -62,25 +62,6 @@ void JobController::react_repair(const RepairImpact& impact) {
 void JobController::handle(std::uint32_t kind, std::uint64_t) {
   switch (kind) {
     case kStallStep: next_stall_step(); break;
-    case kCheckpointDue:
-      checkpoint_event_ = 0;
-      if (mode_ == Mode::Running) begin_save();
-      else checkpoint_due_ = true;
-      break;
-    case kSaveDone: {
-      save_event_ = 0;
-      const auto& c = scenario().checkpoint;
-      if (c.async) durable_event_ = ctx_->sim->schedule_after(from_seconds(std::max(0.0, c.save_s - c.async_blocking_s)), this, kDurable);
-      else ctx_->signals->checkpoint_durable(ctx_->sim->now());
-      mode_ = Mode::Stalled;
-      arm_checkpoint();
-      resume();
-      break;
-    }
-    case kDurable:
-      durable_event_ = 0;
-      ctx_->signals->checkpoint_durable(ctx_->sim->now());
-      break;
     case kJoin:
       joins_.pop_front();
       --joining_;
@@ -175,7 +156,8 @@ void JobController::interrupt(bool rollback, bool count) {
   if (count && mode_ != Mode::Waiting) ctx_->signals->interruption(now);
   if (stall_event_) ctx_->sim->cancel(stall_event_);
   stall_event_ = 0;
-  abort_save();
+  if (mode_ == Mode::Running) stop_cycle(now);
+  ctx_->signals->checkpoint_aborted(now);  // a save in flight (or not yet durable) is lost
   if (rollback) ctx_->signals->rollback(now);
   else if (mode_ == Mode::Running) ctx_->signals->partial_step_lost(now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
 }
@@ -203,10 +185,7 @@ void JobController::next_stall_step() {
     case After::FullRestart:
       restarting_ = false;
       active_ = scenario().job.dp;
-      if (checkpoint_event_) ctx_->sim->cancel(checkpoint_event_);
-      checkpoint_event_ = 0;
-      checkpoint_due_ = false;
-      arm_checkpoint();
+      next_due_ = ctx_->sim->now() + cycle().interval;  // the loaded checkpoint is the last one
       on_layout_reset();
       resume();
       break;
@@ -239,43 +218,38 @@ Phase JobController::running_phase() const {
 void JobController::resume() {
   const Time now = ctx_->sim->now();
   if (!can_run()) {
+    if (mode_ == Mode::Running) stop_cycle(now);
     mode_ = Mode::Waiting;
     ctx_->signals->phase(now, Phase::stalled(Bucket::WaitingForCapacity));
     set_in_use();
     return;
   }
+  if (mode_ != Mode::Running) anchor_ = std::max(next_due_, now) - cycle().interval;  // a save overdue starts now
   mode_ = Mode::Running;
-  ctx_->signals->phase(now, running_phase());
+  Phase p = running_phase();
+  p.cycle = cycle();
+  ctx_->signals->phase(now, p);
   ctx_->signals->replicas(now, active_, scenario().job.dp);
   set_in_use();
-  if (checkpoint_due_) {
-    checkpoint_due_ = false;
-    begin_save();
-  }
 }
 
 void JobController::set_in_use() { ctx_->signals->gpus_in_use(ctx_->sim->now(), ctx_->layout->in_use_gpus()); }
 
-void JobController::arm_checkpoint() {
-  if (ctx_->checkpoint_interval > 0 && checkpoint_event_ == 0)
-    checkpoint_event_ = ctx_->sim->schedule_after(ctx_->checkpoint_interval, this, kCheckpointDue);
-}
-
-void JobController::begin_save() {
+CheckpointCycle JobController::cycle() const {
+  const Time interval = ctx_->checkpoint_interval;
+  if (interval <= 0) return {};
   const auto& c = scenario().checkpoint;
-  const Time now = ctx_->sim->now();
-  ctx_->signals->checkpoint_snapshot(now);
-  mode_ = Mode::Saving;
-  ctx_->signals->phase(now, Phase::stalled(Bucket::CheckpointSave));
-  save_event_ = ctx_->sim->schedule_after(from_seconds(c.async ? c.async_blocking_s : c.save_s), this, kSaveDone);
+  const Time blocking = from_seconds(c.async ? c.async_blocking_s : c.save_s);
+  // A save is durable save_s after it starts; the next one never starts before that.
+  const Time durable = std::max(blocking, from_seconds(c.save_s));
+  return {anchor_, std::max(interval, durable - blocking), blocking, durable};
 }
 
-void JobController::abort_save() {
-  if (save_event_ || durable_event_) ctx_->signals->checkpoint_aborted(ctx_->sim->now());
-  if (save_event_) ctx_->sim->cancel(save_event_);
-  if (durable_event_) ctx_->sim->cancel(durable_event_);
-  if (save_event_) arm_checkpoint();  // the interrupted save is retried a full interval later
-  save_event_ = durable_event_ = 0;
+void JobController::stop_cycle(Time now) {
+  const CheckpointCycle c = cycle();
+  if (!c.on()) return;
+  // Mid-save: the save is lost and retried a full interval later; else the next one keeps its time.
+  next_due_ = c.saving_at(now) ? now + c.interval : c.save_start(c.last_save_at(now) + 1);
 }
 
 }  // namespace goodput

@@ -72,8 +72,8 @@ class JobController : public Strategy {
   DropOptions drop_;
 
  private:
-  enum Event : std::uint32_t { kStallStep = 1, kCheckpointDue, kSaveDone, kDurable, kJoin };
-  enum class Mode { Running, Stalled, Waiting, Saving };
+  enum Event : std::uint32_t { kStallStep = 1, kJoin };
+  enum class Mode { Running, Stalled, Waiting };
   enum class After { Resume, FullRestart, WaitForFullRestart };
   struct Step {
     Time duration;
@@ -84,9 +84,9 @@ class JobController : public Strategy {
   void next_stall_step();
   void resume();
   void interrupt(bool rollback, bool count = true);
-  void arm_checkpoint();
-  void begin_save();
-  void abort_save();
+  // Checkpoints are a closed-form cycle on the running phase (CheckpointCycle), not events.
+  CheckpointCycle cycle() const;
+  void stop_cycle(Time now);  // leaving the running state: where the next save falls
   void relayout_replicas(std::span<const std::uint32_t> dirty);
   void set_in_use();
 
@@ -96,10 +96,8 @@ class JobController : public Strategy {
   std::vector<Step> steps_;
   std::size_t step_ = 0;
   EventId stall_event_ = 0;
-  EventId checkpoint_event_ = 0;
-  EventId save_event_ = 0;
-  EventId durable_event_ = 0;
-  bool checkpoint_due_ = false;
+  Time next_due_ = 0;  // start of the next save (while not running)
+  Time anchor_ = 0;    // the running phase's cycle anchor
   bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
   bool restarting_ = false;            // a whole-job restart is under way
 

@@ -7,9 +7,14 @@ namespace goodput {
 void Accounting::advance(Time t) {
   if (t <= last_) return;
   const double dt = to_seconds(t - last_);
-  progress_ += phase_.rate * dt;
-  for (int b = 0; b < kBucketCount; ++b) bucket_[b] += phase_.loss[b] * dt;
-  if (phase_.rate > 0) run_time_ += dt;
+  if (phase_.cycle.on() && phase_.rate > 0) {
+    advance_cycle(t, dt);
+  } else {
+    progress_ += phase_.rate * dt;
+    for (int b = 0; b < kBucketCount; ++b) bucket_[b] += phase_.loss[b] * dt;
+    if (phase_.rate > 0) run_time_ += dt;
+    promote_pending(t);
+  }
   down_gpu_s_ += static_cast<double>(down_) * dt;
   idle_gpu_s_ += static_cast<double>(std::max<std::int64_t>(0, total_gpus_ - down_ - in_use_)) * dt;
   boost_energy_s_ += boost_power_ * dt;
@@ -17,10 +22,63 @@ void Accounting::advance(Time t) {
   last_ = t;
 }
 
+void Accounting::promote_pending(Time t) {
+  if (!snapshot_pending_ || pending_durable_at_ <= 0 || pending_durable_at_ > t) return;
+  durable_progress_ = snapshot_progress_;
+  durable_run_time_ = snapshot_run_time_;
+  snapshot_pending_ = false;
+  ++m_.checkpoints;
+}
+
+double Accounting::run_between(Time a, Time b) const {
+  const CheckpointCycle& c = phase_.cycle;
+  return to_seconds((b - a) - (c.saving_until(b) - c.saving_until(a)));
+}
+
+// Running with periodic saves over [last_, t]: split the time into training and saving, then
+// find the snapshots this stretch started or made durable. Progress at a time x of the phase is
+// phase_progress_ + rate x (training time since the phase start).
+void Accounting::advance_cycle(Time t, double dt) {
+  const CheckpointCycle& c = phase_.cycle;
+  const double run = run_between(last_, t);
+  progress_ += phase_.rate * run;
+  for (int b = 0; b < kBucketCount; ++b) bucket_[b] += phase_.loss[b] * run;
+  bucket_[static_cast<int>(Bucket::CheckpointSave)] += dt - run;
+  run_time_ += run;
+  promote_pending(t);  // a snapshot of an earlier stretch that became durable by now
+  auto progress_at = [&](Time x) { return phase_progress_ + phase_.rate * run_between(phase_start_, x); };
+  auto run_time_at = [&](Time x) { return phase_run_time_ + run_between(phase_start_, x); };
+  // Saves that started in this phase have indices from `first` on.
+  const Time first = c.last_save_at(phase_start_ - 1) + 1;
+  const Time last_started = c.last_save_at(t);
+  if (last_started < first) return;
+  const Time k_end = c.last_save_at(t - c.blocking);  // the latest save window that has ended
+  if (k_end >= first) running_since_ = std::max(running_since_, c.save_start(k_end) + c.blocking);
+  const Time last_durable = c.last_save_at(t - c.durable);
+  const Time lo = std::max(first, c.last_save_at(last_ - c.durable) + 1);
+  if (last_durable >= lo) {
+    m_.checkpoints += last_durable - lo + 1;
+    durable_progress_ = progress_at(c.save_start(last_durable));
+    durable_run_time_ = run_time_at(c.save_start(last_durable));
+    snapshot_pending_ = false;
+  }
+  if (last_started > last_durable && last_started >= first) {  // the latest snapshot is in flight
+    const Time s = c.save_start(last_started);
+    snapshot_progress_ = progress_at(s);
+    snapshot_run_time_ = run_time_at(s);
+    snapshot_pending_ = true;
+    pending_durable_at_ = s + c.durable;
+  }
+}
+
 void Accounting::phase(Time t, const Phase& p) {
   advance(t);
-  if (p.rate > 0 && phase_.rate <= 0) running_since_ = t;
+  const bool was_training = phase_.rate > 0 && !(phase_.cycle.on() && phase_.cycle.saving_at(t));
+  if (p.rate > 0 && !was_training) running_since_ = t;
   phase_ = p;
+  phase_start_ = t;
+  phase_progress_ = progress_;
+  phase_run_time_ = run_time_;
 }
 
 void Accounting::checkpoint_snapshot(Time t) {
@@ -28,6 +86,7 @@ void Accounting::checkpoint_snapshot(Time t) {
   snapshot_progress_ = progress_;
   snapshot_run_time_ = run_time_;
   snapshot_pending_ = true;
+  pending_durable_at_ = 0;  // until checkpoint_durable says so
 }
 
 void Accounting::checkpoint_durable(Time t) {
@@ -56,6 +115,7 @@ void Accounting::rollback(Time t) {
 void Accounting::partial_step_lost(Time t, Time step) {
   advance(t);
   if (phase_.rate <= 0 || step <= 0) return;
+  if (phase_.cycle.on() && phase_.cycle.saving_at(t)) return;  // interrupted while saving
   const double in_step = to_seconds((t - running_since_) % step);
   const double lost = std::min(phase_.rate * in_step, progress_ - durable_progress_);
   if (lost <= 0) return;

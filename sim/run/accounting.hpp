@@ -1,7 +1,9 @@
 // Goodput accounting: observes a run's job signals and integrates them exactly between
 // events. Progress is kept in ideal seconds (seconds of the full, failure-free job); rolled
 // back or lost work moves from progress to WASTED_PROGRESS, so progress plus every bucket
-// always equals the wall time elapsed. Also integrates down and idle GPU-hours.
+// always equals the wall time elapsed. A running phase may carry a checkpoint cycle: its save
+// windows, snapshots and durable points are integrated in closed form (no events). Also
+// integrates down and idle GPU-hours.
 #pragma once
 
 #include "models/job/job_signals.hpp"
@@ -31,6 +33,9 @@ class Accounting final : public JobObserver {
 
  private:
   void advance(Time t);
+  void advance_cycle(Time t, double dt);
+  void promote_pending(Time t);
+  double run_between(Time a, Time b) const;  // non-saving seconds of the current cycle in [a, b]
 
   std::int64_t total_gpus_;
   Time last_ = 0;
@@ -40,7 +45,10 @@ class Accounting final : public JobObserver {
   double durable_progress_ = 0, snapshot_progress_ = 0;
   double run_time_ = 0, durable_run_time_ = 0, snapshot_run_time_ = 0;
   bool snapshot_pending_ = false;
+  Time pending_durable_at_ = 0;  // when the pending snapshot becomes durable (cycle saves)
   Time running_since_ = 0;
+  Time phase_start_ = 0;  // the current phase's start, its progress and run time
+  double phase_progress_ = 0, phase_run_time_ = 0;
   std::int64_t down_ = 0, in_use_ = 0;
   double down_gpu_s_ = 0, idle_gpu_s_ = 0;
   double boost_power_ = 0, boost_energy_s_ = 0;
