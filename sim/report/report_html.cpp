@@ -1,5 +1,6 @@
 #include "sim/report/report_html.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -21,8 +22,8 @@ std::string pct(double v) {
 OJson goodput_chart(const Report& rep) {
   OJson data = OJson::array();
   for (const auto& s : rep.strategies)
-    data.push_back({{"strategy", s.name}, {"goodput", s.goodput.mean}, {"lo", s.goodput.mean - s.goodput.ci95},
-                    {"hi", s.goodput.mean + s.goodput.ci95}});
+    data.push_back({{"strategy", s.name}, {"goodput", s.goodput.mean}, {"lo", std::max(0.0, s.goodput.mean - s.goodput.ci95)},
+                    {"hi", std::min(1.0, s.goodput.mean + s.goodput.ci95)}});
   const OJson y = {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
   return {{"$schema", kSchema}, {"width", 600}, {"data", {{"values", data}}},
           {"layer",
@@ -106,8 +107,8 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
     for (std::size_t a = 0; a < sw.axes.size(); ++a)
       if (a != axis) others += (others.empty() ? "" : ", ") + sw.axes[a].pointer + "=" + pt.values[a];
     for (const auto& st : pt.report.strategies) {
-      OJson row = {{"strategy", st.name}, {"goodput", st.goodput.mean}, {"lo", st.goodput.mean - st.goodput.ci95},
-                   {"hi", st.goodput.mean + st.goodput.ci95}, {"series", st.name + (others.empty() ? "" : " | " + others)}};
+      OJson row = {{"strategy", st.name}, {"goodput", st.goodput.mean}, {"lo", std::max(0.0, st.goodput.mean - st.goodput.ci95)},
+                   {"hi", std::min(1.0, st.goodput.mean + st.goodput.ci95)}, {"series", st.name + (others.empty() ? "" : " | " + others)}};
       row["x"] = num ? OJson::parse(pt.values[axis]) : OJson(pt.values[axis]);
       data.push_back(row);
     }
@@ -119,7 +120,7 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
   return {{"$schema", kSchema}, {"width", 600}, {"height", 300}, {"data", {{"values", data}}},
           {"layer",
            {{{"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
-             {"encoding", {{"x", x}, {"y", {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput"}}},
+             {"encoding", {{"x", x}, {"y", {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI band)"}}},
                            {"y2", {{"field", "hi"}}}, {"color", color}, {"detail", detail}}}},
             {{"mark", {{"type", "line"}, {"point", true}}},
              {"encoding",
@@ -128,6 +129,33 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
                       {"axis", {{"format", ".1%"}}}, {"title", "Goodput (mean, 95% CI band)"}}},
                {"color", color}, {"detail", detail},
                {"tooltip", {{{"field", "series"}}, {{"field", "x"}}, {{"field", "goodput"}, {"format", ".3%"}}}}}}}}}};
+}
+
+// A stacked-bar chart per point (rows), strategies within: badput buckets or time in state.
+OJson per_point_chart(const Sweep& sw, bool states) {
+  OJson data = OJson::array();
+  for (std::size_t p = 0; p < sw.points.size(); ++p) {
+    std::string label;
+    for (std::size_t a = 0; a < sw.axes.size(); ++a)
+      label += (a ? ", " : "") + sw.axes[a].pointer + "=" + sw.points[p].values[a];
+    for (const auto& s : sw.points[p].report.strategies) {
+      if (states) {
+        const auto t = time_in_state(s);
+        for (std::size_t i = 0; i < kStates.size(); ++i)
+          data.push_back({{"point", label}, {"strategy", s.name}, {"state", kStates[i]}, {"order", i}, {"share", t[i]}});
+      } else {
+        for (int b = 0; b < kBucketCount; ++b)
+          data.push_back({{"point", label}, {"strategy", s.name}, {"bucket", bucket_name(static_cast<Bucket>(b))},
+                          {"order", b}, {"share", s.badput[static_cast<std::size_t>(b)].mean}});
+      }
+    }
+  }
+  OJson inner = stacked_chart(data, states ? "state" : "bucket", states ? "share of wall time" : "badput");
+  OJson spec = {{"width", 500}, {"mark", inner["mark"]}, {"encoding", inner["encoding"]}};
+  return {{"$schema", kSchema}, {"data", {{"values", data}}},
+          {"facet", {{"row", {{"field", "point"}, {"type", "ordinal"}, {"sort", nullptr}, {"title", nullptr},
+                               {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelLimit", 400}}}}}}},
+          {"spec", spec}};
 }
 
 }  // namespace
@@ -170,6 +198,12 @@ std::string sweep_html(const Sweep& sw) {
   for (std::size_t a = 0; a < sw.axes.size(); ++a)
     charts.push_back({"axis" + std::to_string(a), "Goodput vs " + sw.axes[a].pointer,
                       "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});
+  charts.push_back({"badput", "Where the rest went, per point", "Badput buckets as shares of wall time.",
+                    per_point_chart(sw, false)});
+  charts.push_back({"states", "Time in state, per point",
+                    "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, "
+                    "checkpoint save/restore and rolled-back work; waiting = no capacity to run.",
+                    per_point_chart(sw, true)});
   t << "<h2>Points</h2>\n<table><tr><th>point</th>";
   for (const auto& a : sw.axes) t << "<th>" << html_escape(a.pointer) << "</th>";
   t << "<th>seeds</th>";

@@ -40,8 +40,10 @@ std::string sweep_markdown(const Sweep& sw) {
   for (const auto& pt : sw.points) vary = vary || pt.plan.scenario.seeds != sc.seeds;
   s << "Axes:";
   for (const auto& a : sw.axes) s << " `" << a.pointer << "`";
-  s << ". Each point is a full run of " << (vary ? std::string("the seeds shown") : std::to_string(sc.seeds))
-    << (sc.mode == "snapshot" ? " placements" : " seeds")
+  const char* unit = sc.mode == "snapshot" ? " placements" : " seeds";
+  s << ". Each point is a full run of "
+    << (vary ? std::string("as many") + unit + " as its `seeds` column says (added until the CI target was met)"
+             : std::to_string(sc.seeds) + unit)
     << "; Goodput mean ± 95% CI, and the largest loss bucket. Full reports per point in `point-NNN/`.\n\n| point |";
   for (const auto& a : sw.axes) s << " `" << a.pointer << "` |";
   if (vary) s << " seeds |";

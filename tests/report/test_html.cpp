@@ -54,5 +54,7 @@ TEST_CASE("a sweep's report.html draws Goodput against each axis with CI bands")
   REQUIRE(specs.contains("axis0"));
   CHECK(specs["axis0"]["layer"][0]["mark"]["type"] == "errorband");
   CHECK(specs["axis0"]["data"]["values"].size() == 3 * 3);
+  CHECK(specs["badput"]["facet"]["row"]["field"] == "point");
+  CHECK(specs["states"]["data"]["values"].size() == 3 * 3 * 4);
   CHECK(!std::filesystem::exists(std::filesystem::path(dir) / "point-000" / "report.html"));
 }
