@@ -175,3 +175,23 @@ TEST_CASE("hot_spares: a restart-only fault restarts on a spare, without waiting
   const RunMetrics w = run_one_fault(small_scenario(3, 3), "hot_spares", 10.0, 20.0, "gpu/0", true);
   CHECK(bucket(w, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 300).epsilon(1e-9));
 }
+
+TEST_CASE("async checkpoints: a snapshot counts only once durable; a save cut short is lost") {
+  // Fixed 600 s interval, 10 s blocking, durable 60 s after the save starts: saves start at
+  // 600 + 610 k (600, 1,210, ...), durable at 660, 1,270, ...
+  Json j = small_scenario(3, 4);
+  j["checkpoint"] = {{"interval", "fixed"}, {"interval_s", 600}, {"save_mode", "async"}, {"async_blocking_s", 10},
+                     {"save_s", 60}, {"load_s", 300}};
+  auto rolled_back = [&](double t) {
+    return bucket(run_one_fault(j, "checkpoint_restart", t / 3600, 20.0), Bucket::WastedProgress) * H;
+  };
+  // After the second save's blocking part, before it is durable: back to the first (progress 600).
+  CHECK(rolled_back(1230) == doctest::Approx(1230 - 20 - 600).epsilon(1e-9));
+  // After it is durable: back to its snapshot at 1,210 s (progress 1,200).
+  CHECK(rolled_back(1280) == doctest::Approx(1280 - 20 - 1200).epsilon(1e-9));
+  // In the middle of the blocking part: that save is lost too.
+  CHECK(rolled_back(1215) == doctest::Approx(1215 - 15 - 600).epsilon(1e-9));
+  // dp_drop keeps its progress; interrupted in the middle of a save it loses no step either.
+  const RunMetrics d = run_one_fault(j, "dp_drop", 1215.0 / 3600, 20.0);
+  CHECK(bucket(d, Bucket::WastedProgress) == 0);
+}
