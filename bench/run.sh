@@ -30,13 +30,13 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 GP=$B/sim/goodput WL=$B/bench/goodput_workload
 MD=$OUT/results.md
 md() { echo "$*" >>"$MD"; }
-kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" "$2"; }  # value of key=value in a file
-timed() {  # timed LIMIT LOGFILE CMD... : runs under timeout and GNU time; echo "wall_s rss_kb" or "timeout"
+kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" "$2" | tail -1; }  # last value of key=value in a file
+timed() {  # timed LIMIT LOGFILE CMD...: runs under timeout and GNU time; echo "wall_s rss_kb cpu_s" or "timeout"
   local limit=$1 logf=$2; shift 2
-  timeout "$limit" /usr/bin/time -f "TIME %e %M" "$@" >"$logf" 2>&1
+  timeout "$limit" /usr/bin/time -f "TIME %e %M %U %S" "$@" >"$logf" 2>&1
   local rc=$?
-  if ((rc == 124 || rc == 137)); then echo "timeout"; elif ((rc != 0)); then echo "failed($rc)"; else
-    grep '^TIME' "$logf" | tail -1 | cut -d' ' -f2,3; fi
+  if ((rc == 124 || rc == 137)); then echo "timed out"; elif ((rc != 0)); then echo "failed($rc)"; else
+    grep '^TIME' "$logf" | tail -1 | awk '{printf "%s %s %.2f\n", $2, $3, $4 + $5}'; fi
 }
 md "### Measured $(date -u +%Y-%m-%dT%H:%MZ), commit ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- sim models 2>/dev/null || echo '+dirty')}, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 md ""
@@ -72,11 +72,13 @@ if ! skip 2; then
   md ""
   md "| measure | value |"
   md "|---|---|"
-  if [[ $full == timeout ]]; then md "| full 100-seed run, wall | **timed out at ${FULL_TIMEOUT} s** |"
-  else md "| full 100-seed run, wall / peak RSS | **${full% *} s** / $(( ${full#* } / 1024 )) MiB |"; fi
+  if [[ $full == "timed out" ]]; then md "| full 100-seed run, wall | **timed out at ${FULL_TIMEOUT} s** |"
+  else read -r fw frss fcpu <<<"$full"; md "| full 100-seed run, wall / CPU / peak RSS | **$fw s** / $fcpu s / $((frss / 1024)) MiB |"; fi
   md "| measured: $MEASURE_SEEDS seeds via goodput_workload, plan / simulate wall | $plan s / $sim s |"
   md "| extrapolated 100-seed wall (plan + simulate x 100/$MEASURE_SEEDS) | **$extra s** (target 5 s) |"
-  md "| peak RSS ($MEASURE_SEEDS seeds, 2 threads) | $(( ${meas#* } / 1024 )) MiB (target 1024 MiB) |"
+  read -r mw mrss mcpu <<<"$meas"
+  md "| measured run: process wall / CPU (user+sys) | $mw s / $mcpu s |"
+  md "| peak RSS ($MEASURE_SEEDS seeds, 2 threads) | $((mrss / 1024)) MiB (target 1024 MiB) |"
   md "| engine events ($MEASURE_SEEDS seeds x 5 strategies) | $(kv events $L) |"
   md "| events/s (simulate wall) | $(kv events_per_s $L) |"
   md "| simulated GPU-years per wall second | $(kv gpu_years_per_s $L) |"
@@ -91,7 +93,7 @@ if ! skip 3; then
   same=$(cmp -s "$OUT/det1/report.json" "$OUT/det2/report.json" && echo "byte-identical" || echo "**DIFFERENT**")
   md "#### 3. Determinism: \`$GP run $SCEN $d --threads 1\` vs \`--threads 2\`"
   md ""
-  md "report.json: $same (1 thread ${t1% *} s, 2 threads ${t2% *} s)."
+  md "report.json: $same (wall / CPU: 1 thread ${t1%% *} s / ${t1##* } s, 2 threads ${t2%% *} s / ${t2##* } s)."
   md ""
 fi
 
@@ -100,19 +102,19 @@ if ! skip 4; then
   FAST='{"checkpoint_restart":{},"dp_drop":{"batch_policy":"shrink","reconfig_s":60,"state_copy_s":300},"hot_spares":{"scope":"domain","swap_s":300,"fallback":"dp_drop"}}'
   md "#### 4. Scaling ($SCALE_SEEDS seed(s), 2 threads, goodput_workload; cost = simulate wall / (GPUs x years), relative to the first row; linear = 1.0)"
   md ""
-  md "| GPUs | years | all 5 strategies: wall s | events | rel. cost | cr+dp_drop+hot_spares: wall s | rel. cost |"
-  md "|---|---|---|---|---|---|---|"
+  md "| GPUs | years | plan s | all 5 strategies: simulate s | events | rel. cost | cr+dp_drop+hot_spares: simulate s | rel. cost |"
+  md "|---|---|---|---|---|---|---|---|"
   point() {  # dp hours
     local dp=$1 h=$2 spare=$(( $1 / 8 > 0 ? $1 / 8 : 1 )) row=""
     local s="--set /seeds=$SCALE_SEEDS --set /job/dp=$dp --set /cluster/spare_domains=$spare --set /horizon_hours=$h"
     local gpus=$(( (dp * 8 + spare) * 72 )) years=$(python3 -c "print($h / 8760)")
-    row="| $gpus | $years "
+    row="| $gpus | $years | PLAN "
     for which in all fast; do
       local extra=() logf="$OUT/scale-$dp-$h-$which.log"
       [[ $which == fast ]] && extra=(--set "/strategies=$FAST")
       [[ -f $logf.r ]] || timed "$POINT_TIMEOUT" "$logf" $WL $SCEN --threads 2 $s "${extra[@]}" >"$logf.r"
       local r=$(cat "$logf.r")
-      if [[ $r == timeout ]]; then row+="| timed out at $POINT_TIMEOUT s |"; [[ $which == all ]] && row+=" |"
+      if [[ $r != [0-9]* ]]; then row+="| $r (limit $POINT_TIMEOUT s) | – "; [[ $which == all ]] && row+="| – "
       else
         local w=$(kv sim_s "$logf") c=$(python3 -c "print($(kv sim_s "$logf") / ($gpus * $years))")
         local base_var=BASE_$which; [[ -z ${!base_var:-} ]] && printf -v "$base_var" %s "$c"
@@ -120,13 +122,14 @@ if ! skip 4; then
         if [[ $which == all ]]; then row+="| $w | $(kv events "$logf") | $rel "; else row+="| $w | $rel "; fi
       fi
     done
-    md "$row|"
+    local plan=$(kv plan_s "$OUT/scale-$dp-$h-fast.log")
+    md "${row/PLAN/${plan:-over the limit}}|"
   }
   BASE_all="" BASE_fast=""
   for dp in 14 56 224 448 1792; do point $dp 8760; done
   BASE_all="" BASE_fast=""
   md ""
-  md "| (years at 131K; rel. cost vs the 0.1-year row) | | | | | | |"
+  md "| (years at 131K; rel. cost vs the 0.1-year row) | | | | | | | |"
   for h in 876 2628 8760 26280 87600; do point 224 $h; done
   md ""
 fi

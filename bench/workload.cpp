@@ -1,6 +1,6 @@
 // goodput_workload SCENARIO [--threads N] [--set /ptr=value ...]
 // Runs the scenario's Monte Carlo exactly as `goodput run` does (make_plan + run_monte_carlo,
-// no report writing) and prints one line of key=value figures: plan and simulation wall time,
+// no report writing); prints plan_s=... once the plan is built, then one line of key=value figures: plan and simulation wall time,
 // total engine events, events/s and simulated GPU-years per wall second (GPUs x horizon x
 // seeds x strategies). Used by bench/run.sh for the end-to-end and scaling figures.
 #include <chrono>
@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
     const goodput::Scenario s = goodput::load_scenario(argv[1], sets);
     const goodput::RunPlan plan = goodput::make_plan(s);
     const auto t1 = Clock::now();
+    std::printf("plan_s=%.3f\n", std::chrono::duration<double>(t1 - t0).count());  // even if killed later
+    std::fflush(stdout);
     const auto out = goodput::run_monte_carlo(plan, threads);
     const auto t2 = Clock::now();
     long long events = 0;
