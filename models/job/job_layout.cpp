@@ -18,6 +18,7 @@ void JobLayout::reset() {
   slot_.assign(topology_->gpus(), 0);
   assigned_.assign(topology_->domains(), 0);
   partial_.assign(topology_->domains(), 0);
+  domain_in_use_.assign(topology_->domains(), 0);
   total_assigned_ = 0;
   in_use_gpus_ = 0;
 }
@@ -34,6 +35,7 @@ void JobLayout::release_down(std::span<const std::uint32_t> newly_down, std::vec
     const GroupHit hit{topology_->domain_of_gpu(gpu), static_cast<std::uint32_t>(slot_[gpu] - 1)};
     slot_[gpu] = 0;
     --in_use_gpus_;
+    --domain_in_use_[hit.domain];
     if (hits && std::none_of(hits->begin(), hits->end(), [&](const GroupHit& h) {
           return h.domain == hit.domain && h.slot == hit.slot;
         }))
@@ -46,6 +48,12 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
   groups = std::min(groups, healthy / static_cast<std::uint32_t>(tp_));
   if (partial_degree >= static_cast<std::uint32_t>(tp_) || partial_degree > healthy - groups * tp_) partial_degree = 0;
   const auto gpus = topology_->blast_radius(topology_->id(ComponentKind::Domain, domain));
+  if (groups == assigned_[domain] && partial_degree == partial_[domain]) {
+    // Same groups: only top up the short ones (nothing to do when every GPU is in place).
+    if (domain_in_use_[domain] < groups * static_cast<std::uint32_t>(tp_) + partial_degree)
+      domain_in_use_[domain] += refill(gpus, groups, partial_degree);
+    return groups;
+  }
   const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
   const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
   target_.assign(new_slots, static_cast<std::uint32_t>(tp_));
@@ -81,10 +89,42 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
       ++in_use_gpus_;
     }
   }
+  std::uint32_t in_use = 0;
+  for (std::uint32_t m : members_) in_use += m;
+  domain_in_use_[domain] = in_use;
   total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
   partial_[domain] = static_cast<std::uint16_t>(partial_degree);
   return groups;
+}
+
+// Tops up every slot to its size (tp, or the partial degree for the last one) from idle
+// healthy GPUs in index order; slots are unchanged.
+std::uint32_t JobLayout::refill(std::span<const std::uint32_t> gpus, std::uint32_t groups,
+                                std::uint32_t partial_degree) {
+  const std::uint32_t slots = groups + (partial_degree ? 1 : 0);
+  members_.assign(slots, 0);
+  std::uint32_t in_use = 0;
+  for (std::uint32_t g : gpus)
+    if (slot_[g] != 0) {
+      ++members_[slot_[g] - 1];
+      ++in_use;
+    }
+  const std::uint32_t want = groups * static_cast<std::uint32_t>(tp_) + partial_degree;
+  if (in_use >= want) return 0;
+  std::uint32_t k = 0, added = 0;
+  auto size = [&](std::uint32_t slot) { return slot < groups ? static_cast<std::uint32_t>(tp_) : partial_degree; };
+  for (std::uint32_t g : gpus) {
+    while (k < slots && members_[k] >= size(k)) ++k;
+    if (k == slots) break;
+    if (slot_[g] == 0 && health_->up(g)) {
+      slot_[g] = static_cast<std::uint16_t>(k + 1);
+      ++members_[k];
+      ++in_use_gpus_;
+      ++added;
+    }
+  }
+  return added;
 }
 
 void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
