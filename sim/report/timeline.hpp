@@ -23,7 +23,7 @@ struct TimelineSpan {
 
 class TimelineRecorder final : public JobObserver {
  public:
-  explicit TimelineRecorder(Time horizon, std::size_t max_spans = 4000);
+  explicit TimelineRecorder(Time horizon, std::size_t max_spans = 1000);
   void phase(Time t, const Phase& p) override;
   void checkpoint_snapshot(Time) override {}
   void checkpoint_durable(Time) override {}
@@ -65,6 +65,6 @@ struct StrategyTimeline {
 std::string record_timeline(const RunPlan& plan, int run = 0);
 // The whole trace (run index `run`), with at most max_faults failure spans.
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
-                          const std::vector<StrategyTimeline>& strategies, std::size_t max_faults = 4000);
+                          const std::vector<StrategyTimeline>& strategies, std::size_t max_faults = 1000);
 
 }  // namespace goodput
