@@ -35,12 +35,7 @@ void JobController::on_repair(const RepairImpact& impact) {
   JobLayout& layout = *ctx_->layout;
   if (full_restart_pending_) {
     layout.retarget(job_groups(), impact.domains);
-    if (layout_full()) {
-      full_restart_pending_ = false;
-      begin_stall({{from_seconds(scenario().recovery.restart_s), Bucket::InfrastructureRecovery},
-                   {from_seconds(scenario().checkpoint.load_s), Bucket::CheckpointRestore}},
-                  After::FullRestart);
-    }
+    if (layout_full() && mode_ == Mode::Waiting) begin_full_restart();  // else: when detection ends
     return;
   }
   if (restarting_) return;
@@ -93,6 +88,13 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
     full_restart_pending_ = true;
     begin_stall({{from_seconds(r.detection_s), Bucket::InfrastructureRecovery}}, After::WaitForFullRestart);
   }
+}
+
+void JobController::begin_full_restart() {
+  full_restart_pending_ = false;
+  begin_stall({{from_seconds(scenario().recovery.restart_s), Bucket::InfrastructureRecovery},
+               {from_seconds(scenario().checkpoint.load_s), Bucket::CheckpointRestore}},
+              After::FullRestart);
 }
 
 void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty) {
@@ -190,6 +192,10 @@ void JobController::next_stall_step() {
       resume();
       break;
     case After::WaitForFullRestart:
+      if (layout_full()) {  // repairs arrived during detection
+        begin_full_restart();
+        break;
+      }
       mode_ = Mode::Waiting;
       ctx_->signals->phase(ctx_->sim->now(), Phase::stalled(Bucket::WaitingForCapacity));
       break;

@@ -81,6 +81,7 @@ class JobController : public Strategy {
   };
 
   void begin_stall(std::vector<Step> steps, After after);
+  void begin_full_restart();  // restart + checkpoint load, once capacity is there
   void next_stall_step();
   void resume();
   void interrupt(bool rollback, bool count = true);

@@ -195,3 +195,12 @@ TEST_CASE("async checkpoints: a snapshot counts only once durable; a save cut sh
   const RunMetrics d = run_one_fault(j, "dp_drop", 1215.0 / 3600, 20.0);
   CHECK(bucket(d, Bucket::WastedProgress) == 0);
 }
+
+TEST_CASE("checkpoint_restart: a repair during detection does not cut detection short") {
+  Json j = small_scenario(3, 3);  // no spare
+  j["checkpoint"]["interval"] = "none";
+  const RunMetrics m = run_one_fault(j, "checkpoint_restart", 10.0, 10.0 + 50.0 / 3600);
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 200).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
+  CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
+}
