@@ -61,7 +61,21 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
 
 void TimelineRecorder::phase(Time t, const Phase& p) {
   if (t >= horizon_) return;
+  flush_saves(t);
+  segment_start_ = t;
+  cycle_ = p.cycle;
   open(phases_, t, phase_name(p), p.rate, 0);
+}
+
+void TimelineRecorder::flush_saves(Time end) {
+  if (!cycle_.on() || cycle_.blocking <= 0) return;
+  for (Time k = std::max<Time>(0, cycle_.last_save_at(segment_start_)); saves_.size() < max_; ++k) {
+    const Time s = cycle_.save_start(k);
+    if (s >= end) break;
+    const Time e = std::min(end, s + cycle_.blocking);
+    if (e > segment_start_) saves_.push_back({std::max(s, segment_start_), e, "saving checkpoint", 0, 0});
+  }
+  cycle_ = {};
 }
 
 void TimelineRecorder::boost(Time t, double extra_power_gpus, int boosted_domains) {
@@ -81,6 +95,7 @@ void TimelineRecorder::instant(Time t, const char* name) {
 }
 
 void TimelineRecorder::finish() {
+  flush_saves(horizon_);
   for (auto* spans : {&phases_, &boosts_})
     if (!spans->empty() && spans->back().end == kOpen) spans->back().end = horizon_;
 }
@@ -124,9 +139,11 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     meta(pid, 1, "thread_name", "job phase");
     meta(pid, 2, "thread_name", "boost");
     meta(pid, 3, "thread_name", "events");
+    meta(pid, 4, "thread_name", "checkpoint saves");
     for (const auto& p : r.phases()) span(pid, 1, p.name, p.start, p.end, {{"rate", p.value}});
     for (const auto& b : r.boosts())
       span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
+    for (const auto& c : r.saves()) span(pid, 4, c.name, c.start, c.end, Json::object());
     for (const auto& [t, name] : r.instants())
       events.push_back({{"ph", "i"}, {"pid", pid}, {"tid", 3}, {"name", name}, {"ts", us(t)}, {"s", "t"}});
     for (const auto& [t, n] : r.replica_counts())

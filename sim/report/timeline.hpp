@@ -1,7 +1,8 @@
 // The timeline of one run as Chrome trace / Perfetto JSON. TimelineRecorder is a JobObserver:
 // it turns a strategy's phases into named spans (running, degraded, stalled (...), saving /
-// restoring checkpoint, waiting) that tile [0, horizon), plus boost spans, a replicas counter
-// and instants (interruptions, rollbacks). timeline_json lays them out one process per
+// restoring checkpoint, waiting) that tile [0, horizon), plus boost spans, the blocking part of
+// each periodic checkpoint save (from the phase's closed-form cycle), a replicas counter and
+// instants (interruptions, rollbacks). timeline_json lays them out one process per
 // strategy, with the fault list's failures and repairs as a "cluster" process.
 #pragma once
 
@@ -39,6 +40,7 @@ class TimelineRecorder final : public JobObserver {
   void finish();
   const std::vector<TimelineSpan>& phases() const { return phases_; }
   const std::vector<TimelineSpan>& boosts() const { return boosts_; }
+  const std::vector<TimelineSpan>& saves() const { return saves_; }  // blocking checkpoint saves
   const std::vector<std::pair<Time, std::string>>& instants() const { return instants_; }
   const std::vector<std::pair<Time, int>>& replica_counts() const { return replicas_; }
   bool truncated() const { return truncated_; }
@@ -46,10 +48,13 @@ class TimelineRecorder final : public JobObserver {
  private:
   void instant(Time t, const char* name);
   void open(std::vector<TimelineSpan>& spans, Time t, std::string name, double value, int count);
+  void flush_saves(Time end);  // the saves of the running segment that ends at `end`
   Time horizon_;
   std::size_t max_;
   bool truncated_ = false;
-  std::vector<TimelineSpan> phases_, boosts_;
+  std::vector<TimelineSpan> phases_, boosts_, saves_;
+  Time segment_start_ = 0;
+  CheckpointCycle cycle_;  // of the phase in force since segment_start_
   std::vector<std::pair<Time, std::string>> instants_;
   std::vector<std::pair<Time, int>> replicas_;
 };

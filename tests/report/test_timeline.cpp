@@ -26,6 +26,21 @@ TEST_CASE("the recorder merges repeats and drops zero-length phases") {
   CHECK(r.phases()[2].end == 100);
 }
 
+TEST_CASE("checkpoint saves come from the running phase's cycle") {
+  TimelineRecorder r(100);
+  Phase run = Phase::running(1);
+  run.cycle = {0, 10, 2, 5};  // saves start at 10, 22, 34, ... and block for 2
+  r.phase(0, run);
+  r.phase(30, Phase::stalled(Bucket::InfrastructureRecovery));  // no saves while stalled
+  r.phase(40, Phase::running(1));                                // no cycle: no saves
+  r.finish();
+  REQUIRE(r.saves().size() == 2);
+  CHECK(r.saves()[0].start == 10);
+  CHECK(r.saves()[0].end == 12);
+  CHECK(r.saves()[1].start == 22);
+  CHECK(r.saves()[1].end == 24);
+}
+
 TEST_CASE("timeline.json is a Chrome trace whose phases tile the horizon per strategy") {
   const RunPlan plan = make_plan(small_at({"/cluster/spare_domains=2", "/failures/rate_scale=60"}));
   const std::string text = record_timeline(plan, 0);
