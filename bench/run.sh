@@ -144,11 +144,13 @@ if ! skip 5; then
   md ""
   md "| measure | value |"
   md "|---|---|"
-  md "| events (Python = C++, every run) | $(kv events $L) ($(kv events_match $L)) |"
+  md "| events: reference model / C++ (equal in every run?) | $(kv events $L) / $(kv cpp_events $L) ($(kv events_match $L)) |"
   md "| largest Goodput difference | $(kv max_goodput_diff $L) $([[ $prc == 0 ]] && echo '(within 1e-9)' || echo '**OUT OF TOLERANCE**') |"
-  md "| Python ns per event | $(kv python_ns_per_event $L) |"
-  md "| C++ ns per event (simulate(), same faults) | $(kv cpp_ns_per_event $L) |"
+  md "| Python time per event | $(kv python_ns_per_event $L) ns |"
+  md "| C++ time per reference event (simulate() on the same faults) | $(kv cpp_ns_per_event $L) ns |"
   md "| **C++ speed-up per event** | **$(kv ratio $L)x** (target 100x) |"
+  md ""
+  md "Per-run lines (Goodput and events side by side): $L."
   md ""
 fi
 
