@@ -32,6 +32,10 @@ TEST_CASE("sweep files are byte-identical whatever the thread count") {
   opt.threads = 4;
   CHECK(sweep_small(four, kAxis, opt).complete);
   check_same(one, four);
+  const std::string twelve = scratch("threads12");  // 5 points x 2 Monte Carlo threads each
+  opt.threads = 12;
+  CHECK(sweep_small(twelve, kAxis, opt).complete);
+  check_same(one, twelve);
   CHECK(!std::filesystem::exists(one + ".partial"));
   CHECK(!std::filesystem::exists(std::filesystem::path(one) / "records"));
 }
