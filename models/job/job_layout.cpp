@@ -19,6 +19,8 @@ void JobLayout::reset() {
   assigned_.assign(topology_->domains(), 0);
   partial_.assign(topology_->domains(), 0);
   domain_in_use_.assign(topology_->domains(), 0);
+  slots_per_domain_ = topology_->gpus_per_domain() / static_cast<std::uint32_t>(tp_) + 1;
+  slot_members_.assign(static_cast<std::size_t>(topology_->domains()) * slots_per_domain_, 0);
   total_assigned_ = 0;
   in_use_gpus_ = 0;
 }
@@ -36,6 +38,7 @@ void JobLayout::release_down(std::span<const std::uint32_t> newly_down, std::vec
     slot_[gpu] = 0;
     --in_use_gpus_;
     --domain_in_use_[hit.domain];
+    --slot_members_[static_cast<std::size_t>(hit.domain) * slots_per_domain_ + hit.slot];
     if (hits && std::none_of(hits->begin(), hits->end(), [&](const GroupHit& h) {
           return h.domain == hit.domain && h.slot == hit.slot;
         }))
@@ -51,7 +54,7 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
   if (groups == assigned_[domain] && partial_degree == partial_[domain]) {
     // Same groups: only top up the short ones (nothing to do when every GPU is in place).
     if (domain_in_use_[domain] < groups * static_cast<std::uint32_t>(tp_) + partial_degree)
-      domain_in_use_[domain] += refill(gpus, groups, partial_degree);
+      domain_in_use_[domain] += refill(domain, gpus, groups, partial_degree);
     return groups;
   }
   const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
@@ -90,7 +93,12 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
     }
   }
   std::uint32_t in_use = 0;
-  for (std::uint32_t m : members_) in_use += m;
+  std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
+  std::fill(counts, counts + slots_per_domain_, std::uint16_t{0});
+  for (std::uint32_t slot = 0; slot < new_slots; ++slot) {
+    in_use += members_[slot];
+    counts[slot] = static_cast<std::uint16_t>(members_[slot]);
+  }
   domain_in_use_[domain] = in_use;
   total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
@@ -98,28 +106,22 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
   return groups;
 }
 
-// Tops up every slot to its size (tp, or the partial degree for the last one) from idle
-// healthy GPUs in index order; slots are unchanged.
-std::uint32_t JobLayout::refill(std::span<const std::uint32_t> gpus, std::uint32_t groups,
+// Tops up every short slot to its size (tp, or the partial degree for the last one) from idle
+// healthy GPUs, taken from the end of the domain (where the idle ones usually are); slots keep
+// their numbers. Returns the GPUs added.
+std::uint32_t JobLayout::refill(std::uint32_t domain, std::span<const std::uint32_t> gpus, std::uint32_t groups,
                                 std::uint32_t partial_degree) {
   const std::uint32_t slots = groups + (partial_degree ? 1 : 0);
-  members_.assign(slots, 0);
-  std::uint32_t in_use = 0;
-  for (std::uint32_t g : gpus)
-    if (slot_[g] != 0) {
-      ++members_[slot_[g] - 1];
-      ++in_use;
-    }
-  const std::uint32_t want = groups * static_cast<std::uint32_t>(tp_) + partial_degree;
-  if (in_use >= want) return 0;
-  std::uint32_t k = 0, added = 0;
+  std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
   auto size = [&](std::uint32_t slot) { return slot < groups ? static_cast<std::uint32_t>(tp_) : partial_degree; };
-  for (std::uint32_t g : gpus) {
-    while (k < slots && members_[k] >= size(k)) ++k;
+  std::uint32_t k = 0, added = 0;
+  for (auto it = gpus.rbegin(); it != gpus.rend(); ++it) {
+    while (k < slots && counts[k] >= size(k)) ++k;
     if (k == slots) break;
+    const std::uint32_t g = *it;
     if (slot_[g] == 0 && health_->up(g)) {
       slot_[g] = static_cast<std::uint16_t>(k + 1);
-      ++members_[k];
+      ++counts[k];
       ++in_use_gpus_;
       ++added;
     }

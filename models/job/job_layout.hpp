@@ -46,7 +46,8 @@ class JobLayout {
   void refill_in_place(std::span<const std::uint32_t> domains);
 
  private:
-  std::uint32_t refill(std::span<const std::uint32_t> gpus, std::uint32_t groups, std::uint32_t partial_degree);
+  std::uint32_t refill(std::uint32_t domain, std::span<const std::uint32_t> gpus, std::uint32_t groups,
+                       std::uint32_t partial_degree);
   void grow(std::int64_t groups);
   void shrink(std::int64_t groups);
 
@@ -57,6 +58,8 @@ class JobLayout {
   std::vector<std::uint32_t> assigned_;   // per domain, full groups
   std::vector<std::uint16_t> partial_;    // per domain, degree of the partial group (0: none)
   std::vector<std::uint32_t> domain_in_use_;  // per domain, GPUs tagged to a group
+  std::uint32_t slots_per_domain_ = 1;
+  std::vector<std::uint16_t> slot_members_;   // [domain * slots_per_domain_ + slot]: GPUs tagged
   std::vector<std::uint32_t> order_, members_, target_;
   std::vector<std::uint16_t> relabel_;
   std::int64_t total_assigned_ = 0;

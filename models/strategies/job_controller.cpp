@@ -55,6 +55,7 @@ void JobController::react_repair(const RepairImpact& impact) {
 }
 
 void JobController::handle(std::uint32_t kind, std::uint64_t) {
+  ++events_;
   switch (kind) {
     case kStallStep: next_stall_step(); break;
     case kJoin:

@@ -31,6 +31,7 @@ class JobController : public Strategy {
   void on_fault(const FaultImpact& impact) final;
   void on_repair(const RepairImpact& impact) final;
   void handle(std::uint32_t kind, std::uint64_t arg) final;
+  std::int64_t events_handled() const final { return events_; }
 
  protected:
   // Called for faults that hit job groups, after in-domain refill of the hit domains
@@ -92,6 +93,7 @@ class JobController : public Strategy {
   void set_in_use();
 
   JobContext* ctx_ = nullptr;
+  std::int64_t events_ = 0;
   Mode mode_ = Mode::Running;
   After after_ = After::Resume;
   std::vector<Step> steps_;

@@ -57,6 +57,7 @@ class Strategy : public EventHandler {
   virtual void start(JobContext& ctx) = 0;
   virtual void on_fault(const FaultImpact& impact) = 0;
   virtual void on_repair(const RepairImpact& impact) = 0;
+  virtual std::int64_t events_handled() const { return 0; }  // its own engine events fired
 };
 
 struct StrategyInfo {

@@ -29,8 +29,8 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, cons
           for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(run)] = m[s];
         } else {
           const FaultList faults = faults_for(plan, run);
-          for (std::size_t s = 0; s < strategies.size(); ++s)
-            out[s].runs[static_cast<std::size_t>(run)] = simulate(plan, faults, strategies[s]);
+          auto m = simulate_all(plan, faults, strategies);
+          for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(run)] = m[s];
         }
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);

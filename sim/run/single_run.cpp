@@ -1,6 +1,7 @@
 #include "sim/run/single_run.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "models/strategies/strategy.hpp"
@@ -12,36 +13,63 @@ namespace {
 
 constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 
+// One strategy's view of the run.
+struct Lane {
+  Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim, const StrategyConfig& config,
+       JobObserver* extra)
+      : layout(health, plan.scenario.job.tp), accounting(plan.topology->gpus()) {
+    const StrategyInfo* info = find_strategy(config.name);
+    if (!info) throw std::logic_error("unknown strategy " + config.name);
+    signals.add(&accounting);
+    if (extra) signals.add(extra);
+    strategy = info->make(plan.scenario, config.params);
+    ctx.sim = &sim;
+    ctx.scenario = &plan.scenario;
+    ctx.health = &health;
+    ctx.layout = &layout;
+    ctx.signals = &signals;
+    ctx.checkpoint_interval = plan.checkpoint_interval;
+    ctx.cost = plan.cost.get();
+  }
+  JobLayout layout;
+  Accounting accounting;
+  JobSignals signals;
+  std::unique_ptr<Strategy> strategy;
+  JobContext ctx;
+  std::vector<GroupHit> hits;
+};
+
 class FaultFeeder final : public EventHandler {
  public:
-  FaultFeeder(Simulator& sim, const FaultList& faults, ClusterHealth& health, JobLayout& layout,
-              Strategy& strategy, Accounting& accounting, Time horizon)
-      : sim_(sim), faults_(faults), health_(health), layout_(layout), strategy_(strategy),
-        accounting_(accounting), horizon_(horizon) {}
+  FaultFeeder(Simulator& sim, const FaultList& faults, ClusterHealth& health, std::vector<std::unique_ptr<Lane>>& lanes,
+              Time horizon)
+      : sim_(sim), faults_(faults), health_(health), lanes_(lanes), horizon_(horizon) {}
 
   void start() { schedule_start(0); }
+  std::int64_t fired() const { return fired_; }
 
   void handle(std::uint32_t kind, std::uint64_t i) override {
+    ++fired_;
     const Fault& f = faults_.faults[i];
     const Topology& topo = health_.topology();
+    gpus_.clear();
     if (kind == kFaultStart) {
       schedule_start(i + 1);
       if (f.end < horizon_) sim_.schedule_at(f.end, this, kFaultEnd, i);
-      else if (f.end == f.start) throw std::logic_error("fault with zero duration");
-      gpus_.clear();
-      hits_.clear();
       health_.fail(f.component, &gpus_);
-      layout_.release_down(gpus_, &hits_);
-      accounting_.gpus_down(sim_.now(), health_.down_gpus());
-      accounting_.count_failure(!hits_.empty());
       FaultImpact impact;
       impact.fault = &f;
       impact.restart_only = f.fault_class < faults_.classes.size() && faults_.classes[f.fault_class].restart_only;
       impact.newly_down = gpus_;
-      impact.hits = hits_;
-      strategy_.on_fault(impact);
+      for (auto& lane : lanes_) {
+        lane->hits.clear();
+        lane->layout.release_down(gpus_, &lane->hits);
+        lane->accounting.gpus_down(sim_.now(), health_.down_gpus());
+        lane->accounting.count_failure(!lane->hits.empty());
+        impact.hits = lane->hits;
+        lane->strategy->on_fault(impact);
+      }
     } else {
-      gpus_.clear();
       domains_.clear();
       health_.repair(f.component, &gpus_);
       for (std::uint32_t g : gpus_) {
@@ -49,12 +77,14 @@ class FaultFeeder final : public EventHandler {
         if (domains_.empty() || domains_.back() != d) domains_.push_back(d);
       }
       domains_.erase(std::unique(domains_.begin(), domains_.end()), domains_.end());
-      accounting_.gpus_down(sim_.now(), health_.down_gpus());
       RepairImpact impact;
       impact.fault = &f;
       impact.newly_up = gpus_;
       impact.domains = domains_;
-      strategy_.on_repair(impact);
+      for (auto& lane : lanes_) {
+        lane->accounting.gpus_down(sim_.now(), health_.down_gpus());
+        lane->strategy->on_repair(impact);
+      }
     }
   }
 
@@ -67,44 +97,37 @@ class FaultFeeder final : public EventHandler {
   Simulator& sim_;
   const FaultList& faults_;
   ClusterHealth& health_;
-  JobLayout& layout_;
-  Strategy& strategy_;
-  Accounting& accounting_;
+  std::vector<std::unique_ptr<Lane>>& lanes_;
   Time horizon_;
+  std::int64_t fired_ = 0;
   std::vector<std::uint32_t> gpus_, domains_;
-  std::vector<GroupHit> hits_;
 };
+
+std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
+                                  const std::vector<StrategyConfig>& strategies, JobObserver* extra) {
+  Simulator sim;
+  ClusterHealth health(*plan.topology);
+  std::vector<std::unique_ptr<Lane>> lanes;
+  for (const auto& s : strategies) lanes.push_back(std::make_unique<Lane>(plan, health, sim, s, extra));
+  FaultFeeder feeder(sim, faults, health, lanes, plan.horizon);
+  for (auto& lane : lanes) lane->strategy->start(lane->ctx);
+  feeder.start();
+  sim.run_until(plan.horizon);
+  std::vector<RunMetrics> out;
+  for (auto& lane : lanes)
+    out.push_back(lane->accounting.finish(plan.horizon, feeder.fired() + lane->strategy->events_handled()));
+  return out;
+}
 
 }  // namespace
 
-RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& config,
-                    JobObserver* extra) {
-  const StrategyInfo* info = find_strategy(config.name);
-  if (!info) throw std::logic_error("unknown strategy " + config.name);
-  const Topology& topo = *plan.topology;
-  Simulator sim;
-  ClusterHealth health(topo);
-  JobLayout layout(health, plan.scenario.job.tp);
-  Accounting accounting(topo.gpus());
-  JobSignals signals;
-  signals.add(&accounting);
-  if (extra) signals.add(extra);
-  auto strategy = info->make(plan.scenario, config.params);
+RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& config, JobObserver* extra) {
+  return run_lanes(plan, faults, {config}, extra).front();
+}
 
-  JobContext ctx;
-  ctx.sim = &sim;
-  ctx.scenario = &plan.scenario;
-  ctx.health = &health;
-  ctx.layout = &layout;
-  ctx.signals = &signals;
-  ctx.checkpoint_interval = plan.checkpoint_interval;
-  ctx.cost = plan.cost.get();
-
-  FaultFeeder feeder(sim, faults, health, layout, *strategy, accounting, plan.horizon);
-  strategy->start(ctx);
-  feeder.start();
-  sim.run_until(plan.horizon);
-  return accounting.finish(plan.horizon, static_cast<std::int64_t>(sim.events_fired()));
+std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
+                                     const std::vector<StrategyConfig>& strategies) {
+  return run_lanes(plan, faults, strategies, nullptr);
 }
 
 }  // namespace goodput

@@ -1,8 +1,12 @@
-// One run: a fresh engine, cluster health and layout, one strategy, one fault list. Faults are
-// fed to the engine lazily (the next start is scheduled when the previous one fires), health
-// and layout are updated, then the strategy reacts. `extra` (optional) observes the job
-// signals too, e.g. a timeline writer.
+// Runs of one fault list. simulate_all() runs several strategies side by side on one engine
+// and one cluster health: each fault is applied to the health once, then every strategy sees
+// it in turn (its own layout, signals and accounting). A strategy's events and the fault
+// events keep the same relative order as in a run of its own, so its results are identical
+// to simulate()'s. Faults are fed lazily (the next start is scheduled when the previous one
+// fires). `extra` (optional) observes the job signals of one strategy, e.g. a timeline writer.
 #pragma once
+
+#include <vector>
 
 #include "sim/run/run_metrics.hpp"
 #include "sim/run/run_plan.hpp"
@@ -11,5 +15,7 @@ namespace goodput {
 
 RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& strategy,
                     JobObserver* extra = nullptr);
+std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
+                                     const std::vector<StrategyConfig>& strategies);
 
 }  // namespace goodput
