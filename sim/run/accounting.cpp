@@ -48,12 +48,14 @@ void Accounting::advance_cycle(Time t, double dt) {
   promote_pending(t);  // a snapshot of an earlier stretch that became durable by now
   auto progress_at = [&](Time x) { return phase_progress_ + phase_.rate * run_between(phase_start_, x); };
   auto run_time_at = [&](Time x) { return phase_run_time_ + run_between(phase_start_, x); };
+  // The step in flight counts from the end of the latest save window (it may have started in an
+  // earlier phase of the same cycle).
+  const Time k_end = c.last_save_at(t - c.blocking);
+  if (k_end >= 0) running_since_ = std::max(running_since_, c.save_start(k_end) + c.blocking);
   // Saves that started in this phase have indices from `first` on.
   const Time first = c.last_save_at(phase_start_ - 1) + 1;
   const Time last_started = c.last_save_at(t);
   if (last_started < first) return;
-  const Time k_end = c.last_save_at(t - c.blocking);  // the latest save window that has ended
-  if (k_end >= first) running_since_ = std::max(running_since_, c.save_start(k_end) + c.blocking);
   const Time last_durable = c.last_save_at(t - c.durable);
   const Time lo = std::max(first, c.last_save_at(last_ - c.durable) + 1);
   if (last_durable >= lo) {

@@ -204,3 +204,13 @@ TEST_CASE("checkpoint_restart: a repair during detection does not cut detection 
   CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
   CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
 }
+
+TEST_CASE("the step in flight is counted from the end of the last checkpoint save") {
+  // Blocking 60 s saves every 600 s of running: 600-660, 1,260-1,320, ... A 10 s step.
+  Json j = small_scenario(3, 4);
+  j["checkpoint"] = {{"interval", "fixed"}, {"interval_s", 600}, {"save_s", 60}, {"load_s", 300}};
+  auto lost = [&](double t) { return bucket(run_one_fault(j, "dp_drop", t / 3600, 20.0), Bucket::WastedProgress) * H; };
+  CHECK(lost(667) == doctest::Approx(7).epsilon(1e-9));    // 7 s after the first save ended
+  CHECK(lost(1333) == doctest::Approx(3).epsilon(1e-9));   // 13 s after the second: 3 s into a step
+  CHECK(lost(655) == 0);                                    // during a save: no step in flight
+}
