@@ -9,6 +9,7 @@ EventId Simulator::schedule_at(Time at, EventHandler* handler, std::uint32_t kin
                                std::uint64_t arg) {
   if (at < now_) throw std::logic_error("Simulator: event scheduled in the past");
   const EventId id = next_id_++;
+  done_.push_back(false);
   heap_.push_back(Entry{at, id, handler, arg, kind});
   std::push_heap(heap_.begin(), heap_.end(), later);
   return id;
@@ -16,16 +17,7 @@ EventId Simulator::schedule_at(Time at, EventHandler* handler, std::uint32_t kin
 
 void Simulator::cancel(EventId id) {
   if (id == 0 || id >= next_id_) return;
-  auto it = std::lower_bound(cancelled_.begin(), cancelled_.end(), id);
-  if (it == cancelled_.end() || *it != id) cancelled_.insert(it, id);
-}
-
-bool Simulator::is_cancelled(EventId id) {
-  if (cancelled_.empty()) return false;
-  auto it = std::lower_bound(cancelled_.begin(), cancelled_.end(), id);
-  if (it == cancelled_.end() || *it != id) return false;
-  cancelled_.erase(it);
-  return true;
+  done_[id - 1] = true;
 }
 
 void Simulator::run_until(Time end) {
@@ -33,7 +25,8 @@ void Simulator::run_until(Time end) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const Entry e = heap_.back();
     heap_.pop_back();
-    if (is_cancelled(e.id)) continue;
+    if (done_[e.id - 1]) continue;  // cancelled
+    done_[e.id - 1] = true;
     now_ = e.time;
     ++fired_;
     e.handler->handle(e.kind, e.arg);
@@ -43,7 +36,7 @@ void Simulator::run_until(Time end) {
 
 void Simulator::reset() {
   heap_.clear();
-  cancelled_.clear();
+  done_.clear();
   now_ = 0;
   next_id_ = 1;
   fired_ = 0;

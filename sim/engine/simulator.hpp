@@ -1,6 +1,7 @@
 // The discrete-event engine: a clock and a queue of future events, nothing about GPUs.
 // Events are ordered by (time, insertion sequence), so equal-time events fire in the order
-// they were scheduled; cancellation is lazy (a cancelled id is skipped when it surfaces).
+// they were scheduled; cancellation is lazy (a cancelled id is skipped when it surfaces, found
+// in O(1) from one bit per scheduled event; cancelling a fired event is a no-op).
 // A model implements EventHandler and schedules events for itself; the engine calls
 // handler->handle(kind, arg) when an event comes due. Time never goes backwards.
 #pragma once
@@ -52,13 +53,12 @@ class Simulator {
   static bool later(const Entry& a, const Entry& b) {
     return a.time != b.time ? a.time > b.time : a.id > b.id;
   }
-  bool is_cancelled(EventId id);
 
   Time now_ = 0;
   EventId next_id_ = 1;
   std::uint64_t fired_ = 0;
   std::vector<Entry> heap_;
-  std::vector<EventId> cancelled_;  // sorted ascending; small in practice
+  std::vector<bool> done_;  // per id: fired or cancelled
 };
 
 }  // namespace goodput

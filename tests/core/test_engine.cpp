@@ -80,3 +80,18 @@ TEST_CASE("confidence intervals use Student's t") {
   CHECK(d.mean == doctest::Approx(2));
   CHECK(summarize({5}).ci95 == 0);
 }
+
+TEST_CASE("cancelling an event that already fired changes nothing") {
+  Simulator sim;
+  Recorder r;
+  r.sim = &sim;
+  const EventId a = sim.schedule_at(10, &r, 0, 1);
+  sim.run_until(20);
+  sim.cancel(a);
+  sim.cancel(a);
+  sim.schedule_at(30, &r, 0, 2);
+  sim.run_until(40);
+  REQUIRE(r.seen.size() == 2);
+  CHECK(r.seen[1] == std::make_pair(Time{30}, std::uint64_t{2}));
+  CHECK(sim.events_fired() == 2);
+}
