@@ -176,6 +176,18 @@ class Run:
         for g in gpus:
             if slot[g]:
                 counts[slot[g] - 1] += 1
+        if groups == old:  # same groups: top up short ones from idle GPUs, from the domain's end
+            k, down = 0, self.down_count
+            for g in reversed(gpus):
+                while k < groups and counts[k] >= tp:
+                    k += 1
+                if k == groups:
+                    break
+                if slot[g] == 0 and down[g] == 0:
+                    slot[g] = k + 1
+                    counts[k] += 1
+                    self.in_use += 1
+            return groups
         order = sorted(range(old), key=lambda k: -counts[k])  # stable, like std::stable_sort
         relabel = [0] * (old + 1)
         for i in range(min(old, groups)):
