@@ -22,7 +22,7 @@ SCEN=bench/scenarios/bench-131k.json
 skip() { [[ " $SKIP " == *" $1 "* ]]; }
 log() { echo ">> $*" >&2; }
 
-bash bench/install-bench-deps.sh
+bash scripts/install-deps.sh --bench
 cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG -g" \
   -DGOODPUT_BUILD_BENCH=ON -DGOODPUT_BUILD_TESTS=OFF -DGOODPUT_BUILD_CALIBRATION=OFF >/dev/null || exit 1
 ninja -C $B goodput goodput_engine_bench goodput_workload goodput_export_faults >&2 || exit 1

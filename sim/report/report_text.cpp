@@ -7,16 +7,12 @@
 
 #include "sim/report/report.hpp"
 #include "sim/report/report_html.hpp"
+#include "sim/report/text_util.hpp"
 
 namespace goodput {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 std::string pct(double v) { return fmt("%.2f%%", 100 * v); }
 std::string pct_ci(const Summary& s) { return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%"; }
 std::string num_ci(const Summary& s, const char* f = "%.1f") { return fmt(f, s.mean) + " ± " + fmt(f, s.ci95); }
@@ -55,11 +51,6 @@ std::string summary_paragraph(const Report& rep) {
   return s.str();
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
 
 }  // namespace
 
