@@ -52,9 +52,15 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
   // spread says is needed (rounded up to whole batches, at least one more batch), up to the cap.
   const int batch = std::max(2, std::min(scenario.seeds, seeds.max_seeds));
   int n = batch;
+  std::vector<StrategyRuns> runs;
   for (;;) {
+    const int have = runs.empty() ? 0 : static_cast<int>(runs.front().runs.size());
     set_seeds(pt.plan, n);
-    auto runs = run_monte_carlo(pt.plan, threads);
+    auto more = run_monte_carlo(pt.plan, threads, {}, have);  // only the new seeds
+    if (runs.empty()) runs = std::move(more);
+    else
+      for (std::size_t s = 0; s < runs.size(); ++s)
+        runs[s].runs.insert(runs[s].runs.end(), more[s].runs.begin(), more[s].runs.end());
     const double ci = worst_ci(runs);
     if (ci <= seeds.ci_target || n >= seeds.max_seeds) {
       pt.report = build_report(pt.plan, std::move(runs));

@@ -10,42 +10,40 @@
 
 namespace goodput {
 
-std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, const ProgressFn& progress) {
+std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, const ProgressFn& progress,
+                                          int first_run) {
   const int seeds = plan.scenario.seeds;
+  const int count = std::max(0, seeds - first_run);
   const auto& strategies = plan.scenario.strategies;
   std::vector<StrategyRuns> out(strategies.size());
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     out[s].strategy = strategies[s].name;
-    out[s].runs.resize(static_cast<std::size_t>(seeds));
+    out[s].runs.resize(static_cast<std::size_t>(count));
   }
   std::atomic<int> next{0}, done{0};
   std::exception_ptr failure;
   std::mutex mutex;
   auto worker = [&] {
-    for (int run = next++; run < seeds; run = next++) {
+    for (int i = next++; i < count; i = next++) {
+      const int run = first_run + i;
       try {
-        if (plan.scenario.mode == "snapshot") {
-          auto m = simulate_snapshot(plan, run);
-          for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(run)] = m[s];
-        } else {
-          const FaultList faults = faults_for(plan, run);
-          auto m = simulate_all(plan, faults, strategies);
-          for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(run)] = m[s];
-        }
+        const auto m = plan.scenario.mode == "snapshot" ? simulate_snapshot(plan, run)
+                                                         : simulate_all(plan, faults_for(plan, run), strategies);
+        for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(i)] = m[s];
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!failure) failure = std::current_exception();
-        next = seeds;
+        next = count;
         return;
       }
       const int d = ++done;
       if (progress) {
         std::lock_guard<std::mutex> lock(mutex);
-        progress(d, seeds);
+        progress(d, count);
       }
     }
   };
-  const int n = std::max(1, std::min(threads, seeds));
+  const int n = std::max(1, std::min(threads, count));
   std::vector<std::thread> pool;
   for (int i = 1; i < n; ++i) pool.emplace_back(worker);
   worker();
