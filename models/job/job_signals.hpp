@@ -73,9 +73,7 @@ struct Phase {
 class JobObserver {
  public:
   virtual ~JobObserver() = default;
-  virtual void phase(Time t, const Phase& p) = 0;
-  virtual void checkpoint_snapshot(Time t) = 0;  // the state at t is being saved
-  virtual void checkpoint_durable(Time t) = 0;   // the last snapshot can now be restored
+  virtual void phase(Time t, const Phase& p) = 0;  // snapshots and durable points: p.cycle
   virtual void checkpoint_aborted(Time t) = 0;   // the snapshot in flight will never be durable
   virtual void rollback(Time t) = 0;             // progress since the last durable checkpoint is lost
   virtual void partial_step_lost(Time t, Time step) = 0;  // the step in flight is lost
@@ -92,8 +90,6 @@ class JobSignals final : public JobObserver {
   void add(JobObserver* o) { observers_.push_back(o); }
   void clear() { observers_.clear(); }
   void phase(Time t, const Phase& p) override { for (auto* o : observers_) o->phase(t, p); }
-  void checkpoint_snapshot(Time t) override { for (auto* o : observers_) o->checkpoint_snapshot(t); }
-  void checkpoint_durable(Time t) override { for (auto* o : observers_) o->checkpoint_durable(t); }
   void checkpoint_aborted(Time t) override { for (auto* o : observers_) o->checkpoint_aborted(t); }
   void rollback(Time t) override { for (auto* o : observers_) o->rollback(t); }
   void partial_step_lost(Time t, Time step) override { for (auto* o : observers_) o->partial_step_lost(t, step); }

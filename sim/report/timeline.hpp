@@ -26,8 +26,6 @@ class TimelineRecorder final : public JobObserver {
  public:
   explicit TimelineRecorder(Time horizon, std::size_t max_spans = 1000);
   void phase(Time t, const Phase& p) override;
-  void checkpoint_snapshot(Time) override {}
-  void checkpoint_durable(Time) override {}
   void checkpoint_aborted(Time t) override { instant(t, "checkpoint aborted"); }
   void rollback(Time t) override { instant(t, "rollback"); }
   void partial_step_lost(Time, Time) override {}

@@ -83,23 +83,6 @@ void Accounting::phase(Time t, const Phase& p) {
   phase_run_time_ = run_time_;
 }
 
-void Accounting::checkpoint_snapshot(Time t) {
-  advance(t);
-  snapshot_progress_ = progress_;
-  snapshot_run_time_ = run_time_;
-  snapshot_pending_ = true;
-  pending_durable_at_ = 0;  // until checkpoint_durable says so
-}
-
-void Accounting::checkpoint_durable(Time t) {
-  advance(t);
-  if (!snapshot_pending_) return;
-  durable_progress_ = snapshot_progress_;
-  durable_run_time_ = snapshot_run_time_;
-  snapshot_pending_ = false;
-  ++m_.checkpoints;
-}
-
 void Accounting::checkpoint_aborted(Time t) {
   advance(t);
   snapshot_pending_ = false;

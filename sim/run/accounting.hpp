@@ -16,8 +16,6 @@ class Accounting final : public JobObserver {
   explicit Accounting(std::int64_t total_gpus) : total_gpus_(total_gpus) {}
 
   void phase(Time t, const Phase& p) override;
-  void checkpoint_snapshot(Time t) override;
-  void checkpoint_durable(Time t) override;
   void checkpoint_aborted(Time t) override;
   void rollback(Time t) override;
   void partial_step_lost(Time t, Time step) override;
