@@ -76,7 +76,7 @@ struct Scenario {
   Json resolved;
 
   int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
-  int job_groups() const { return job.dp * job.pp; }
+  std::int64_t job_groups() const { return static_cast<std::int64_t>(job.dp) * job.pp; }
   const StrategyConfig* strategy(const std::string& n) const {
     for (const auto& s : strategies)
       if (s.name == n) return &s;

@@ -8,6 +8,7 @@
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_text.hpp"
 
 namespace goodput {
 
@@ -181,16 +182,11 @@ Json class_to_json(const FailureClassSpec& c) {
 }  // namespace
 
 Json read_json_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open file");
   std::stringstream buf;
   buf << in.rdbuf();
-  try {
-    return Json::parse(buf.str());
-  } catch (const Json::parse_error& e) {
-    // nlohmann's message carries "at line L, column C"
-    throw InputError(path, "", std::string("not valid JSON: ") + e.what());
-  }
+  return parse_json_text(buf.str(), path);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
@@ -257,6 +253,9 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
                                     std::to_string(needed));
     s.spare_domains = static_cast<int>(s.cluster.domains - needed);
   } else {
+    if (needed + s.spare_domains > 10'000'000)
+      throw cl.error("spare_domains", "the job needs " + std::to_string(needed) + " domains; with " +
+                                          std::to_string(s.spare_domains) + " spares that exceeds 1e7 domains");
     s.cluster.domains = static_cast<int>(needed + s.spare_domains);
   }
   if (static_cast<double>(s.cluster.domains) * s.cluster.gpus_per_domain() > 4.0e9)

@@ -41,7 +41,7 @@ const ParamSection& trace() {
   static const ParamSection s{"trace", "A failure trace to replay instead of the statistical model.", {
       text("path", Json(), "trace file, relative to the scenario file"),
       choice("format", {"csv", "json", "infinitehbd-json", "lanl-csv"}, "csv", "file format"),
-      optional(integer("lanl_system", "", Json(), 0, kInf, "LANL system number to import (lanl-csv)")),
+      optional(integer("lanl_system", "", Json(), 0, 1e6, "LANL system number to import (lanl-csv)")),
       number("time_offset_hours", "h", 0.0, -kInf, kInf, "subtracted from every trace time"),
       strings("restart_only_classes", Json::array(),
               "fault classes that need only a restart (the job restarts; no repair wait)"),
@@ -88,13 +88,13 @@ const ParamSection& cluster() {
 
 const ParamSection& model() {
   static const ParamSection s{"model", "Transformer shape (for the cost model and calibration).", {
-      integer("hidden", "", Json(), 1, kInf, "hidden size"),
-      integer("heads", "", Json(), 1, kInf, "attention heads"),
-      optional(integer("kv_heads", "", Json(), 1, kInf, "key/value heads (default: heads)")),
-      integer("ffn", "", Json(), 1, kInf, "MLP inner width"),
-      integer("layers", "", Json(), 1, kInf, "transformer layers"),
-      integer("seq_len", "tokens", Json(), 1, kInf, "sequence length"),
-      integer("vocab", "tokens", 128256, 1, kInf, "vocabulary size"),
+      integer("hidden", "", Json(), 1, 1e6, "hidden size"),
+      integer("heads", "", Json(), 1, 1e5, "attention heads"),
+      optional(integer("kv_heads", "", Json(), 1, 1e5, "key/value heads (default: heads)")),
+      integer("ffn", "", Json(), 1, 1e7, "MLP inner width"),
+      integer("layers", "", Json(), 1, 1e5, "transformer layers"),
+      integer("seq_len", "tokens", Json(), 1, 1e8, "sequence length"),
+      integer("vocab", "tokens", 128256, 1, 1e8, "vocabulary size"),
       boolean("gated_mlp", false, "gated MLP (SwiGLU: the up projection has 2*ffn columns)"),
   }};
   return s;

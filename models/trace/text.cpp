@@ -9,6 +9,7 @@
 
 #include "models/trace/detail.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_text.hpp"
 
 namespace goodput::trace::detail {
 
@@ -131,11 +132,7 @@ std::string quote_text(std::string_view text) {
   return out;
 }
 
-std::string describe_json(const Json& value) {
-  std::string dump = value.dump();
-  if (dump.size() > 60) dump = dump.substr(0, 60) + "...";
-  return std::string(value.type_name()) + " " + dump;
-}
+std::string describe_json(const Json& value) { return std::string(value.type_name()) + " " + json_show(value); }
 
 std::string pointer_token(const std::string& key) {
   std::string out;
@@ -151,16 +148,6 @@ std::string pointer_token(const std::string& key) {
   return out;
 }
 
-Json parse_json(const std::string& path, const std::string& text) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // Report the line holding the byte where parsing stopped (e.byte is 1-based).
-    const std::string_view before = std::string_view(text).substr(
-        0, std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size()));
-    const auto line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
-    throw InputError(path, line_locator(line), std::string("expected valid JSON: ") + e.what());
-  }
-}
+Json parse_json(const std::string& path, const std::string& text) { return parse_json_text(text, path); }
 
 }  // namespace goodput::trace::detail

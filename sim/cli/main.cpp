@@ -12,14 +12,18 @@
 #include "sim/cli/describe.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
+#include "sim/run/work_budget.hpp"
 
 namespace {
 
 using namespace goodput;
+
+constexpr int kMaxThreads = 1024;  // more threads than this only cost memory
 
 std::string default_scenario() {
   for (const char* p : {"scenarios/default.json", GOODPUT_SOURCE_DIR "/scenarios/default.json"})
@@ -48,6 +52,8 @@ struct RunArgs {
   int threads = 0;
   std::vector<std::string> sets;
   bool quiet = false;
+  double max_events = WorkBudget{}.max_events;
+  std::string max_memory;
 };
 
 int command_run(const RunArgs& a) {
@@ -68,8 +74,14 @@ int command_run(const RunArgs& a) {
     overrides.push_back("/strategies=" + chosen.dump());
   }
   const Scenario scenario = load_scenario(path, overrides);
-  const RunPlan plan = make_plan(scenario);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  WorkBudget budget;
+  budget.max_events = a.max_events;
+  if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
+  check_work_budget(estimate_work(scenario, threads), budget, path);
+  const RunPlan plan = make_plan(scenario);
+  // Claimed before the simulation, so a path goodput may not write fails at once.
+  OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out, a.out.empty() ? "default output" : "--out");
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   const auto t0 = std::chrono::steady_clock::now();
   auto runs = run_monte_carlo(plan, threads, [&](int done, int total) {
@@ -79,14 +91,14 @@ int command_run(const RunArgs& a) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Report report = build_report(plan, std::move(runs));
   report.timeline = record_timeline(plan, 0);  // run 0 again per strategy, observed
-  const std::string out = a.out.empty() ? "results/" + scenario.name : a.out;
-  write_report(report, out);
+  write_report_files(report, out.staging());
+  out.publish();
   if (!charts_available())
     std::cerr << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": " << plan.topology->gpus() << " GPUs, "
               << scenario.horizon_hours << " h, " << scenario.seeds << " seeds (" << secs << " s)\n\n"
-              << terminal_table(report) << "\nreport: " << out << "/report.md\n";
+              << terminal_table(report) << "\nreport: " << display_path(out.target()) << "/report.md\n";
   }
   return 0;
 }
@@ -116,18 +128,21 @@ int main(int argc, char** argv) {
   RunArgs run_args;
   auto* run = app.add_subcommand("run", "simulate a scenario under each strategy and write a report");
   run->add_option("scenario", run_args.scenario, "scenario JSON (default: scenarios/default.json)");
-  run->add_option("--out", run_args.out, "report directory (default: results/<scenario name>)");
+  run->add_option("--out", run_args.out, "report folder: new, empty or an earlier goodput report (default: goodput-out/<scenario name>)");
   run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)")->check(CLI::PositiveNumber);
   run->add_option("--strategies", run_args.strategies, "comma-separated strategies to compare");
   run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)");
-  run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
+  run->add_option("--max-events", run_args.max_events, "work budget: refuse scenarios estimated above this many events (default 2e9)")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--max-memory", run_args.max_memory, "work budget: refuse scenarios estimated to need more memory (default 8G)");
   run->add_flag("--quiet", run_args.quiet, "print nothing on success");
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values, or goal-seek one");
   sweep->add_option("scenario", sw.scenario, "scenario JSON")->required();
   sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
-  sweep->add_option("--out", sw.out, "sweep directory (default: results/<scenario name>-sweep or -seek)");
+  sweep->add_option("--out", sw.out, "sweep folder: new, empty or an earlier goodput report (default: goodput-out/<scenario name>-sweep or -seek)");
   sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
   sweep->add_option("--ci-target", sw.ci_target, "--seeds auto: stop when every Goodput 95% CI half-width <= this")
       ->check(CLI::PositiveNumber);
@@ -141,7 +156,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   sweep->add_option("--strategy", sw.strategy, "goal seek: the strategy whose Goodput must reach the target");
   sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
-  sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
+  sweep->add_option("--max-events", sw.max_events, "work budget: refuse sweeps estimated above this many events in all (default 2e9)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_option("--max-memory", sw.max_memory, "work budget: refuse sweeps estimated to need more memory (default 8G)");
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
 
   std::vector<std::string> validate_files;

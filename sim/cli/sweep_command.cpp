@@ -12,7 +12,9 @@
 #include "sim/core/error.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
+#include "sim/report/output_dir.hpp"
 #include "sim/report/sweep_runner.hpp"
+#include "sim/run/work_budget.hpp"
 
 namespace goodput {
 
@@ -31,6 +33,24 @@ void progress_bar(int done, int total, double left) {
   std::cerr << "\r  points " << done << "/" << total << " [" << std::string(static_cast<std::size_t>(filled), '#')
             << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << duration_text(left) << " left   "
             << std::flush;
+}
+
+// The budget covers the whole sweep: events add up over points; points run side by side.
+void check_budget(const SweepArgs& a, const std::vector<Scenario>& points, int threads) {
+  WorkBudget budget;
+  budget.max_events = a.max_events;
+  if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
+  WorkEstimate total;
+  const int side_by_side = std::max(1, std::min(threads, static_cast<int>(points.size())));
+  for (Scenario sc : points) {
+    if (a.seeds == "auto") sc.seeds = std::max(sc.seeds, a.max_seeds);  // the most it may take
+    const WorkEstimate w = estimate_work(sc, std::max(1, threads / side_by_side));
+    total.events += w.events;
+    total.gpus = std::max(total.gpus, w.gpus);
+    total.failures_per_run = std::max(total.failures_per_run, w.failures_per_run);
+    total.memory_bytes = std::max(total.memory_bytes, w.memory_bytes * side_by_side);
+  }
+  check_work_budget(total, budget, a.scenario);
 }
 
 SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
@@ -56,9 +76,12 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     o.push_back(a.seek + "=" + std::to_string(v));
     return load_scenario(a.scenario, o);
   };
+  if (a.seek_min > a.seek_max)
+    throw InputError("--min", std::to_string(a.seek_min), "is greater than --max " + std::to_string(a.seek_max));
   const Scenario first = scenario_at(a.seek_min);
   if (!first.strategy(a.strategy)) throw InputError("--strategy", a.strategy, "not among the scenario's strategies");
-  scenario_at(a.seek_max);  // both ends must be valid values
+  check_budget(a, {scenario_at(a.seek_max)}, threads);  // both ends must be valid values; max is the largest
+  OutputDir out(a.out.empty() ? default_output(first.name + "-seek") : a.out, a.out.empty() ? "default output" : "--out");
   std::map<long, SweepPoint> evaluated;
   Json steps = Json::array();
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
@@ -88,12 +111,12 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
                 {"answer", r.answer ? Json(*r.answer) : Json(nullptr)},
                 {"assumption", "mean Goodput does not decrease as the value grows (bisection)"},
                 {"evaluated", steps}};
-  const std::string out = a.out.empty() ? "results/" + first.name + "-seek" : a.out;
-  write_sweep(sweep, out);
+  write_sweep_files(sweep, out.staging());
+  out.publish();
   if (!a.quiet)
     std::cout << "goodput sweep --seek " << a.seek << ": smallest value with " << a.strategy << " Goodput >= "
               << a.target_goodput << ": " << (r.answer ? std::to_string(*r.answer) : std::string("none in range"))
-              << " (" << r.steps.size() << " values evaluated)\nreport: " << out << "/report.md\n";
+              << " (" << r.steps.size() << " values evaluated)\nreport: " << display_path(out.target()) << "/report.md\n";
   return 0;
 }
 
@@ -119,10 +142,12 @@ int command_sweep(const SweepArgs& a) {
     for (std::size_t i = 0; i < sweep.axes.size(); ++i) o.push_back(sweep.axes[i].pointer + "=" + values[i]);
     scenarios.push_back(load_scenario(a.scenario, o));
   }
-  const std::string out = a.out.empty() ? "results/" + scenarios.front().name + "-sweep" : a.out;
+  check_budget(a, scenarios, threads);
+  const std::string out = a.out.empty() ? default_output(scenarios.front().name + "-sweep") : a.out;
   SweepOptions opt;
   opt.threads = threads;
   opt.resume = a.resume;
+  if (a.out.empty()) opt.out_flag = "default output";
   opt.seeds = seeds;
   if (isatty(STDERR_FILENO) && !a.quiet) opt.progress = progress_bar;
   const auto t0 = std::chrono::steady_clock::now();
@@ -134,7 +159,7 @@ int command_sweep(const SweepArgs& a) {
     std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
-              << " s)\nreport: " << out << "/report.md\n";
+              << " s)\nreport: " << display_path(r.target) << "/report.md\n";
   return 0;
 }
 

@@ -19,6 +19,8 @@ struct SweepArgs {
   std::string seek, strategy;
   long seek_min = 0, seek_max = 0;
   double target_goodput = -1;
+  double max_events = 2e9;  // work budget (work_budget.hpp), over all points
+  std::string max_memory;
 };
 
 int command_sweep(const SweepArgs& args);

@@ -1,9 +1,12 @@
 #include "sim/core/params.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_text.hpp"
 
 namespace goodput {
 
@@ -99,7 +102,7 @@ ParamReader::ParamReader(const Json& in, const ParamSection& section, std::strin
 void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string& ptr) const {
   auto fail = [&](const std::string& what) {
     throw InputError(file_, ptr, "expected " + what + ", found " + json_kind(v) +
-                                     (v.is_primitive() && !v.is_null() ? " (" + v.dump() + ")" : ""));
+                                     (v.is_primitive() && !v.is_null() ? " (" + json_show(v) + ")" : ""));
   };
   auto check_range = [&](double x) {
     if (!std::isfinite(x)) fail("a finite number");
@@ -113,12 +116,13 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       check_range(v.get<double>());
       break;
     case ParamType::Integer:
-      if (!(v.is_number_integer() || v.is_number_unsigned())) {
-        if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
-            std::abs(v.get<double>()) < 9e15)
-          break;  // 4.0 is accepted as 4
+      // 4.0 is accepted as 4, and range-checked like it; 4.5 or 1e300 is not an integer.
+      if (v.is_number_float() &&
+          !(std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) <= kMaxExactInteger))
         fail("an integer");
-      }
+      if (!v.is_number()) fail("an integer");
+      if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxExactInteger))
+        fail("an integer of at most 2^53");
       check_range(v.get<double>());
       break;
     case ParamType::Boolean:
@@ -149,7 +153,7 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
           throw InputError(file_, ptr + "/" + std::to_string(i), "expected a number, found " + json_kind(x));
         if (x.get<double>() < d.min || x.get<double>() > d.max)
           throw InputError(file_, ptr + "/" + std::to_string(i),
-                           "value " + x.dump() + " out of range " + range_text(d));
+                           "value " + json_show(x) + " out of range " + range_text(d));
       }
       break;
     case ParamType::StringList:
@@ -196,6 +200,14 @@ std::int64_t ParamReader::integer(const std::string& key) const {
   const Json& v = raw(key);
   if (v.is_null()) throw std::logic_error("optional parameter '" + key + "' read without a check");
   return v.is_number_float() ? static_cast<std::int64_t>(v.get<double>()) : v.get<std::int64_t>();
+}
+
+int ParamReader::integer32(const std::string& key) const {
+  const std::int64_t v = integer(key);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    throw error(key, "value " + std::to_string(v) + " is too large (at most " +
+                         std::to_string(std::numeric_limits<int>::max()) + ")");
+  return static_cast<int>(v);
 }
 
 bool ParamReader::boolean(const std::string& key) const { return raw(key).get<bool>(); }
@@ -261,23 +273,39 @@ std::string describe_section_markdown(const ParamSection& section) {
 }
 
 void apply_override(Json& scenario, const std::string& assignment, const std::string& origin) {
+  (void)origin;  // errors name the flag: the value came from the command line, not the file
+  try {
+    (void)Json(assignment).dump();  // throws on invalid UTF-8
+  } catch (const Json::exception&) {
+    throw InputError("--set", "", "the assignment is not valid UTF-8 text");
+  }
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0 || assignment[0] != '/')
-    throw InputError(origin, "--set " + assignment, "expected /json/pointer=value");
+    throw InputError("--set", assignment, "expected /json/pointer=value");
   const std::string ptr = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;
+  Json value;
+  try {
+    value = parse_json_text(text, "--set " + ptr);
+  } catch (const InputError&) {
+    // Not JSON: taken as a string, unless it is a number no double can hold (1e999).
+    char* end = nullptr;
+    errno = 0;
+    (void)std::strtod(text.c_str(), &end);
+    if (!text.empty() && end && *end == '\0' && errno == ERANGE)
+      throw InputError("--set", ptr, "the number " + text + " is out of range");
+    value = text;
+  }
   Json::json_pointer jp;
   try {
     jp = Json::json_pointer(ptr);
   } catch (const std::exception& e) {
-    throw InputError(origin, "--set " + ptr, std::string("bad JSON pointer: ") + e.what());
+    throw InputError("--set", ptr, std::string("bad JSON pointer: ") + e.what());
   }
   const auto parent = jp.parent_pointer();
   if (!scenario.contains(parent) || !scenario.at(parent).is_object())
-    throw InputError(origin, "--set " + ptr, "the parent " + (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
-                                                 " is not an object in the scenario");
+    throw InputError("--set", ptr, "the parent " + (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
+                                      " is not an object in the scenario");
   scenario[jp] = value;
 }
 

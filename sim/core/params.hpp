@@ -18,6 +18,9 @@ namespace goodput {
 
 using Json = nlohmann::ordered_json;
 
+// Integers in inputs are exact up to 2^53 (JSON numbers are doubles to most readers).
+inline constexpr double kMaxExactInteger = 9007199254740992.0;
+
 enum class ParamType { Number, Integer, Boolean, String, Enum, Object, ObjectList, NumberList, StringList };
 
 struct ParamSection;
@@ -50,7 +53,7 @@ class ParamReader {
 
   double number(const std::string& key) const;
   std::int64_t integer(const std::string& key) const;
-  int integer32(const std::string& key) const { return static_cast<int>(integer(key)); }
+  int integer32(const std::string& key) const;  // throws InputError when it does not fit an int
   bool boolean(const std::string& key) const;
   std::string string(const std::string& key) const;  // String and Enum
   std::vector<double> numbers(const std::string& key) const;

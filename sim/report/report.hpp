@@ -1,11 +1,11 @@
 // One result model, several printers: a Report is built once from the Monte Carlo runs
 // (summaries with 95% CIs, paired differences against the winner) and printed as
 // report.json (versioned schema), runs.csv, report.md, report.html (report_html.hpp) and a
-// terminal table, plus timeline.json when one was recorded. write_report
-// writes into a temporary folder and renames it into place, so a report directory is either
-// complete or absent.
+// terminal table, plus timeline.json when one was recorded. Where reports may go and how
+// they replace earlier ones is output_dir.hpp's business.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -40,6 +40,10 @@ Json report_json(const Report& report);
 std::string runs_csv(const Report& report);
 std::string report_markdown(const Report& report);
 std::string terminal_table(const Report& report);
+// Writes the report's files into `dir` (created if missing).
+void write_report_files(const Report& report, const std::filesystem::path& dir);
+// Claims `directory` (output_dir.hpp: refused unless new, empty or an earlier goodput
+// report), writes the files into a staging folder and publishes them crash-safely.
 void write_report(const Report& report, const std::string& directory);
 
 }  // namespace goodput

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/report/report.hpp"
+#include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/text_util.hpp"
 
@@ -158,19 +159,19 @@ std::string terminal_table(const Report& rep) {
   return s.str();
 }
 
+void write_report_files(const Report& rep, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  write_file(dir / "report.json", report_json(rep).dump(2) + "\n");
+  write_file(dir / "runs.csv", runs_csv(rep));
+  write_file(dir / "report.md", report_markdown(rep));
+  if (rep.html) write_file(dir / "report.html", report_html(rep));
+  if (!rep.timeline.empty()) write_file(dir / "timeline.json", rep.timeline);
+}
+
 void write_report(const Report& rep, const std::string& directory) {
-  namespace fs = std::filesystem;
-  const fs::path target(directory);
-  const fs::path tmp = target.string() + ".partial";
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
-  write_file(tmp / "report.json", report_json(rep).dump(2) + "\n");
-  write_file(tmp / "runs.csv", runs_csv(rep));
-  write_file(tmp / "report.md", report_markdown(rep));
-  if (rep.html) write_file(tmp / "report.html", report_html(rep));
-  if (!rep.timeline.empty()) write_file(tmp / "timeline.json", rep.timeline);
-  fs::remove_all(target);
-  fs::rename(tmp, target);
+  OutputDir out(directory, "--out");
+  write_report_files(rep, out.staging());
+  out.publish();
 }
 
 }  // namespace goodput

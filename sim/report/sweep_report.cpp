@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/text_util.hpp"
 
@@ -110,13 +111,8 @@ std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>&
   return out;
 }
 
-void write_sweep(const Sweep& sw, const std::string& directory) {
-  namespace fs = std::filesystem;
-  const fs::path target(directory);
-  const fs::path tmp = target.string() + ".partial";
-  fs::create_directories(tmp);
-  for (const auto& entry : fs::directory_iterator(tmp))  // keep the streamed records until done
-    if (entry.path().filename() != "records") fs::remove_all(entry.path());
+void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
+  std::filesystem::create_directories(tmp);
   std::string csv = "point";
   for (const auto& a : sw.axes) csv += "," + csv_field(a.pointer);
   csv += ",strategy,run,goodput";
@@ -155,7 +151,7 @@ void write_sweep(const Sweep& sw, const std::string& directory) {
     points.push_back(jp);
     Report point_report = pt.report;  // the sweep's report.html covers the points
     point_report.html = false;
-    write_report(point_report, (tmp / ("point-" + fmt("%03.0f", static_cast<double>(p)))).string());
+    write_report_files(point_report, tmp / ("point-" + fmt("%03.0f", static_cast<double>(p))));
   }
   Json axes = Json::array();
   for (const auto& a : sw.axes) axes.push_back({{"pointer", a.pointer}, {"values", a.values}});
@@ -166,9 +162,12 @@ void write_sweep(const Sweep& sw, const std::string& directory) {
   write_file(tmp / "points.csv", csv);
   write_file(tmp / "report.md", sweep_markdown(sw));
   write_file(tmp / "report.html", sweep_html(sw));
-  fs::remove_all(tmp / "records");
-  fs::remove_all(target);
-  fs::rename(tmp, target);
+}
+
+void write_sweep(const Sweep& sw, const std::string& directory) {
+  OutputDir out(directory, "--out");
+  write_sweep_files(sw, out.staging());
+  out.publish();
 }
 
 }  // namespace goodput

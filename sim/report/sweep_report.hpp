@@ -2,8 +2,7 @@
 // scenario with the axis values set by JSON pointer. Printed as points.csv (tidy: one row per
 // point x strategy x seed), sweep.json (per point and strategy: Goodput mean / CI and badput)
 // and report.md (Goodput and the main loss per point), plus the full report of every point
-// under point-NNN/ and report.html. Written into DIR.partial (keeping the streamed records/
-// until the end) and renamed into place.
+// under point-NNN/ and report.html. Placement and replacement: output_dir.hpp.
 #pragma once
 
 #include <string>
@@ -33,6 +32,7 @@ struct Sweep {
 
 SweepAxis parse_axis(const std::string& text);  // "/json/pointer=v1,v2,..."
 std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>& axes);
-void write_sweep(const Sweep& sweep, const std::string& directory);
+void write_sweep_files(const Sweep& sweep, const std::filesystem::path& dir);  // into `dir`
+void write_sweep(const Sweep& sweep, const std::string& directory);  // claimed and published (output_dir.hpp)
 
 }  // namespace goodput

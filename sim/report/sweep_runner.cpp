@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/report/output_dir.hpp"
 #include "sim/report/point_record.hpp"
 #include "sim/run/monte_carlo.hpp"
 
@@ -33,10 +34,10 @@ double worst_ci(const std::vector<StrategyRuns>& runs) {
   return worst;
 }
 
-std::string record_path(const fs::path& staging, std::size_t p) {
+std::string record_path(const fs::path& records, std::size_t p) {
   char name[32];
   std::snprintf(name, sizeof name, "point-%03zu.json", p);
-  return (staging / "records" / name).string();
+  return (records / name).string();
 }
 
 }  // namespace
@@ -76,13 +77,13 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
 SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
                        const std::vector<std::vector<std::string>>& values, const SweepOptions& opt,
                        const std::string& directory) {
-  const fs::path staging = directory + ".partial";
-  if (!opt.resume) fs::remove_all(staging);
-  fs::create_directories(staging / "records");
+  OutputDir out(directory, opt.out_flag);
+  const fs::path staging = out.records(opt.resume);
   const std::size_t total = scenarios.size();
   std::vector<SweepPoint> points(total);
   std::vector<bool> have(total, false);
   SweepOutcome outcome;
+  outcome.target = out.target();
   if (opt.resume)
     for (std::size_t p = 0; p < total; ++p) {
       int seeds = 0;
@@ -145,7 +146,9 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
   if (!outcome.complete) return outcome;
   sweep.points = std::move(points);
   for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
-  write_sweep(sweep, directory);
+  write_sweep_files(sweep, out.staging());
+  out.publish();
+  out.drop_records();  // only now: a crash while publishing keeps them for --resume
   return outcome;
 }
 

@@ -2,10 +2,11 @@
 // threads left over), results identical whatever the thread count. Each finished point is
 // streamed to DIR.partial/records/point-NNN.json (lossless, written atomically), so an
 // interrupted sweep keeps its finished points and `resume` reuses them once their resolved
-// scenario matches. When all points are done the final files are written and DIR.partial
-// becomes DIR. With a CI target, seeds are added in deterministic batches per point.
+// scenario matches. When all points are done the final files are published into DIR
+// (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is removed. With a CI target, seeds are added in deterministic batches per point.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct SweepOptions {
   int threads = 1;
   bool resume = false;
   SeedPolicy seeds;
+  std::string out_flag = "--out";  // where the directory came from, for messages
   int stop_after = -1;  // >= 0: compute at most this many points, then stop unfinished (tests)
   std::function<void(int done, int total, double seconds_left)> progress;
 };
@@ -31,6 +33,7 @@ struct SweepOutcome {
   int computed = 0;  // points run now
   int resumed = 0;   // points taken from an earlier, interrupted run
   bool complete = false;
+  std::filesystem::path target;  // the sweep folder, normalised
 };
 
 // One point: its plan and runs; with a CI target, seeds grow until met or capped.

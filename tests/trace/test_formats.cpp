@@ -155,8 +155,8 @@ TEST_CASE("bad JSON input names file and pointer") {
   check_read_error("unknown-key.json", Format::GoodputJson, "/1/note", "unknown key 'note'");
   check_read_error("out-of-order.json", Format::GoodputJson, "/2/time_hours",
                    "4.5 h after 5 h (/1)");
-  check_read_error("syntax-error.json", Format::GoodputJson, "line 3", "expected valid JSON");
-  check_read_error("nested.csv", Format::GoodputJson, "line 1", "expected valid JSON");
+  check_read_error("syntax-error.json", Format::GoodputJson, "line 3", "not valid JSON");
+  check_read_error("nested.csv", Format::GoodputJson, "line 1", "not valid JSON");
   check_read_error("infinitehbd-small.json", Format::GoodputJson, "/0/node_id", "unknown key");
   const std::string example = GOODPUT_SCENARIOS_DIR "/traces/example-trace.json";
   const Trace t = read_trace(example, Format::GoodputJson);

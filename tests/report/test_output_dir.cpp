@@ -1,0 +1,189 @@
+// Where goodput may write a report (output_dir.hpp): the refusals, normalisation, the lock,
+// crash-safe replacement and the recovery of a crashed writer's leftovers.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/error.hpp"
+#include "sim/report/output_dir.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("goodput-outdir-test-" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir.parent_path() / name);
+  fs::create_directories(dir.parent_path());
+  return dir;
+}
+
+void put(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+void publish_one(const fs::path& target, const std::string& text) {
+  OutputDir out(target.string(), "--out");
+  put(out.staging() / "report.md", text);
+  out.publish();
+}
+
+std::string refusal(const std::string& path) {
+  try {
+    OutputDir out(path, "--out");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+int entries(const fs::path& dir) {
+  int n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a new folder gets the report and the marker, and nothing else is left beside it") {
+  const fs::path t = fresh("new") / "deeper" / "report";
+  publish_one(t, "one");
+  CHECK(test::slurp(t / "report.md") == "one");
+  CHECK(OutputDir::is_goodput_folder(t));
+  CHECK(entries(t.parent_path()) == 1);  // no staging folder, no lock file left
+}
+
+TEST_CASE("an earlier goodput report is replaced whole, and an empty folder is used") {
+  const fs::path t = fresh("replace");
+  publish_one(t, "old");
+  put(t / "stale.json", "from the earlier report");
+  publish_one(t, "new");
+  CHECK(test::slurp(t / "report.md") == "new");
+  CHECK(!fs::exists(t / "stale.json"));
+  CHECK(entries(t.parent_path()) == 1);
+  const fs::path e = fresh("empty");
+  fs::create_directories(e);
+  publish_one(e, "into empty");
+  CHECK(test::slurp(e / "report.md") == "into empty");
+}
+
+TEST_CASE("refused: a file, a foreign folder, a link, a device, and they are left untouched") {
+  const fs::path file = fresh("notes.txt");
+  put(file, "my notes");
+  CHECK(refusal(file.string()).find("is a file") != std::string::npos);
+  CHECK(test::slurp(file) == "my notes");
+
+  const fs::path thesis = fresh("thesis");
+  put(thesis / "chapter1.tex", "work");
+  const std::string why = refusal(thesis.string());
+  CHECK(why.find("not empty and holds no goodput report") != std::string::npos);
+  CHECK(why.rfind("--out: ", 0) == 0);  // names the flag
+  CHECK(test::slurp(thesis / "chapter1.tex") == "work");
+
+  const fs::path link = fresh("link");
+  fs::create_directory_symlink(thesis, link);
+  CHECK(refusal(link.string()).find("symbolic link") != std::string::npos);
+  CHECK(refusal("/dev/null").find("not a folder") != std::string::npos);
+  // A sweep's record folder that is not goodput's is refused too.
+  const fs::path sweep = fresh("sweep");
+  put(fs::path(sweep.string() + ".partial") / "mine.txt", "x");
+  OutputDir out(sweep.string(), "--out");
+  CHECK_THROWS_AS(out.records(false), InputError);
+  CHECK(fs::exists(sweep.string() + ".partial/mine.txt"));
+}
+
+TEST_CASE("refused: the root, the working folder and its parents, the home folder") {
+  CHECK(refusal("/").find("root folder") != std::string::npos);
+  CHECK(refusal("//").find("root folder") != std::string::npos);
+  const fs::path here = fresh("cwd") / "inner";
+  fs::create_directories(here);
+  put(here / "keep.txt", "x");
+  const fs::path before = fs::current_path();
+  fs::current_path(here);
+  CHECK(refusal(".").find("working folder") != std::string::npos);
+  CHECK(refusal("./").find("working folder") != std::string::npos);
+  CHECK(refusal("..").find("working folder") != std::string::npos);
+  CHECK(refusal(here.string() + "/").find("working folder") != std::string::npos);
+  fs::current_path(before);
+  CHECK(fs::exists(here / "keep.txt"));
+  const char* saved = std::getenv("HOME");
+  const std::string old_home = saved ? saved : "";
+  ::setenv("HOME", here.string().c_str(), 1);
+  CHECK(refusal(here.string()).find("home folder") != std::string::npos);
+  CHECK(refusal(here.parent_path().string()).find("home folder") != std::string::npos);
+  if (saved)
+    ::setenv("HOME", old_home.c_str(), 1);
+  else
+    ::unsetenv("HOME");
+}
+
+TEST_CASE("a trailing slash names the same folder: the report goes there, not inside it") {
+  const fs::path t = fresh("slash");
+  publish_one(t.string() + "/", "first");
+  publish_one(t.string() + "//", "second");
+  CHECK(test::slurp(t / "report.md") == "second");
+  CHECK(entries(t) == 2);  // report.md and the marker: no nested staging folder
+  OutputDir out(t.string() + "/./", "--out");
+  CHECK(out.target() == t);
+}
+
+TEST_CASE("a second writer of the same folder is refused while the first holds it") {
+  const fs::path t = fresh("locked");
+  {
+    OutputDir first(t.string(), "--out");
+    std::string why;
+    try {
+      OutputDir second(t.string() + "/", "--out");
+    } catch (const InputError& e) {
+      why = e.what();
+    }
+    CHECK(why.find("another goodput process is writing") != std::string::npos);
+    put(first.staging() / "report.md", "first");
+    first.publish();
+  }
+  publish_one(t, "after");  // free again once the first is done
+  CHECK(test::slurp(t / "report.md") == "after");
+}
+
+TEST_CASE(
+    "an unpublished staging folder is removed and a crashed writer's leftovers are recovered") {
+  const fs::path t = fresh("crash");
+  publish_one(t, "previous");
+  {
+    OutputDir out(t.string(), "--out");
+    put(out.staging() / "report.md", "half");
+  }  // e.g. an exception while writing: nothing published, nothing left
+  CHECK(test::slurp(t / "report.md") == "previous");
+  CHECK(entries(t.parent_path()) == 1);
+  // As if killed between renaming the old report aside and renaming the new one in.
+  fs::rename(t, t.string() + ".old-999999");
+  put(fs::path(t.string() + ".staging-999999") / OutputDir::marker_name(),
+      "goodput report folder\n");
+  {
+    OutputDir out(t.string(), "--out");  // claiming puts the previous report back
+    CHECK(test::slurp(t / "report.md") == "previous");
+    CHECK(!fs::exists(t.string() + ".staging-999999"));
+    CHECK(!fs::exists(t.string() + ".old-999999"));
+  }
+}
+
+TEST_CASE("an unwritable parent is an input error naming the flag, not an internal error") {
+  const fs::path file = fresh("plain-file");
+  put(file, "x");
+  CHECK_THROWS_AS(OutputDir((file / "r").string(), "--out"),
+                  InputError);   // a parent that is a file
+  if (::geteuid() == 0) return;  // root writes everywhere: no read-only folder to try
+  const fs::path ro = fresh("readonly");
+  fs::create_directories(ro);
+  ::chmod(ro.c_str(), 0555);
+  CHECK_THROWS_AS(OutputDir((ro / "r").string(), "--out"), InputError);
+  ::chmod(ro.c_str(), 0755);
+}
