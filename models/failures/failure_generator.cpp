@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "sim/engine/random.hpp"
 
@@ -35,6 +36,42 @@ double draw_repair_hours(const RepairSpec& r, double restart_s, RandomStream& rn
   return 0;
 }
 
+// The lemon node a fault lands on, if any (GPU and node faults; other scopes are not lemons).
+std::optional<std::uint32_t> lemon_node(const Topology& topology, const std::vector<std::uint8_t>& is_lemon,
+                                        const Fault& f) {
+  const ComponentKind k = topology.kind(f.component);
+  if (k != ComponentKind::Gpu && k != ComponentKind::Node) return std::nullopt;
+  const std::uint32_t i = topology.index(f.component);
+  const std::uint32_t node =
+      k == ComponentKind::Gpu ? i / static_cast<std::uint32_t>(topology.shape().gpus_per_node) : i;
+  if (!is_lemon[node]) return std::nullopt;
+  return node;
+}
+
+// In time order: a fault on a cured lemon is kept at the normal rate (1 / multiplier); a kept
+// fault on an uncured lemon cures it at its end with lemon_heal_probability.
+void heal_lemons(const FailureSpec& spec, const Topology& topology, const std::vector<std::uint8_t>& is_lemon,
+                 std::uint64_t seed, std::uint64_t run, FaultList& out) {
+  RandomStream heal(seed, run, stream_id("lemon-heal"));
+  std::vector<Time> cured_at(is_lemon.size(), kTimeInfinity);
+  std::vector<Fault> kept;
+  kept.reserve(out.faults.size());
+  for (const Fault& f : out.faults) {
+    const auto node = lemon_node(topology, is_lemon, f);
+    if (!node) {
+      kept.push_back(f);
+      continue;
+    }
+    if (cured_at[*node] <= f.start) {
+      if (heal.uniform() * spec.lemon_rate_multiplier < 1) kept.push_back(f);
+      continue;
+    }
+    kept.push_back(f);
+    if (heal.uniform() < spec.lemon_heal_probability) cured_at[*node] = std::min(cured_at[*node], f.end);
+  }
+  out.faults = std::move(kept);
+}
+
 }  // namespace
 
 std::uint64_t stream_id(const std::string& name) {
@@ -56,7 +93,8 @@ double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c, c
 }
 
 FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Time horizon,
-                          double restart_s, std::uint64_t seed, std::uint64_t run) {
+                          double restart_s, std::uint64_t seed, std::uint64_t run,
+                          std::span<const std::uint8_t> idle) {
   FaultList out;
   const std::uint32_t nodes = topology.count(ComponentKind::Node);
   const std::uint32_t gpn = static_cast<std::uint32_t>(topology.shape().gpus_per_node);
@@ -84,7 +122,11 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
     if (total_rate <= 0) continue;
     const std::uint64_t sid = stream_id("class:" + c.name);
     RandomStream arrivals(seed, run, sid), choose(seed, run, sid + 1), repair(seed, run, sid + 2),
-        correlate(seed, run, sid + 3);
+        correlate(seed, run, sid + 3), thin(seed, run, sid + 4), redo(seed, run, sid + 5);
+    const bool thinning = spec.idle_rate_scale < 1 && !idle.empty();
+    auto keep = [&](std::uint32_t component) {  // idle hardware fails at idle_rate_scale x the rate
+      return !thinning || !idle[component] || thin.uniform() < spec.idle_rate_scale;
+    };
     const std::uint32_t n = topology.count(c.scope);
     const bool lemon_scope = lemon_applies(c.scope) && !lemons.empty();
     const double per_node_units = c.scope == ComponentKind::Gpu ? gpn : 1;
@@ -108,15 +150,17 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
           index = static_cast<std::uint32_t>(choose.below(n));
         } while (lemon_scope && is_lemon[c.scope == ComponentKind::Gpu ? index / gpn : index]);
       }
-      const double hours = draw_repair_hours(c.repair, restart_s, repair);
-      const Time end = start + std::max<Time>(1, from_hours(hours));
+      double hours = draw_repair_hours(c.repair, restart_s, repair);
+      if (spec.repair_failure_probability > 0)
+        while (redo.uniform() < spec.repair_failure_probability) hours += draw_repair_hours(c.repair, restart_s, redo);
+      const Time end = add_saturating(start, std::max<Time>(1, from_hours(hours)));
       const auto cls = static_cast<std::uint16_t>(ci);
-      out.faults.push_back({start, end, topology.id(c.scope, index), cls});
+      if (keep(topology.id(c.scope, index))) out.faults.push_back({start, end, topology.id(c.scope, index), cls});
       if (c.scope == ComponentKind::Node && spec.correlated_fraction > 0 &&
           correlate.uniform() < spec.correlated_fraction) {
         for (int k = 1; k < spec.correlated_nodes; ++k) {
           const std::uint32_t other = (index + static_cast<std::uint32_t>(k)) % n;
-          out.faults.push_back({start, end, topology.id(c.scope, other), cls});
+          if (keep(topology.id(c.scope, other))) out.faults.push_back({start, end, topology.id(c.scope, other), cls});
         }
       }
     }
@@ -124,6 +168,7 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
   std::sort(out.faults.begin(), out.faults.end(), [](const Fault& a, const Fault& b) {
     return a.start != b.start ? a.start < b.start : a.component < b.component;
   });
+  if (spec.lemon_heal_probability > 0 && !lemons.empty()) heal_lemons(spec, topology, is_lemon, seed, run, out);
   return out;
 }
 

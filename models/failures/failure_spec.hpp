@@ -49,6 +49,13 @@ struct FailureSpec {
   double lemon_rate_multiplier = 5;
   double correlated_fraction = 0;
   int correlated_nodes = 2;
+  // Realism switches (defaults keep the plain model): hardware outside the job's failure-free
+  // layout (idle GPUs in domains, spare domains) fails at idle_rate_scale x the busy rate; a
+  // lemon node is healed (normal rate from then on) after a repair with lemon_heal_probability;
+  // a repair fails and is redone (another repair time) with repair_failure_probability.
+  double idle_rate_scale = 1;
+  double lemon_heal_probability = 0;
+  double repair_failure_probability = 0;
   TraceSpec trace;
 };
 

@@ -103,6 +103,11 @@ void parse_failures(const ParamReader& r, Scenario& s) {
   f.lemon_rate_multiplier = r.number("lemon_rate_multiplier");
   f.correlated_fraction = r.number("correlated_fraction");
   f.correlated_nodes = r.integer32("correlated_nodes");
+  f.idle_rate_scale = r.number("idle_rate_scale");
+  f.lemon_heal_probability = r.number("lemon_heal_probability");
+  f.repair_failure_probability = r.number("repair_failure_probability");
+  if (f.repair_failure_probability >= 1)
+    throw r.error("repair_failure_probability", "must be below 1 (at 1 no repair ever succeeds)");
   if (r.present("classes")) {
     for (const auto& c : r.objects("classes"))
       f.classes.push_back({c.string("name"), parse_scope(c.string("scope")), c.number("mtbf_hours"),

@@ -64,6 +64,13 @@ const ParamSection& failures() {
       number("lemon_rate_multiplier", "", 5.0, 1, kInf, "failure-rate multiplier of lemon nodes"),
       number("correlated_fraction", "", 0.0, 0, 1, "share of node-scope events that also take the next nodes down"),
       integer("correlated_nodes", "nodes", 2, 2, 1024, "nodes taken down by a correlated event"),
+      number("idle_rate_scale", "", 1.0, 0, 1,
+             "failure rate of hardware outside the job's failure-free layout (idle GPUs of a domain, spare "
+             "domains) relative to busy hardware; idle hardware often fails less (1: same rate)"),
+      number("lemon_heal_probability", "", 0.0, 0, 1,
+             "chance that a repair cures a lemon node (it fails at the normal rate afterwards)"),
+      number("repair_failure_probability", "", 0.0, 0, 1,
+             "chance that a repair does not fix the fault and is done again (another repair time), repeatedly"),
       object("trace", &trace(), "trace replay settings (model trace)"),
   }};
   return s;

@@ -40,13 +40,19 @@ std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topo
   return out;
 }
 
-// Share of each component kind's members whose blast radius touches a GPU of the job's
-// failure-free layout.
-std::array<double, kComponentKinds> job_exposure(const Scenario& s, const Topology& topo) {
+// Which components' blast radius touches a GPU of the job's failure-free layout (by component
+// id), and the share of each kind's members that do.
+struct Exposure {
+  std::vector<std::uint8_t> busy;
+  std::array<double, kComponentKinds> share{};
+};
+
+Exposure job_exposure(const Scenario& s, const Topology& topo) {
   ClusterHealth health(topo);
   JobLayout layout(health, s.job.tp);
   layout.retarget(static_cast<std::int64_t>(s.job.dp) * s.job.pp, {});
-  std::array<double, kComponentKinds> share{};
+  Exposure e;
+  e.busy.assign(topo.components(), 0);
   for (int k = 0; k < kComponentKinds; ++k) {
     const auto kind = static_cast<ComponentKind>(k);
     const std::uint32_t n = topo.count(kind);
@@ -55,12 +61,13 @@ std::array<double, kComponentKinds> job_exposure(const Scenario& s, const Topolo
       for (std::uint32_t gpu : topo.blast_radius(topo.id(kind, i)))
         if (layout.in_use(gpu)) {
           ++hit;
+          e.busy[topo.id(kind, i)] = 1;
           break;
         }
     }
-    share[k] = n ? static_cast<double>(hit) / n : 0;
+    e.share[k] = n ? static_cast<double>(hit) / n : 0;
   }
-  return share;
+  return e;
 }
 
 }  // namespace
@@ -78,7 +85,13 @@ RunPlan make_plan(const Scenario& scenario) {
     return plan;
   }
 
-  const auto exposure = job_exposure(scenario, *topo);
+  const Exposure ex = job_exposure(scenario, *topo);
+  const auto& exposure = ex.share;
+  if (scenario.failures.idle_rate_scale < 1) {
+    auto idle = std::make_shared<std::vector<std::uint8_t>>(ex.busy.size());
+    for (std::size_t c = 0; c < ex.busy.size(); ++c) (*idle)[c] = ex.busy[c] ? 0 : 1;
+    plan.idle_components = idle;
+  }
   if (scenario.failures.model == FailureSpec::Model::Trace) {
     plan.trace_faults = load_trace_faults(scenario, *topo);
     std::int64_t hits = 0;
@@ -135,7 +148,9 @@ FaultList faults_for(const RunPlan& plan, int run) {
   if (plan.trace_faults) return *plan.trace_faults;
   const Scenario& s = plan.scenario;
   return generate_faults(s.failures, *plan.topology, plan.horizon, s.recovery.restart_s, s.seed,
-                         static_cast<std::uint64_t>(run));
+                         static_cast<std::uint64_t>(run),
+                         plan.idle_components ? std::span<const std::uint8_t>(*plan.idle_components)
+                                              : std::span<const std::uint8_t>());
 }
 
 }  // namespace goodput

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/cost/cost_model.hpp"
 #include "models/failures/fault.hpp"
@@ -23,6 +24,9 @@ struct RunPlan {
   std::string checkpoint_policy;   // name of the policy in force
   std::string checkpoint_reason;   // one sentence: the formula and its inputs
   std::shared_ptr<const FaultList> trace_faults;  // trace replay only
+  // Components outside the job's failure-free layout (by id), when idle hardware fails at a
+  // different rate (/failures/idle_rate_scale < 1); null otherwise.
+  std::shared_ptr<const std::vector<std::uint8_t>> idle_components;
   std::shared_ptr<const CostModel> cost;
   CostInfo cost_info;
 };
