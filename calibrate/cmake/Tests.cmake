@@ -17,6 +17,7 @@ add_executable(test_calibration
   tests/test_copy_addressing.cpp
   tests/test_fit.cpp
   tests/test_plan.cpp
+  tests/test_profile_check.cpp
   tests/test_profile_io.cpp
   tests/test_reshard_map.cpp
   tests/test_scenario.cpp

@@ -6,7 +6,8 @@
 // a full window whose source vectors lie inside the source buffer is a vector window (one or
 // two aligned source loads, merged by `shift` elements, one aligned store), every other window
 // (row edges, buffer end) is copied element by element. Buffers must start 16-byte aligned.
-// No access leaves [0, src_elems) or [0, dst_elems); every destination element of the block is
+// Offsets and leading dimensions are >= 0 and vec is a power of two. No access leaves
+// [0, src_elems) or [0, dst_elems); every destination element of the block is
 // written exactly once. Dependency-free: plain C++ / CUDA, no standard library beyond <cstdint>.
 #pragma once
 
@@ -82,14 +83,15 @@ GOODPUT_HD inline Window window_of(const BlockDesc& b, unsigned row, unsigned k,
     w.src = s0 + k;
     return w;
   }
-  const long long start = d0 - d0 % v + static_cast<long long>(k) * v;  // aligned in dst
+  // vec is a power of two and offsets are >= 0: masks, not 64-bit divisions, on the device.
+  const long long start = (d0 & ~(v - 1)) + static_cast<long long>(k) * v;  // aligned in dst
   const long long lo = start > d0 ? start : d0;
   const long long hi = start + v < d0 + b.ncols ? start + v : d0 + b.ncols;
   w.count = hi > lo ? static_cast<int>(hi - lo) : 0;
   w.dst = lo;
   w.src = s0 + (lo - d0);
   if (w.count == v) {
-    w.shift = static_cast<int>(w.src % v);
+    w.shift = static_cast<int>(w.src & (v - 1));
     w.src_vec = w.src - w.shift;
     w.loads = w.shift == 0 ? 1 : 2;
     w.vector = w.src_vec + w.loads * v <= src_elems;

@@ -259,3 +259,50 @@ TEST_CASE("kernel addressing: odd and tiny geometries stay exact and in bounds")
     }
   }
 }
+
+TEST_CASE("kernel addressing at full size: the harness's own jobs, first and last rows") {
+  // The jobs make_plan() gives the harness (busiest rank per role, rows = hidden), with their
+  // real buffer sizes: the first and last 8 rows of every block (all row phases, and the real
+  // buffer ends the bound guards), element by element by index: the source element each
+  // destination element receives must be the one the host map names.
+  std::vector<ProfiledModel> models = standard_models();
+  for (const char* f : {"default.json", "ntp-paper-nvl32.json"}) {
+    models.push_back(read_scenario(std::string(GOODPUT_CALIB_SOURCE_DIR) + "/../scenarios/" + f).model);
+  }
+  std::int64_t checked = 0, bad = 0;
+  for (const ReshardJob& job : make_plan(models, false).reshard) {
+    if (job.kernel != "pack" && job.kernel != "unpack") continue;
+    const ReshardPlan p = make_reshard_plan(job.cols, job.n1, job.n2);
+    std::vector<Job> all = jobs_of(p, job.rows);
+    const std::string what = job.kernel + "/" + job.role;
+    for (const Job& j : all) {
+      if (j.what != what) continue;
+      if (payload_elems(j.blocks) * kGradElemBytes != job.bytes) continue;  // not the busiest rank
+      for (const CopyBlock& cb : j.blocks) {
+        const addr::BlockDesc b =
+            addr::describe_block(cb.src_offset, cb.src_ld, cb.dst_offset, cb.dst_ld, cb.rows, cb.ncols);
+        for (long long r = 0; r < b.rows; r = (r == 7 && b.rows > 16) ? b.rows - 8 : r + 1) {
+          const long long s0 = cb.src_offset + r * cb.src_ld, d0 = cb.dst_offset + r * cb.dst_ld;
+          long long next = d0;  // windows must tile [d0, d0 + ncols) in order
+          for (unsigned k = 0; k < b.windows; ++k) {
+            const addr::Window w = addr::window_of(b, static_cast<unsigned>(r), k, j.src_elems);
+            if (w.count == 0) continue;
+            bad += w.dst != next;
+            next = w.dst + w.count;
+            for (int i = 0; i < w.count; ++i) {
+              const long long from = w.vector ? w.src_vec + i + w.shift : w.src + i;
+              bad += from != s0 + (w.dst + i - d0) || from < 0 || from >= j.src_elems;
+              bad += w.dst + i < 0 || w.dst + i >= j.dst_elems;
+            }
+            if (w.vector) bad += w.src_vec < 0 || w.src_vec + w.loads * b.vec > j.src_elems;
+            checked += w.count;
+          }
+          bad += next != d0 + cb.ncols;
+        }
+      }
+    }
+  }
+  MESSAGE(checked << " elements of full-size jobs checked by index");
+  CHECK(checked > 0);
+  CHECK(bad == 0);
+}
