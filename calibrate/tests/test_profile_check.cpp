@@ -10,9 +10,9 @@ namespace {
 
 GemmEntry gemm(const char* name, std::int64_t m, std::int64_t n, std::int64_t k, double tflops, double t) {
   GemmEntry e;
-  e.model = "m";
+  e.model = std::string("m");  // moves, not assign(const char*): avoids GCC 12's false -Wrestrict
   e.tp = {8};
-  e.name = name;
+  e.name = std::string(name);
   e.m = m;
   e.n = n;
   e.k = k;
@@ -29,8 +29,8 @@ ReshardEntry reshard(const char* kernel, double gbps, double t) {
   e.cols = 1000;
   e.rows = 64;
   e.bytes = 1 << 20;
-  e.kernel = kernel;
-  e.role = "extra";
+  e.kernel = std::string(kernel);
+  e.role = std::string("extra");
   e.gbps = gbps;
   e.time_s.median = t;
   e.verification = Verification::passed;
