@@ -94,12 +94,11 @@ __device__ __forceinline__ Words<W> merge_by(const Words<W>& a, const Words<W>& 
 template <int W>
 __device__ __forceinline__ void copy_block(const unsigned short* __restrict__ src,
                                            unsigned short* __restrict__ dst, const BlockDesc& b,
-                                           long long src_elems) {
+                                           int src_elems) {
   const unsigned total = static_cast<unsigned>(b.rows) * b.windows;
   const unsigned stride = gridDim.x * blockDim.x;
   for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += stride) {
-    const unsigned r = idx / b.windows;
-    const Window w = addr::window_of(b, r, idx - r * b.windows, src_elems);
+    const Window w = addr::window_at(b, idx, src_elems);
     if constexpr (W > 1) {
       if (w.vector) {
         const Words<W> a = load_words<W>(src + w.src_vec);
@@ -117,7 +116,7 @@ __device__ __forceinline__ void copy_block(const unsigned short* __restrict__ sr
 
 __global__ void copy_blocks_kernel(const unsigned short* __restrict__ src,
                                    unsigned short* __restrict__ dst,
-                                   const BlockDesc* __restrict__ blocks, long long src_elems) {
+                                   const BlockDesc* __restrict__ blocks, int src_elems) {
   const BlockDesc b = blocks[blockIdx.y];
   switch (b.vec) {  // uniform per CTA: blockIdx.y is one block
     case 8: copy_block<8>(src, dst, b, src_elems); break;
@@ -137,11 +136,16 @@ CopyPlan::CopyPlan(const std::vector<CopyBlock>& blocks, std::int64_t src_elems,
   std::vector<BlockDesc> dev;
   long long max_windows = 0;
   for (const CopyBlock& b : blocks) {
+    const long long src_end = b.src_offset + (b.rows - 1) * b.src_ld + b.ncols;
+    const long long dst_end = b.dst_offset + (b.rows - 1) * b.dst_ld + b.ncols;
+    if (b.src_offset < 0 || b.dst_offset < 0 || src_end > src_elems) {
+      throw std::invalid_argument("copy block outside its source buffer");
+    }
+    if (!addr::describable(src_elems, dst_end, b.rows, b.ncols)) {
+      throw std::invalid_argument("copy block too large for 32-bit addressing");
+    }
     const BlockDesc d =
         addr::describe_block(b.src_offset, b.src_ld, b.dst_offset, b.dst_ld, b.rows, b.ncols);
-    if (b.rows * static_cast<long long>(d.windows) >= (1LL << 31)) {
-      throw std::invalid_argument("copy block too large");
-    }
     dev.push_back(d);
     vec_.push_back(d.vec);
     max_windows = std::max(max_windows, b.rows * static_cast<long long>(d.windows));
@@ -178,7 +182,7 @@ void CopyPlan::launch(const void* src, void* dst, cudaStream_t stream) const {
   const dim3 grid(grid_x_, static_cast<unsigned>(count_));
   copy_blocks_kernel<<<grid, kThreads, 0, stream>>>(
       static_cast<const unsigned short*>(src), static_cast<unsigned short*>(dst),
-      static_cast<const BlockDesc*>(blocks_), static_cast<long long>(src_elems_));
+      static_cast<const BlockDesc*>(blocks_), static_cast<int>(src_elems_));
   GOODPUT_CUDA(cudaGetLastError());
 }
 

@@ -37,7 +37,7 @@ struct RunStats {
 // and stores.
 void run_like_kernel(const std::vector<Elem>& src, std::vector<Elem>& dst,
                      const std::vector<CopyBlock>& blocks, RunStats& st) {
-  const auto src_elems = static_cast<long long>(src.size());
+  const auto src_elems = static_cast<int>(src.size());
   const auto dst_elems = static_cast<long long>(dst.size());
   std::vector<std::uint8_t> writes(dst.size(), 0);
   auto read = [&](long long i) -> Elem {
@@ -56,13 +56,13 @@ void run_like_kernel(const std::vector<Elem>& src, std::vector<Elem>& dst,
     if (++writes[static_cast<std::size_t>(i)] > 1) ++st.written_twice;
   };
   for (const CopyBlock& cb : blocks) {
+    REQUIRE(addr::describable(src_elems, dst_elems, cb.rows, cb.ncols));
     const addr::BlockDesc b =
         addr::describe_block(cb.src_offset, cb.src_ld, cb.dst_offset, cb.dst_ld, cb.rows, cb.ncols);
     std::int64_t block_vec = 0;
     const unsigned total = static_cast<unsigned>(b.rows) * b.windows;
-    for (unsigned idx = 0; idx < total; ++idx) {
-      const unsigned r = idx / b.windows;
-      const addr::Window w = addr::window_of(b, r, idx - r * b.windows, src_elems);
+    for (unsigned idx = 0; idx < total; ++idx) {  // the kernel's grid-stride loop, serially
+      const addr::Window w = addr::window_at(b, idx, src_elems);
       if (w.count == b.vec && !w.vector) ++st.guarded;
       if (w.vector) {
         if (w.src_vec % b.vec != 0 || w.dst % b.vec != 0) ++st.misaligned;
@@ -185,9 +185,27 @@ TEST_CASE("window addressing: closed-form cases") {
   CHECK(last.shift == 1);
   CHECK_FALSE(last.vector);  // would load [4, 12) from a 9-element buffer
   CHECK(addr::window_of(tight, 0, 1, 12).vector);
+  CHECK(addr::window_at(b, 8, 3 * 375).dst == 25);  // flat index 8 = row 1, window 0
   CHECK(addr::choose_vec(32) == 8);
   CHECK(addr::choose_vec(31) == 4);
   CHECK(addr::choose_vec(3) == 1);
+}
+
+TEST_CASE("fast division is exact") {
+  std::mt19937_64 rng(7);
+  for (unsigned d : {1U, 2U, 3U, 5U, 7U, 8U, 9U, 49U, 431U, 1000U, 65535U, 65536U, 1U << 20, 2147483647U}) {
+    CAPTURE(d);
+    const addr::FastDiv f = addr::make_fast_div(d);
+    std::int64_t wrong = 0;
+    for (unsigned n : {0U, 1U, d - 1, d, d + 1, 2 * d - 1, 2 * d, 2147483647U, 2147483646U}) {
+      if (n < (1U << 31)) wrong += addr::fast_div(n, f) != n / d;
+    }
+    for (int i = 0; i < 20000; ++i) {
+      const auto n = static_cast<unsigned>(rng() % (1ULL << 31));
+      wrong += addr::fast_div(n, f) != n / d;
+    }
+    CHECK(wrong == 0);
+  }
 }
 
 TEST_CASE("kernel addressing equals the host maps byte for byte on every shipped geometry") {
@@ -279,13 +297,15 @@ TEST_CASE("kernel addressing at full size: the harness's own jobs, first and las
       if (j.what != what) continue;
       if (payload_elems(j.blocks) * kGradElemBytes != job.bytes) continue;  // not the busiest rank
       for (const CopyBlock& cb : j.blocks) {
+        REQUIRE(addr::describable(j.src_elems, j.dst_elems, cb.rows, cb.ncols));
         const addr::BlockDesc b =
             addr::describe_block(cb.src_offset, cb.src_ld, cb.dst_offset, cb.dst_ld, cb.rows, cb.ncols);
         for (long long r = 0; r < b.rows; r = (r == 7 && b.rows > 16) ? b.rows - 8 : r + 1) {
           const long long s0 = cb.src_offset + r * cb.src_ld, d0 = cb.dst_offset + r * cb.dst_ld;
           long long next = d0;  // windows must tile [d0, d0 + ncols) in order
           for (unsigned k = 0; k < b.windows; ++k) {
-            const addr::Window w = addr::window_of(b, static_cast<unsigned>(r), k, j.src_elems);
+            const addr::Window w = addr::window_at(b, static_cast<unsigned>(r) * b.windows + k,
+                                                   static_cast<int>(j.src_elems));
             if (w.count == 0) continue;
             bad += w.dst != next;
             next = w.dst + w.count;
@@ -294,7 +314,7 @@ TEST_CASE("kernel addressing at full size: the harness's own jobs, first and las
               bad += from != s0 + (w.dst + i - d0) || from < 0 || from >= j.src_elems;
               bad += w.dst + i < 0 || w.dst + i >= j.dst_elems;
             }
-            if (w.vector) bad += w.src_vec < 0 || w.src_vec + w.loads * b.vec > j.src_elems;
+            if (w.vector) bad += w.src_vec < 0 || static_cast<long long>(w.src_vec) + w.loads * b.vec > j.src_elems;
             checked += w.count;
           }
           bad += next != d0 + cb.ncols;
