@@ -33,6 +33,7 @@ add_library(goodput_calibrate_device STATIC
   harness/gemm_bench.cpp
   harness/gemm_kernels.cu
   harness/gemm_verify.cpp
+  harness/l2_flush.cu
   harness/lt_matmul.cpp
   harness/multi_gpu_bench.cpp
   harness/reshard_bench.cpp

@@ -12,9 +12,12 @@ endfunction()
 add_executable(test_calibration
   tests/test_main.cpp
   tests/test_analytical.cpp
+  tests/test_causal_tiles.cpp
   tests/test_cli_args.cpp
+  tests/test_copy_addressing.cpp
   tests/test_fit.cpp
   tests/test_plan.cpp
+  tests/test_profile_check.cpp
   tests/test_profile_io.cpp
   tests/test_reshard_map.cpp
   tests/test_scenario.cpp
@@ -55,4 +58,9 @@ if(GOODPUT_HAVE_CUDA)
   target_link_libraries(test_calibration_gpu PRIVATE
     goodput_calibrate_device goodput_calibration doctest::doctest goodput_warnings)
   goodput_calib_register_tests(test_calibration_gpu "calibrate.gpu.")
+  # With GOODPUT_EXPECT_GPU=1 (as on the device machine) a missing GPU must fail the suite,
+  # never pass it by skipping. Meaningless with a GPU: excluded there by -E no_gpu.
+  add_test(NAME calibrate.gpu_expected_but_no_gpu_fails COMMAND test_calibration_gpu)
+  set_tests_properties(calibrate.gpu_expected_but_no_gpu_fails PROPERTIES
+    ENVIRONMENT GOODPUT_EXPECT_GPU=1 WILL_FAIL TRUE)
 endif()

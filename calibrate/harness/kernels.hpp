@@ -46,20 +46,32 @@ std::vector<SampleResult> sampled_reference(const GemmCall& call,
                                             cudaStream_t stream);
 
 // Device-resident list of 2-D block copies (the reshard pack/unpack), launched repeatedly.
+// The descriptors are uploaded from pinned memory on `stream` (stream-ordered); launch() on
+// any stream waits for that upload first. src_elems bounds every source read (see
+// copy_addressing.hpp); src and dst must be 16-byte aligned (cudaMalloc'd buffers are).
 class CopyPlan {
  public:
-  CopyPlan(const std::vector<CopyBlock>& blocks, int sm_count);
+  CopyPlan(const std::vector<CopyBlock>& blocks, std::int64_t src_elems, int sm_count,
+           cudaStream_t stream);
   ~CopyPlan();
   CopyPlan(const CopyPlan&) = delete;
   CopyPlan& operator=(const CopyPlan&) = delete;
   void launch(const void* src, void* dst, cudaStream_t stream) const;
-  int vector_elems() const { return vec_; }  // elements per load/store (8 = 16 bytes)
+  // Elements per vector access of each block (8 = 16 bytes), chosen per block.
+  const std::vector<int>& vector_elems() const { return vec_; }
 
  private:
   void* blocks_ = nullptr;
+  void* staging_ = nullptr;  // pinned host copy of the descriptors
+  cudaEvent_t ready_ = nullptr;
   int count_ = 0;
-  int vec_ = 1;
+  std::int64_t src_elems_ = 0;
+  std::vector<int> vec_;
   unsigned grid_x_ = 1;
 };
+
+// Reads `bytes` of `buffer` (a multiple of 16) with a read-only sweep, so that L2 holds only
+// clean lines of it afterwards; the sum goes to *sink only if it equals an impossible value.
+void l2_flush_read(const void* buffer, std::int64_t bytes, unsigned* sink, cudaStream_t stream);
 
 }  // namespace goodput::calib

@@ -127,7 +127,7 @@ ReshardEntry bench_reshard(BenchContext& ctx, const ReshardJob& job) {
   DeviceBuffer src(2 * l.src_elems), dst(2 * l.dst_elems);
   fill_random_bf16(src.get(), l.src_elems, ctx.next_seed(), kRandomMinMagnitude, ctx.stream());
   fill_random_bf16(dst.get(), l.dst_elems, ctx.next_seed(), kRandomMinMagnitude, ctx.stream());
-  const CopyPlan plan(l.blocks, ctx.device().sm_count);
+  const CopyPlan plan(l.blocks, l.src_elems, ctx.device().sm_count, ctx.stream());
   // Verify: the whole destination must equal the CPU reference applied to the same inputs.
   const std::vector<Elem> host_src = to_host(src, ctx.stream());
   std::vector<Elem> expected = to_host(dst, ctx.stream());

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "calibrate/cli/progress.hpp"
+#include "calibrate/harness/attention_bench.hpp"
 #include "calibrate/harness/bench_context.hpp"
 #include "calibrate/harness/device_info.hpp"
 #include "calibrate/harness/gemm_bench.hpp"
@@ -130,9 +131,8 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
   p.device = device;
   clocks.fill(p.device.clocks);
   p.settings.gemm_impl = "cublasLt";
-  p.settings.attention_impl = "cublas_strided_batched";
-  p.settings.attention_scope =
-      "QK^T and PV GEMMs (fwd), their four backward GEMMs (bwd_data); softmax, mask and dropout not timed";
+  p.settings.attention_impl = attention_impl();
+  p.settings.attention_scope = attention_scope();
   p.settings.measurement = measure_settings(options, ctx);
   p.fit = fit_report(p);
   refit(p);

@@ -1,7 +1,8 @@
 // Timing of one GPU operation under the measurement discipline of settings.hpp.
 // Contract: measure(op) runs op warmup_runs times untimed, then repeats
-// [flush L2 (untimed) -> event -> op -> event] until the StoppingRule says stop, and returns
-// the statistics in seconds with the stop reason. op must enqueue its work on the given stream.
+// [flush L2 by a read-only sweep (untimed) -> event -> op -> event] until the StoppingRule
+// says stop, and returns the statistics in seconds with the stop reason. op must enqueue its
+// work on the given stream.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -26,10 +27,10 @@ class Timer {
   TimeStats measure(const std::function<void(cudaStream_t)>& op, const StopSettings& stop);
 
  private:
-  DeviceBuffer flush_;
+  DeviceBuffer flush_;  // read (never written) before every sample
+  DeviceBuffer sink_;   // where the flush sweep would write its checksum
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  unsigned flips_ = 0;
 };
 
 // max(kL2FlushFactor * L2, kL2FlushMinBytes).

@@ -63,7 +63,7 @@ DeviceInfo read_device(ObjectReader& r) {
 Settings read_settings(ObjectReader& r, Source source) {
   Settings s;
   s.gemm_impl = one_of(r, "gemm_impl", {"cublasLt", "analytical"});
-  s.attention_impl = one_of(r, "attention_impl", {"cublas_strided_batched", "analytical"});
+  s.attention_impl = one_of(r, "attention_impl", {"cublas_causal_blocked", "cublas_strided_batched", "analytical"});
   s.attention_scope = r.string("attention_scope");
   if (!r.is_null("measurement")) {
     ObjectReader m(r.object("measurement"), r.file(), r.pointer_of("measurement"));

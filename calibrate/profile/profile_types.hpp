@@ -72,7 +72,7 @@ struct AnalyticalSettings {
 
 struct Settings {
   std::string gemm_impl;        // "cublasLt" | "analytical"
-  std::string attention_impl;   // "cublas_strided_batched" | "analytical"
+  std::string attention_impl;   // "cublas_causal_blocked" | "cublas_strided_batched" (older) | "analytical"
   std::string attention_scope;  // what the attention entries include
   std::optional<MeasureSettings> measurement;       // iff source == measured
   std::optional<AnalyticalSettings> analytical_model;  // iff source == analytical

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput::calib {
@@ -36,9 +37,7 @@ std::optional<int> positive_int(const json& doc, const std::string& file, const 
 
 }  // namespace
 
-int default_min_tp(int tp) { return std::max(1, tp - 4); }
-
-ProfiledModel read_scenario_model(const std::string& path) {
+ScenarioModel read_scenario(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, "", "cannot open scenario file");
   json doc;
@@ -60,41 +59,72 @@ ProfiledModel read_scenario_model(const std::string& path) {
     m.shape.gated_mlp = g->get<bool>();
   }
   m.tp_max = *positive_int(doc, path, "/job/tp", true);
-  std::optional<int> min_tp;
-  for (const char* p : {"/strategies/ntp/min_tp", "/strategies/ntp_boost/min_tp"}) {
-    if (auto v = positive_int(doc, path, p, false)) {
-      if (*v > m.tp_max) throw InputError(path, p, "min_tp must be <= /job/tp");
-      min_tp = std::min(min_tp.value_or(*v), *v);
+  // The degrading strategies' declarations, read as the simulator reads them.
+  std::vector<goodput::TpDegreeRule> rules;
+  for (const char* strategy : {"/strategies/ntp", "/strategies/ntp_boost"}) {
+    const std::string base = strategy;
+    if (find(doc, base) == nullptr) continue;
+    goodput::TpDegreeRule rule;
+    rule.min_tp = positive_int(doc, path, base + "/min_tp", false);
+    if (rule.min_tp && *rule.min_tp > m.tp_max) {
+      throw InputError(path, base + "/min_tp", "min_tp must be <= /job/tp");
     }
+    if (const json* a = find(doc, base + "/allowed_tp")) {
+      if (!a->is_array()) throw InputError(path, base + "/allowed_tp", "expected a list of degrees");
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        const std::string p = base + "/allowed_tp/" + std::to_string(i);
+        if (!(*a)[i].is_number() || (*a)[i].get<double>() != static_cast<double>((*a)[i].get<std::int64_t>()) ||
+            (*a)[i].get<std::int64_t>() < 1 || (*a)[i].get<std::int64_t>() > m.tp_max) {
+          throw InputError(path, p, "allowed degrees must be integers in [1, /job/tp]");
+        }
+        rule.allowed.push_back((*a)[i].get<int>());
+      }
+    }
+    rules.push_back(rule);
   }
-  m.tp_min = min_tp.value_or(default_min_tp(m.tp_max));
+  ScenarioModel out;
+  out.tp_degrees = goodput::reachable_tp_degrees(m.tp_max, rules);
+  m.tp_min = out.tp_degrees.front();
   try {
     validate(m.shape);
   } catch (const std::invalid_argument& e) {
     throw InputError(path, "/job/model", e.what());
   }
-  return m;
+  out.model = m;
+  return out;
 }
 
 std::vector<ProfiledModel> standard_models() {
   ProfiledModel paper;
   paper.shape = {"ntp-paper-480b", 20480, 128, 128, 81920, false, 16384, 1};
   paper.tp_max = 32;
-  paper.tp_min = 28;
+  paper.tp_min = goodput::default_min_tp(32);
   ProfiledModel llama;
   llama.shape = {"llama3-70b-like", 8192, 64, 8, 28672, true, 8192, 1};
   llama.tp_max = 8;
-  llama.tp_min = default_min_tp(8);
+  llama.tp_min = goodput::default_min_tp(8);
   return {paper, llama};
 }
 
 bool covers_model(const Profile& profile, const ModelShape& s, int tp) {
   return std::any_of(profile.models.begin(), profile.models.end(), [&](const ProfiledModel& m) {
     const ModelShape& a = m.shape;
-    return a.hidden == s.hidden && a.heads == s.heads && a.kv_heads == s.kv_heads &&
-           a.ffn == s.ffn && a.gated_mlp == s.gated_mlp && a.seq_len == s.seq_len &&
-           a.micro_batch == s.micro_batch && tp >= m.tp_min && tp <= m.tp_max;
+    const bool same = a.hidden == s.hidden && a.heads == s.heads && a.kv_heads == s.kv_heads &&
+                      a.ffn == s.ffn && a.gated_mlp == s.gated_mlp && a.seq_len == s.seq_len &&
+                      a.micro_batch == s.micro_batch && tp >= m.tp_min && tp <= m.tp_max;
+    return same && std::any_of(profile.gemm.begin(), profile.gemm.end(), [&](const GemmEntry& e) {
+             return e.model == a.name && std::find(e.tp.begin(), e.tp.end(), tp) != e.tp.end();
+           });
   });
+}
+
+std::vector<int> uncovered_degrees(const Profile& profile, const ModelShape& shape,
+                                   const std::vector<int>& degrees) {
+  std::vector<int> out;
+  for (int t : degrees) {
+    if (!covers_model(profile, shape, t)) out.push_back(t);
+  }
+  return out;
 }
 
 }  // namespace goodput::calib

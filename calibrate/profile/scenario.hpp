@@ -1,8 +1,10 @@
 // Which models and TP degrees to calibrate: from a goodput scenario, or the built-in set.
-// Contract: read_scenario_model() reads only /job/model/{hidden,heads,kv_heads,ffn,gated_mlp,
-// seq_len}, /job/micro_batch, /job/tp and /strategies/{ntp,ntp_boost}/min_tp; everything
-// else in the file is ignored. Bad or missing fields throw goodput::InputError naming the file
-// and JSON pointer. Without a min_tp the lowest degree is default_min_tp(tp) = max(1, tp - 4).
+// Contract: read_scenario() reads only /job/model/{hidden,heads,kv_heads,ffn,gated_mlp,
+// seq_len}, /job/micro_batch, /job/tp and /strategies/{ntp,ntp_boost}/{min_tp,allowed_tp};
+// everything else in the file is ignored. Bad or missing fields throw goodput::InputError naming
+// the file and JSON pointer. The TP degrees are the simulator's own rule
+// (models/strategies/tp_degrees.hpp): every degree the scenario's strategies can reach; the
+// profiled range [tp_min, tp_max] spans them all.
 #pragma once
 
 #include <string>
@@ -12,16 +14,25 @@
 
 namespace goodput::calib {
 
-int default_min_tp(int tp);
+struct ScenarioModel {
+  ProfiledModel model;
+  std::vector<int> tp_degrees;  // reachable degrees, ascending, ending with tp
+};
 
-ProfiledModel read_scenario_model(const std::string& path);
+ScenarioModel read_scenario(const std::string& path);
+inline ProfiledModel read_scenario_model(const std::string& path) { return read_scenario(path).model; }
 
-// The NTP paper's 480B model (hidden 20480, 128 heads, FFN 81920, seq 16384, TP32 -> TP28)
+// The NTP paper's 480B model (hidden 20480, 128 heads, FFN 81920, seq 16384, TP32 -> TP24)
 // and a Llama-3-70B-like GQA model (hidden 8192, 64/8 heads, gated FFN 28672, seq 8192,
-// TP8 -> TP4).
+// TP8 -> TP6): default_min_tp(tp) of tp_degrees.hpp, as the simulator defaults.
 std::vector<ProfiledModel> standard_models();
 
-// True when `profile` was made for exactly this model shape and tp is in its range.
+// True when `profile` was made for exactly this model shape, tp is in that model's range and
+// the profile holds GEMM entries measured at tp (not only a fit reaching it).
 bool covers_model(const Profile& profile, const ModelShape& shape, int tp);
+
+// The degrees of `degrees` that covers_model() refuses, in the given order.
+std::vector<int> uncovered_degrees(const Profile& profile, const ModelShape& shape,
+                                   const std::vector<int>& degrees);
 
 }  // namespace goodput::calib

@@ -42,9 +42,10 @@ inline constexpr StopSettings kQuickStop{
     .max_wall_s = 1.0,
 };
 
-// L2 is flushed before every timed sample by writing a scratch buffer of
-// max(kL2FlushFactor * L2 size, kL2FlushMinBytes) bytes (nvbench does the same with 1x L2;
-// 2x covers L2 set-aside and replacement-policy effects). The flush is outside the events.
+// L2 is flushed before every timed sample by a read-only sweep over a scratch buffer of
+// max(kL2FlushFactor * L2 size, kL2FlushMinBytes) bytes (nvbench flushes with 1x L2; 2x
+// covers L2 set-aside and replacement-policy effects). Reading, not writing (a memset), so no
+// dirty line is left for the timed operation to write back. The flush is outside the events.
 inline constexpr int kL2FlushFactor = 2;
 inline constexpr std::int64_t kL2FlushMinBytes = std::int64_t{256} << 20;
 

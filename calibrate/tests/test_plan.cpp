@@ -42,16 +42,17 @@ TEST_CASE("the plan measures each shape once and lists every TP degree using it"
     return j.query.name == "attention" && j.query.pass == Pass::fwd && j.query.batch == 5;
   });
   REQUIRE(attn != plan.gemm.end());
-  CHECK(attn->tp == std::vector<int>{31, 30, 29, 28});
-  // qkv and attn_out repeat for 31..28 (5 heads each); the MLP differs for every degree.
-  CHECK(plan.gemm.size() == 2 * (2 * 3 + 2) + 5 * 2 * 3);
+  CHECK(attn->tp == std::vector<int>{31, 30, 29, 28, 27, 26});
+  // TP32 -> TP24 (tp - tp/4): qkv, attn_out (3 passes) and attention (2) depend only on the
+  // local heads, 4 (TP32), 5 (TP31..26) or 6 (TP25, 24); the MLP (2 x 3) differs for every degree.
+  CHECK(plan.gemm.size() == 3 * (2 * 3 + 2) + 9 * 2 * 3);
   for (const GemmJob& a : plan.gemm)
     for (const GemmJob& b : plan.gemm)
       if (&a != &b) CHECK_FALSE((a.query.name == b.query.name && a.query.pass == b.query.pass &&
                                  a.query.m == b.query.m && a.query.n == b.query.n && a.query.k == b.query.k &&
                                  a.query.batch == b.query.batch));
-  // Reshard: 4 degraded degrees x 2 matrices x 5 kernels.
-  CHECK(plan.reshard.size() == 4 * 2 * 5);
+  // Reshard: 8 degraded degrees x 2 matrices x 5 kernels.
+  CHECK(plan.reshard.size() == 8 * 2 * 5);
   for (const ReshardJob& j : plan.reshard) {
     const ReshardPlan rp = make_reshard_plan(j.cols, j.n1, j.n2);
     if (j.role == "extra") CHECK(j.bytes == rp.shard_cols(j.rank) * j.rows * kGradElemBytes);

@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
 #include "calibrate/tests/profile_fixture.hpp"
+#include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
 using namespace goodput::calib;
@@ -50,17 +53,30 @@ TEST_CASE("scenario fields are read, everything else ignored") {
   CHECK(m.tp_min == 29);  // the lower of the two strategies' min_tp
 }
 
-TEST_CASE("scenario defaults: kv_heads = heads, micro_batch 1, min_tp = max(1, tp - 4)") {
+TEST_CASE("scenario defaults: kv_heads = heads, micro_batch 1, degrees by the simulator's rule") {
   test::TempDir dir;
   test::write_text(dir.file("s.json"),
                    R"({"job": {"tp": 8, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}}})");
-  const ProfiledModel m = read_scenario_model(dir.file("s.json"));
-  CHECK(m.shape.kv_heads == 32);
-  CHECK(m.shape.micro_batch == 1);
-  CHECK_FALSE(m.shape.gated_mlp);
-  CHECK(m.tp_min == 4);
-  CHECK(default_min_tp(2) == 1);
-  CHECK(default_min_tp(1) == 1);
+  const ScenarioModel none = read_scenario(dir.file("s.json"));
+  CHECK(none.model.shape.kv_heads == 32);
+  CHECK(none.model.shape.micro_batch == 1);
+  CHECK_FALSE(none.model.shape.gated_mlp);
+  CHECK(none.tp_degrees == std::vector<int>{8});  // no strategy degrades TP: tp only
+  CHECK(none.model.tp_min == 8);
+  test::write_text(dir.file("ntp.json"),
+                   R"({"job": {"tp": 32, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}},
+                       "strategies": {"ntp": {}}})");
+  const ScenarioModel ntp = read_scenario(dir.file("ntp.json"));
+  CHECK(ntp.model.tp_min == 24);  // default_min_tp(32) = 32 - 32/4
+  CHECK(ntp.tp_degrees.size() == 9);
+  test::write_text(dir.file("allowed.json"),
+                   R"({"job": {"tp": 32, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}},
+                       "strategies": {"ntp": {"min_tp": 20, "allowed_tp": [16, 24, 28]}, "ntp_boost": {"min_tp": 30}}})");
+  const ScenarioModel allowed = read_scenario(dir.file("allowed.json"));
+  CHECK(allowed.tp_degrees == std::vector<int>{24, 28, 30, 31, 32});  // 16 is below min_tp 20
+  CHECK(allowed.model.tp_min == 24);
+  CHECK(goodput::default_min_tp(2) == 2);
+  CHECK(goodput::default_min_tp(1) == 1);
 }
 
 TEST_CASE("bad scenarios name the file and the JSON pointer") {
@@ -86,11 +102,17 @@ TEST_CASE("standard models are consistent and covered by their analytical profil
   REQUIRE(models.size() == 2);
   CHECK(models[0].shape.hidden == 20480);
   CHECK(models[0].tp_max == 32);
-  CHECK(models[0].tp_min == 28);
+  CHECK(models[0].tp_min == 24);
   for (const auto& m : models) CHECK_NOTHROW(validate(m.shape));
   const Profile p = analytical_profile("H100", models);
   CHECK(covers_model(p, models[0].shape, 30));
-  CHECK_FALSE(covers_model(p, models[0].shape, 27));
+  CHECK(covers_model(p, models[0].shape, 24));
+  CHECK_FALSE(covers_model(p, models[0].shape, 23));
+  CHECK(uncovered_degrees(p, models[0].shape, {23, 24, 32, 33}) == std::vector<int>{23, 33});
+  // A model entry whose range claims a degree that no GEMM entry was measured at: not covered.
+  Profile gap = p;
+  for (GemmEntry& e : gap.gemm) e.tp.erase(std::remove(e.tp.begin(), e.tp.end(), 26), e.tp.end());
+  CHECK_FALSE(covers_model(gap, models[0].shape, 26));
   ModelShape other = models[0].shape;
   other.seq_len = 8192;
   CHECK_FALSE(covers_model(p, other, 30));

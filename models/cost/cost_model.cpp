@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "calibrate/profile/profile.hpp"
+#include "calibrate/profile/scenario.hpp"
+#include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
@@ -28,9 +30,22 @@ double CostModel::boost_power(int degree, double max_power) const {
   return hi;
 }
 
+std::vector<int> needed_tp_degrees(const Scenario& s) {
+  std::vector<TpDegreeRule> rules;
+  for (const auto& st : s.strategies) {
+    if (st.name != "ntp" && st.name != "ntp_boost") continue;
+    TpDegreeRule r;
+    if (st.params.contains("min_tp") && !st.params["min_tp"].is_null()) r.min_tp = st.params["min_tp"].get<int>();
+    if (st.params.contains("allowed_tp"))
+      for (const auto& d : st.params["allowed_tp"]) r.allowed.push_back(static_cast<int>(d.get<double>()));
+    rules.push_back(r);
+  }
+  return reachable_tp_degrees(s.job.tp, rules);
+}
+
 namespace {
 
-int lowest_degree(const Scenario& s);
+int lowest_degree(const Scenario& s) { return needed_tp_degrees(s).front(); }
 
 class ProportionalCost final : public CostModel {
  public:
@@ -128,32 +143,13 @@ calib::ModelShape shape_of(const Scenario& s) {
   return shape;
 }
 
-// The lowest TP degree any strategy of the scenario can run (ntp / ntp_boost min_tp, default
-// tp - tp/4); tp when none degrades. Only degrees from there to tp are costed.
-int lowest_degree(const Scenario& s) {
-  int lowest = s.job.tp;
-  for (const auto& st : s.strategies) {
-    if (st.name != "ntp" && st.name != "ntp_boost") continue;
-    int m = st.params.contains("min_tp") ? st.params["min_tp"].get<int>() : std::max(1, s.job.tp - s.job.tp / 4);
-    if (st.params.contains("allowed_tp"))
-      for (const auto& d : st.params["allowed_tp"]) m = std::min(m, static_cast<int>(d.get<double>()));
-    lowest = std::min(lowest, std::max(1, m));
-  }
-  return lowest;
-}
-
-bool same_shape(const calib::ModelShape& a, const calib::ModelShape& b) {
-  return a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads && a.ffn == b.ffn &&
-         a.gated_mlp == b.gated_mlp && a.seq_len == b.seq_len && a.micro_batch == b.micro_batch;
-}
-
 }  // namespace
 
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* info) {
   PowerCurve curve(s.cost.curve_power, s.cost.curve_speed);
   const bool iteration = s.cost.model == "iteration" || (s.cost.model == "auto" && !s.job.model.is_null());
   if (!iteration) {
-    if (info) *info = {"proportional", "", "", "", "", s.job.step_s};
+    if (info) *info = {"proportional", "", "", "", "", s.job.step_s, {}};
     return std::make_shared<ProportionalCost>(s, curve);
   }
   const calib::ModelShape shape = shape_of(s);
@@ -163,6 +159,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
     throw InputError(s.file, "/job/model", e.what());
   }
   calib::Profile profile;
+  std::vector<int> interpolated;
   std::string path = s.cost.profile;
   if (path.empty()) {
     // The datasheet profile for this GPU, generated for exactly this model and TP range.
@@ -174,19 +171,23 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
     path = "analytical:" + gpu;
   } else {
     profile = calib::load_profile(path);
-    const bool known = std::any_of(profile.models.begin(), profile.models.end(), [&](const calib::ProfiledModel& pm) {
-      return same_shape(pm.shape, shape) && pm.tp_max >= s.job.tp;
-    });
-    if (!known && !s.cost.interpolate)
+    // Every degree the strategies can reach must have been measured for this model shape;
+    // /cost/interpolate lets the profile's fit answer for the others (listed in the report).
+    interpolated = calib::uncovered_degrees(profile, shape, needed_tp_degrees(s));
+    if (!interpolated.empty() && !s.cost.interpolate) {
+      std::string list;
+      for (int t : interpolated) list += (list.empty() ? "" : ", ") + std::to_string(t);
       throw InputError(s.file, "/cost/profile",
-                       "profile " + path + " was not measured for this model shape and TP range; calibrate for "
-                       "this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
+                       "profile " + path + " does not cover TP degree" + (interpolated.size() > 1 ? "s " : " ") +
+                           list + " of this model shape, which the scenario's strategies can reach; calibrate "
+                           "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
+    }
   }
   auto model = std::make_shared<IterationCost>(s, curve, profile, shape);
   if (info)
     *info = {"iteration", path, calib::profile_hash(profile),
              profile.source == calib::Source::measured ? "measured" : "analytical", calib::device_name(profile),
-             model->healthy_step_s()};
+             model->healthy_step_s(), interpolated};
   return model;
 }
 

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/cost/power_curve.hpp"
 #include "models/scenario/scenario.hpp"
@@ -47,7 +48,12 @@ struct CostInfo {
   std::string profile_source;  // "analytical" | "measured"
   std::string device;
   double healthy_step_s = 0;
+  std::vector<int> interpolated_tp;  // reachable degrees the profile lacks (/cost/interpolate)
 };
+
+// The TP degrees the scenario's strategies can run replicas at (models/strategies/
+// tp_degrees.hpp, the rule the calibration harness measures by), ascending, ending with tp.
+std::vector<int> needed_tp_degrees(const Scenario& scenario);
 
 // Builds the scenario's cost model (loads and checks the calibration profile).
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& scenario, CostInfo* info);

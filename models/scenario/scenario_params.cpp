@@ -150,7 +150,7 @@ const ParamSection& cost() {
              "calibration profile, NVLink collectives, pipeline bubble, DP all-reduce, reshard; auto: "
              "iteration when /job/model is given"),
       optional(text("profile", Json(), "calibration profile (default: calibrate/profiles/<gpu>-analytical.json)")),
-      boolean("interpolate", false, "accept a profile measured for a different model shape (its fit answers)"),
+      boolean("interpolate", false, "accept a profile that lacks this model shape or a reachable TP degree (its fit answers; report.json lists the degrees)"),
       number("nvlink_gbps", "GB/s", 0.0, 0, kInf, "NVLink bandwidth per GPU, one direction (0: 450 for H100/H200, 900 for B200/GB200)"),
       number("scaleout_gbps", "GB/s", 50.0, 1e-3, kInf, "scale-out network bandwidth per GPU"),
       number("dp_overlap", "", 0.9, 0, 1, "share of the DP gradient all-reduce hidden behind backward"),

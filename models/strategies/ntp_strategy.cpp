@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/strategies/tp_degrees.hpp"
+
 namespace goodput {
 
 Phase ntp_phase(const NtpConfig& c) {
@@ -106,7 +108,7 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
   const ParamReader r(params, boost ? ntp_boost_params() : ntp_params(), "", "", nullptr);
   NtpStrategyOptions o;
   const int tp = scenario.job.tp;
-  o.layout.min_tp = r.present("min_tp") ? r.integer32("min_tp") : std::max(1, tp - tp / 4);
+  o.layout.min_tp = r.present("min_tp") ? r.integer32("min_tp") : default_min_tp(tp);
   const std::string where = "/strategies/" + std::string(boost ? "ntp_boost" : "ntp");
   if (o.layout.min_tp > tp)
     throw InputError(scenario.file, where + "/min_tp", "min_tp " + std::to_string(o.layout.min_tp) +

@@ -41,7 +41,8 @@ Json report_json(const Report& rep) {
   j["cost_model"] = {{"name", ci.name}, {"healthy_step_s", ci.healthy_step_s}};
   if (ci.name == "iteration")
     j["cost_model"]["calibration_profile"] = {
-        {"path", ci.profile_path}, {"hash", ci.profile_hash}, {"source", ci.profile_source}, {"device", ci.device}};
+        {"path", ci.profile_path}, {"hash", ci.profile_hash}, {"source", ci.profile_source}, {"device", ci.device},
+        {"interpolated_tp", ci.interpolated_tp}};
   else
     j["cost_model"]["calibration_profile"] = nullptr;
   j["cluster"] = {{"gpus", topo.gpus()},

@@ -3,8 +3,15 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "calibrate/profile/profile.hpp"
+#include "calibrate/profile/scenario.hpp"
+#include "models/cost/cost_model.hpp"
+#include "models/strategies/tp_degrees.hpp"
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/run/monte_carlo.hpp"
@@ -184,4 +191,62 @@ TEST_CASE("a calibration profile for another model is refused unless interpolati
   CHECK(plan.cost_info.profile_hash.size() == 16);
   CHECK(plan.cost_info.profile_source == "analytical");
   CHECK(plan.cost->replica_throughput(30, 1.0) < 1.0);
+}
+
+TEST_CASE("one TP-degree rule: the calibration harness measures the degrees the simulator needs") {
+  // Shipped scenarios, read by both sides from the same file.
+  for (const char* f : {"default.json", "ntp-paper-nvl32.json", "llama3-16k-h100.json"}) {
+    CAPTURE(f);
+    const std::string path = std::string(GOODPUT_SOURCE_DIR) + "/scenarios/" + f;
+    CHECK(needed_tp_degrees(load_scenario(path)) == calib::read_scenario(path).tp_degrees);
+  }
+  // Defaults (tp - tp/4), an explicit min_tp, allowed_tp lists, and no degrading strategy.
+  const std::string path = std::filesystem::temp_directory_path() / "goodput-tp-degrees-test.json";
+  for (const char* strategies :
+       {R"({"ntp": {}})", R"({"ntp_boost": {"min_tp": 30}, "dp_drop": {}})",
+        R"({"ntp": {"min_tp": 20, "allowed_tp": [16, 24, 28]}, "ntp_boost": {"min_tp": 31}})",
+        R"({"dp_drop": {}, "checkpoint_restart": {}})"}) {
+    CAPTURE(strategies);
+    Json j = nvl32(1, 4);
+    j["job"]["model"] = {{"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+    j["strategies"] = Json::parse(strategies);
+    std::ofstream(path) << j.dump();
+    const std::vector<int> sim = needed_tp_degrees(load_scenario(path));
+    CHECK(sim == calib::read_scenario(path).tp_degrees);
+    CHECK(sim.back() == 32);
+  }
+  std::filesystem::remove(path);
+  CHECK(default_min_tp(32) == 24);
+}
+
+TEST_CASE("a profile that lacks a reachable TP degree is refused, naming it, unless interpolating") {
+  calib::ModelShape shape;
+  shape.name = "m";
+  shape.hidden = 8192;
+  shape.heads = 64;
+  shape.kv_heads = 64;
+  shape.ffn = 28672;
+  shape.seq_len = 4096;
+  const std::string profile = std::filesystem::temp_directory_path() / "goodput-tp26-profile.json";
+  calib::save_profile(calib::analytical_profile("B200", shape, 32, 26), profile);  // TP32 .. TP26
+  Json j = nvl32(1, 4);
+  j["job"]["model"] = {{"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+  j["cost"] = {{"model", "iteration"}, {"profile", profile}};  // the strategies reach TP24
+  try {
+    make_plan(scenario_from(j));
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.locator() == "/cost/profile");
+    CHECK(std::string(e.what()).find("TP degrees 24, 25 ") != std::string::npos);
+  }
+  j["cost"]["interpolate"] = true;
+  const RunPlan interpolated = make_plan(scenario_from(j));
+  CHECK(interpolated.cost_info.interpolated_tp == std::vector<int>{24, 25});
+  // Narrow the strategies to what the profile covers: accepted, nothing interpolated.
+  j["cost"]["interpolate"] = false;
+  j["strategies"]["ntp"]["min_tp"] = 26;
+  j["strategies"]["ntp_boost"]["min_tp"] = 27;
+  const RunPlan covered = make_plan(scenario_from(j));
+  CHECK(covered.cost_info.interpolated_tp.empty());
+  std::filesystem::remove(profile);
 }

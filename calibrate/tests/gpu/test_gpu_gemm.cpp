@@ -44,14 +44,18 @@ TEST_CASE("GEMM verification catches a wrong result") {
   CHECK(bad.bad_points >= 1);
 }
 
-TEST_CASE("attention GEMMs (strided batched) verify, backward is about twice forward") {
+TEST_CASE("causal attention tiles (strided batched) verify, backward is about twice forward") {
   GOODPUT_REQUIRE_GPU();
   BenchContext ctx(select_device(0), kQuickStop);
-  const GemmEntry fwd = bench_gemm(ctx, {"tiny", {4}, attention_query(3, 512, 64, 2, Pass::fwd)});
-  const GemmEntry bwd = bench_gemm(ctx, {"tiny", {4}, attention_query(3, 512, 64, 2, Pass::bwd_data)});
-  CHECK(fwd.verification == Verification::passed);
-  CHECK(bwd.verification == Verification::passed);
-  CHECK(bwd.time_s.median > fwd.time_s.median);
+  for (std::int64_t seq : {512, 2048}) {  // 2 and 8 causal tiles
+    CAPTURE(seq);
+    const GemmEntry fwd = bench_gemm(ctx, {"tiny", {4}, attention_query(3, seq, 64, 2, Pass::fwd)});
+    const GemmEntry bwd = bench_gemm(ctx, {"tiny", {4}, attention_query(3, seq, 64, 2, Pass::bwd_data)});
+    CHECK(fwd.verification == Verification::passed);
+    CHECK(bwd.verification == Verification::passed);
+    CHECK(bwd.time_s.median > fwd.time_s.median);
+    CHECK(fwd.algo.find("causal") != std::string::npos);
+  }
 }
 
 TEST_CASE("ceilings are measured and verified") {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "calibrate/harness/cuda_check.hpp"
 #include "calibrate/harness/kernels.hpp"
 #include "calibrate/harness/multi_gpu_bench.hpp"
 #include "calibrate/harness/reshard_bench.hpp"
@@ -37,9 +38,11 @@ TEST_CASE("reshard pack/unpack kernels equal the CPU reference exactly") {
     int n1, n2;
     std::int64_t rows;
   };
-  // NTP notes (25-column moves: 2-byte accesses), unaligned odd sizes, and 16-byte aligned.
+  // NTP notes (25-column moves, 8-byte vectors with merges), unaligned odd sizes, 16-byte
+  // aligned, and the NTP paper's 480B QKV at TP32 -> TP24 and TP32 -> TP31.
   for (const Geometry g : {Geometry{12000, 32, 30, 256}, Geometry{1001, 9, 4, 33},
-                           Geometry{65536, 16, 14, 512}}) {
+                           Geometry{65536, 16, 14, 512}, Geometry{61440, 32, 24, 64},
+                           Geometry{61440, 32, 31, 64}}) {
     for (const ReshardJob& job : jobs_for(g.cols, g.n1, g.n2, g.rows)) {
       CAPTURE(g.cols);
       CAPTURE(job.kernel);
@@ -51,13 +54,24 @@ TEST_CASE("reshard pack/unpack kernels equal the CPU reference exactly") {
   }
 }
 
-TEST_CASE("copy plans use the widest vector the layout allows") {
+TEST_CASE("copy plans choose the vector width per block, >= 8 bytes for real widths") {
   GOODPUT_REQUIRE_GPU();
   (void)select_device(0);
+  const std::int64_t rows = 8;
+  // 65536 columns over 16 ranks, TP16 -> TP14: moves of ~585 columns: 16-byte vectors.
   const ReshardPlan aligned = make_reshard_plan(65536, 16, 14);
-  CHECK(CopyPlan(pack_at_extra(aligned, 14, 8), 132).vector_elems() == 8);
+  const std::vector<CopyBlock> a = pack_at_extra(aligned, 14, rows);
+  const CopyPlan pa(a, rows * aligned.shard_cols(14), 132, nullptr);
+  REQUIRE(pa.vector_elems().size() == a.size());
+  for (int v : pa.vector_elems()) CHECK(v == 8);
+  // The NTP notes' 25-column moves (odd width, odd leading dimension 375): 8-byte vectors,
+  // realigned by the merge, not the 2-byte scalar copies of a per-plan width.
   const ReshardPlan odd = make_reshard_plan(12000, 32, 30);
-  CHECK(CopyPlan(unpack_at_core(odd, 0, 8), 132).vector_elems() == 1);
+  const std::vector<CopyBlock> o = unpack_at_core(odd, 0, rows);
+  const CopyPlan po(o, rows * odd.received_cols(0), 132, nullptr);
+  REQUIRE(po.vector_elems().size() == o.size());
+  for (int v : po.vector_elems()) CHECK(v == 4);
+  GOODPUT_CUDA(cudaDeviceSynchronize());
 }
 
 TEST_CASE("peer copy and NCCL all-to-all verify (two or more GPUs)") {

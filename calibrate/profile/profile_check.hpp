@@ -1,0 +1,53 @@
+// First-run review of a measured profile: every entry against the analytical (datasheet) model
+// and against the device's own measured ceilings. Contract: check_profile() never throws on
+// data; it flags (a) entries that failed verification, (b) large GEMMs (smallest dimension >=
+// kCheckLargeDim) below kCheckGemmFraction of the measured GEMM ceiling, (c) pack/unpack/d2d
+// below kCheckCopyFraction of the measured copy bandwidth, and notes (not flags) entries whose
+// time differs from the analytical model by more than kCheckAnalyticalRatio either way.
+// to_markdown() renders the result (tools/device-run.sh writes it as check.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "calibrate/profile/profile_types.hpp"
+
+namespace goodput::calib {
+
+// A large GEMM on H100/H200 reaches 70-80 % of dense peak in cuBLAS; 70 % of the *measured*
+// 8192^3 ceiling is a floor any healthy shape of that size clears.
+inline constexpr double kCheckGemmFraction = 0.70;
+inline constexpr std::int64_t kCheckLargeDim = 2048;
+// A vectorised copy kernel should move data within 30 % of cudaMemcpy's device-to-device rate.
+inline constexpr double kCheckCopyFraction = 0.70;
+// Beyond a factor of 2 from the datasheet model something (model or measurement) is off.
+inline constexpr double kCheckAnalyticalRatio = 2.0;
+
+struct CheckRow {
+  std::string kind;   // "gemm" | "reshard" | "ceiling"
+  std::string label;  // human-readable entry
+  double measured_s = 0.0;
+  double analytical_s = 0.0;  // 0 when the analytical profile has no such entry
+  double fraction = 0.0;      // of the measured ceiling (GEMM: TFLOP/s, reshard: GB/s)
+  bool checked = false;       // subject to a ceiling threshold
+  std::string flag;           // empty: fine
+  std::string note;           // e.g. far from the analytical model
+};
+
+struct CheckReport {
+  std::string device, datasheet_gpu;
+  double gemm_ceiling_tflops = 0.0, datasheet_gemm_tflops = 0.0;
+  double copy_ceiling_gbps = 0.0, datasheet_copy_gbps = 0.0;
+  std::vector<CheckRow> rows;
+  int flagged = 0, noted = 0;
+};
+
+// "H100" | "H200" | "B200" from a CUDA device name; empty when unknown.
+std::string datasheet_gpu_of(const std::string& device_name);
+
+// `analytical` should be analytical_profile(gpu, measured.models).
+CheckReport check_profile(const Profile& measured, const Profile& analytical);
+
+std::string to_markdown(const CheckReport& report);
+
+}  // namespace goodput::calib

@@ -1,0 +1,86 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "calibrate/profile/profile_check.hpp"
+
+using namespace goodput::calib;
+
+namespace {
+
+GemmEntry gemm(const char* name, std::int64_t m, std::int64_t n, std::int64_t k, double tflops, double t) {
+  GemmEntry e;
+  e.model = std::string("m");  // moves, not assign(const char*): avoids GCC 12's false -Wrestrict
+  e.tp = {8};
+  e.name = std::string(name);
+  e.m = m;
+  e.n = n;
+  e.k = k;
+  e.tflops = tflops;
+  e.time_s.median = t;
+  e.verification = Verification::passed;
+  return e;
+}
+
+ReshardEntry reshard(const char* kernel, double gbps, double t) {
+  ReshardEntry e;
+  e.n1 = 8;
+  e.n2 = 7;
+  e.cols = 1000;
+  e.rows = 64;
+  e.bytes = 1 << 20;
+  e.kernel = std::string(kernel);
+  e.role = std::string("extra");
+  e.gbps = gbps;
+  e.time_s.median = t;
+  e.verification = Verification::passed;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("profile check: ceilings thresholds flag, small shapes and links are not checked") {
+  Profile m;
+  m.device.name = "NVIDIA H200";
+  m.ceilings.gemm_tflops = 700;
+  m.ceilings.copy_gbps = 4000;
+  m.gemm = {gemm("qkv", 4096, 4096, 4096, 600, 1e-3),        // 0.86 of ceiling: fine
+            gemm("mlp_up", 4096, 8192, 4096, 400, 2e-3),     // 0.57: flagged
+            gemm("attn_out", 512, 4096, 4096, 100, 1e-4),    // small: not checked
+            gemm("attention", 8192, 8192, 128, 300, 5e-3)};  // attention: not checked
+  m.reshard = {reshard("pack", 3000, 1e-5), reshard("unpack", 2000, 1e-5), reshard("peer", 100, 1e-3)};
+  m.gemm[0].verification = Verification::passed;
+  Profile a;
+  a.ceilings.gemm_tflops = 989;
+  a.ceilings.copy_gbps = 4800;
+  a.gemm = {gemm("qkv", 4096, 4096, 4096, 0, 0.3e-3)};  // measured 3.3x slower: noted
+  a.reshard = {reshard("pack", 0, 0.9e-5)};
+  const CheckReport r = check_profile(m, a);
+  REQUIRE(r.rows.size() == 7);
+  CHECK(r.rows[0].flag.empty());
+  CHECK(r.rows[0].fraction == doctest::Approx(600.0 / 700));
+  CHECK_FALSE(r.rows[0].note.empty());  // 3.33x the analytical time
+  CHECK_FALSE(r.rows[1].flag.empty());
+  CHECK_FALSE(r.rows[2].checked);
+  CHECK(r.rows[2].flag.empty());
+  CHECK_FALSE(r.rows[3].checked);
+  CHECK(r.rows[4].flag.empty());
+  CHECK(r.rows[4].note.empty());  // 1.1x: within a factor 2
+  CHECK(r.rows[4].analytical_s == doctest::Approx(0.9e-5));
+  CHECK_FALSE(r.rows[5].flag.empty());  // 0.5 of the copy bandwidth
+  CHECK_FALSE(r.rows[6].checked);       // peer copy: a link, not HBM
+  CHECK(r.flagged == 2);
+  CHECK(r.noted == 1);
+  m.reshard[0].verification = Verification::failed;
+  CHECK(check_profile(m, a).rows[4].flag == "verification failed");
+  const std::string md = to_markdown(r);
+  CHECK(md.find("**large GEMM below 70 % of the measured GEMM ceiling**") != std::string::npos);
+  CHECK(md.find("7 entries, 2 flagged") != std::string::npos);
+}
+
+TEST_CASE("profile check: the datasheet GPU from the device name") {
+  CHECK(datasheet_gpu_of("NVIDIA H200") == "H200");
+  CHECK(datasheet_gpu_of("NVIDIA H100 80GB HBM3") == "H100");
+  CHECK(datasheet_gpu_of("NVIDIA B200") == "B200");
+  CHECK(datasheet_gpu_of("NVIDIA A100-SXM4-80GB").empty());
+}
