@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 
@@ -122,7 +123,20 @@ void check_output_path(const std::string& path) {
   if (!parent.empty() && !fs::is_directory(parent)) {
     throw InputError(path, "", "output directory " + parent.string() + " does not exist");
   }
-  if (fs::is_directory(path)) throw InputError(path, "", "is a directory, expected a file name");
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (!fs::exists(st)) return;
+  if (fs::is_symlink(st)) throw InputError(path, "", "is a symbolic link; give a new file name");
+  if (fs::is_directory(st)) throw InputError(path, "", "is a directory, expected a file name");
+  if (!fs::is_regular_file(st)) throw InputError(path, "", "is not a regular file (a device?); give a new file name");
+  // Only a profile goodput wrote may be replaced: its "generator" field names the goodput tool.
+  std::ifstream in(path, std::ios::binary);
+  std::string head(2048, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.find("\"generator\": \"goodput-") == std::string::npos)
+    throw InputError(path, "", "exists and is not a goodput calibration profile; goodput never overwrites "
+                               "files it did not write: give a new file name");
 }
 
 }  // namespace goodput::calib

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "calibrate/cli/args.hpp"
 #include "sim/core/error.hpp"
 
@@ -47,6 +50,17 @@ TEST_CASE("goodput-profile-analytical arguments") {
   CHECK_THROWS_AS(parse_analytical_args({"--out", "a.json"}), InputError);
   CHECK_THROWS_AS(check_output_path("/no/such/dir/p.json"), InputError);
   CHECK_NOTHROW(check_output_path("p.json"));
+  // An existing file is replaced only when it is a profile goodput wrote.
+  const auto dir = std::filesystem::temp_directory_path() / "goodput-calib-out-test";
+  std::filesystem::create_directories(dir);
+  const auto notes = (dir / "notes.json").string();
+  std::ofstream(notes) << "{\"mine\": true}";
+  CHECK_THROWS_WITH_AS(check_output_path(notes), doctest::Contains("not a goodput calibration profile"), InputError);
+  const auto earlier = (dir / "earlier.json").string();
+  std::ofstream(earlier) << "{\n  \"schema_version\": 1,\n  \"generator\": \"goodput-calibrate 0.1.0\"\n}";
+  CHECK_NOTHROW(check_output_path(earlier));
+  CHECK_THROWS_AS(check_output_path("/dev/null"), InputError);
+  std::filesystem::remove_all(dir);
 }
 
 #include "calibrate/cli/progress.hpp"

@@ -72,6 +72,7 @@ struct Scenario {
   CheckpointSpec checkpoint;
   CostSpec cost;
   double failed_fraction = 0;  // snapshot mode
+  std::vector<double> failed_gpu_thresholds{0.001};  // /report: cluster-health time-above thresholds
   std::vector<StrategyConfig> strategies;
   Json resolved;
 

@@ -240,6 +240,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
       throw cost.error("curve_power", "the power curve must increase in power and in speed");
   if (s.cost.model == "iteration" && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
+  s.failed_gpu_thresholds = top.object("report").numbers("failed_gpu_thresholds");
   parse_strategies(top, s, resolved);
 
   // Domain count: what the job needs plus spares, unless given.

@@ -162,6 +162,14 @@ const ParamSection& cost() {
   return s;
 }
 
+const ParamSection& report() {
+  static const ParamSection s{"report", "What reports add beyond the Goodput figures.", {
+      numbers("failed_gpu_thresholds", "", Json::array({0.001}), 0, 1,
+              "cluster health: for each fraction x, the share of time with more than x of all GPUs failed"),
+  }};
+  return s;
+}
+
 const ParamSection& strategies() {
   static const ParamSection s{"strategies", "Strategies to compare: name -> parameters.", {}};
   return s;
@@ -184,6 +192,7 @@ const ParamSection& scenario() {
       object("checkpoint", &checkpoint(), "checkpointing"),
       object("cost", &cost(), "iteration-time cost model"),
       object("strategies", &strategies(), "strategies to compare (name -> parameters)"),
+      object("report", &report(), "report settings"),
   }};
   return s;
 }

@@ -18,6 +18,7 @@ const ParamSection& trace();
 const ParamSection& recovery();
 const ParamSection& checkpoint();
 const ParamSection& cost();
+const ParamSection& report();
 const ParamSection& strategies();  // keys are strategy names (see `goodput describe strategies`)
 
 }  // namespace goodput::sections

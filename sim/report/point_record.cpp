@@ -15,7 +15,8 @@ Json metrics_json(const RunMetrics& m) {
   return {m.goodput,      b,           m.ettr,          m.interruptions,        m.failures,
           m.job_failures, m.gpu_hours_down, m.peak_failed_gpus, m.spare_gpu_hours, m.checkpoints,
           m.events,       m.boost_energy_gpu_hours, m.boosted_domain_hours, m.healthy_tp_groups_fraction,
-          m.wall_hours};
+          m.wall_hours,   m.failed_gpus_mean, m.failed_gpus_p50, m.failed_gpus_p90, m.failed_gpus_p99,
+          m.time_above_failed};
 }
 
 RunMetrics metrics_from(const Json& j) {
@@ -35,6 +36,11 @@ RunMetrics metrics_from(const Json& j) {
   m.boosted_domain_hours = j.at(12).get<double>();
   m.healthy_tp_groups_fraction = j.at(13).get<double>();
   m.wall_hours = j.at(14).get<double>();
+  m.failed_gpus_mean = j.at(15).get<double>();
+  m.failed_gpus_p50 = j.at(16).get<double>();
+  m.failed_gpus_p90 = j.at(17).get<double>();
+  m.failed_gpus_p99 = j.at(18).get<double>();
+  m.time_above_failed = j.at(19).get<std::vector<double>>();
   return m;
 }
 
@@ -81,7 +87,10 @@ std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& pa
   for (const auto& sr : j.at("runs")) {
     StrategyRuns r;
     r.strategy = sr.at("strategy").get<std::string>();
-    for (const auto& m : sr.at("runs")) r.runs.push_back(metrics_from(m));
+    for (const auto& m : sr.at("runs")) {
+      if (!m.is_array() || m.size() < 20) return std::nullopt;  // an older record: run the point again
+      r.runs.push_back(metrics_from(m));
+    }
     out.push_back(std::move(r));
   }
   return out;

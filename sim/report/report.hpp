@@ -24,6 +24,12 @@ struct StrategySummary {
       spare_gpu_hours, checkpoints, boost_energy_gpu_hours, boosted_domain_hours, healthy_tp_groups_fraction;
   std::array<Summary, kBucketCount> badput;
   Summary difference_vs_winner;  // paired: this strategy minus the winner, per seed
+  // Cluster health (time mode): failed GPUs over time, time above each threshold, and the job's
+  // mean time between interruptions (all runs' wall hours / all interruptions; 0: none) and
+  // hours paused for capacity (WAITING_FOR_CAPACITY x wall time).
+  Summary failed_gpus_mean, failed_gpus_p50, failed_gpus_p90, failed_gpus_p99, paused_hours;
+  std::vector<Summary> time_above_failed;  // per /report/failed_gpu_thresholds entry
+  double mtbi_hours = 0;
 };
 
 struct Report {

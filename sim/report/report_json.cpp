@@ -86,6 +86,20 @@ Json report_json(const Report& rep) {
         {"boost_energy_gpu_hours", summary_json(s.boost_energy_gpu_hours)},
         {"boosted_domain_share", summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
     };
+    if (sc.mode != "snapshot") {
+      Json above = Json::array();
+      for (std::size_t k = 0; k < s.time_above_failed.size() && k < sc.failed_gpu_thresholds.size(); ++k)
+        above.push_back({{"failed_fraction_above", sc.failed_gpu_thresholds[k]},
+                         {"time_share", summary_json(s.time_above_failed[k])}});
+      strategies[s.name]["cluster_health"] = {
+          {"failed_gpus", {{"mean", summary_json(s.failed_gpus_mean)},
+                           {"p50", summary_json(s.failed_gpus_p50)},
+                           {"p90", summary_json(s.failed_gpus_p90)},
+                           {"p99", summary_json(s.failed_gpus_p99)}}},
+          {"time_above_failed", above},
+          {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
+          {"paused_hours", summary_json(s.paused_hours)}};
+    }
     if (sc.mode == "snapshot") {
       strategies[s.name]["healthy_tp_groups_fraction"] = summary_json(s.healthy_tp_groups_fraction);
       strategies[s.name]["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
@@ -101,7 +115,14 @@ std::string runs_csv(const Report& rep) {
   std::string out = "run,seed,strategy,goodput";
   for (int b = 0; b < kBucketCount; ++b) out += std::string(",") + bucket_name(static_cast<Bucket>(b));
   out += ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,checkpoints,events,"
-         "boost_energy_gpu_hours,healthy_tp_groups_fraction\n";
+         "boost_energy_gpu_hours,healthy_tp_groups_fraction,failed_gpus_mean,failed_gpus_p50,failed_gpus_p90,"
+         "failed_gpus_p99";
+  for (double x : rep.plan->scenario.failed_gpu_thresholds) {
+    char name[64];
+    std::snprintf(name, sizeof name, ",time_above_failed_%.10g", x);
+    out += name;
+  }
+  out += "\n";
   char buf[64];
   auto num = [&](double v) {
     std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -116,7 +137,11 @@ std::string runs_csv(const Report& rep) {
       out += "," + num(m.ettr) + "," + std::to_string(m.interruptions) + "," + std::to_string(m.failures) + "," +
              std::to_string(m.job_failures) + "," + num(m.gpu_hours_down) + "," + std::to_string(m.peak_failed_gpus) +
              "," + num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," + std::to_string(m.events) + "," +
-             num(m.boost_energy_gpu_hours) + "," + num(m.healthy_tp_groups_fraction) + "\n";
+             num(m.boost_energy_gpu_hours) + "," + num(m.healthy_tp_groups_fraction) + "," + num(m.failed_gpus_mean) +
+             "," + num(m.failed_gpus_p50) + "," + num(m.failed_gpus_p90) + "," + num(m.failed_gpus_p99);
+      for (std::size_t k = 0; k < rep.plan->scenario.failed_gpu_thresholds.size(); ++k)
+        out += "," + num(k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0);
+      out += "\n";
     }
   }
   return out;

@@ -40,6 +40,24 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     s.healthy_tp_groups_fraction = summarize_by(r, [](const RunMetrics& m) { return m.healthy_tp_groups_fraction; });
     for (int b = 0; b < kBucketCount; ++b)
       s.badput[b] = summarize_by(r, [b](const RunMetrics& m) { return m.badput[b]; });
+    s.failed_gpus_mean = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_mean; });
+    s.failed_gpus_p50 = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_p50; });
+    s.failed_gpus_p90 = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_p90; });
+    s.failed_gpus_p99 = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_p99; });
+    s.paused_hours = summarize_by(r, [](const RunMetrics& m) {
+      return m.badput[static_cast<int>(Bucket::WaitingForCapacity)] * m.wall_hours;
+    });
+    const std::size_t thresholds = r.empty() ? 0 : r.front().time_above_failed.size();
+    for (std::size_t k = 0; k < thresholds; ++k)
+      s.time_above_failed.push_back(summarize_by(r, [k](const RunMetrics& m) {
+        return k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0;
+      }));
+    double wall = 0, interruptions = 0;
+    for (const auto& m : r) {
+      wall += m.wall_hours;
+      interruptions += static_cast<double>(m.interruptions);
+    }
+    s.mtbi_hours = interruptions > 0 ? wall / interruptions : 0;
     rep.strategies.push_back(s);
   }
   // Winner: highest mean Goodput (ties: table order).

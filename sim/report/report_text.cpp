@@ -121,6 +121,19 @@ std::string report_markdown(const Report& rep) {
     << num_ci(any.gpu_hours_down, "%.0f") << " | " << num_ci(any.peak_failed_gpus) << " |\n\n";
   s << "Idle healthy GPU-hours (spares and GPUs left out of the job):\n\n| strategy | spare GPU-hours |\n|---|---|\n";
   for (const auto& st : rep.strategies) s << "| " << st.name << " | " << num_ci(st.spare_gpu_hours, "%.0f") << " |\n";
+  s << "\n## Cluster health\n\nFailed GPUs over time (time-weighted, mean of per-run figures, the same for every "
+       "strategy):\n\n| mean | p50 | p90 | p99 |";
+  for (double x : sc.failed_gpu_thresholds) s << " time with > " << fmt("%.3g", 100 * x) << "% failed |";
+  s << "\n|---|---|---|---|";
+  for (std::size_t k = 0; k < sc.failed_gpu_thresholds.size(); ++k) s << "---|";
+  s << "\n| " << num_ci(any.failed_gpus_mean, "%.1f") << " | " << num_ci(any.failed_gpus_p50, "%.0f") << " | "
+    << num_ci(any.failed_gpus_p90, "%.0f") << " | " << num_ci(any.failed_gpus_p99, "%.0f") << " |";
+  for (const auto& t : any.time_above_failed) s << " " << pct_ci(t) << " |";
+  s << "\n\nPer strategy: the job's mean time between interruptions (all wall hours / all interruptions) and the "
+       "hours it stood paused for lack of capacity.\n\n| strategy | job MTBI (h) | paused hours |\n|---|---|---|\n";
+  for (const auto& st : rep.strategies)
+    s << "| " << st.name << " | " << (st.mtbi_hours > 0 ? fmt("%.1f", st.mtbi_hours) : std::string("no interruption"))
+      << " | " << num_ci(st.paused_hours, "%.1f") << " |\n";
   s << "\n## Set-up\n\n"
     << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
     << topo.domains() << " domains of " << topo.gpus_per_domain() << " (" << sc.spare_domains << " spare domains).\n"

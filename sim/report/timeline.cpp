@@ -100,6 +100,53 @@ void TimelineRecorder::finish() {
     if (!spans->empty() && spans->back().end == kOpen) spans->back().end = horizon_;
 }
 
+std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& plan, const FaultList& faults,
+                                                              std::size_t max_points, bool* downsampled) {
+  struct Edge {
+    Time t;
+    int delta;  // -1 (a repair) sorts before +1 (a failure) at the same time
+    std::uint32_t component;
+  };
+  std::vector<Edge> edges;
+  for (const Fault& f : faults.faults) {
+    if (f.start >= plan.horizon) continue;
+    edges.push_back({f.start, +1, f.component});
+    if (f.end < plan.horizon) edges.push_back({f.end, -1, f.component});
+  }
+  std::sort(edges.begin(), edges.end(),
+            [](const Edge& a, const Edge& b) { return a.t != b.t ? a.t < b.t : a.delta < b.delta; });
+  std::vector<std::uint32_t> cover(plan.topology->gpus(), 0);
+  std::vector<std::pair<Time, std::int64_t>> points{{0, 0}};
+  std::int64_t down = 0;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    for (std::uint32_t g : plan.topology->blast_radius(edges[i].component)) {
+      if (edges[i].delta > 0) down += cover[g]++ == 0 ? 1 : 0;
+      else down -= --cover[g] == 0 ? 1 : 0;
+    }
+    if (i + 1 < edges.size() && edges[i + 1].t == edges[i].t) continue;  // one point per instant
+    if (points.back().first == edges[i].t) points.back().second = down;
+    else if (points.back().second != down) points.emplace_back(edges[i].t, down);
+  }
+  if (downsampled) *downsampled = points.size() > max_points;
+  if (points.size() <= max_points) return points;
+  // Past the cap: the maximum of each window (the value in force at a window's start counts).
+  const std::size_t windows = std::max<std::size_t>(1, max_points / 2);
+  const Time width = std::max<Time>(1, (plan.horizon + static_cast<Time>(windows) - 1) / static_cast<Time>(windows));
+  std::vector<std::pair<Time, std::int64_t>> out;
+  std::size_t j = 0;
+  std::int64_t current = 0;
+  for (std::size_t w = 0; w < windows; ++w) {
+    const Time lo = static_cast<Time>(w) * width, hi = lo + width;
+    std::int64_t peak = current;
+    for (; j < points.size() && points[j].first < hi; ++j) {
+      current = points[j].second;
+      peak = std::max(peak, current);
+    }
+    if (out.empty() || out.back().second != peak) out.emplace_back(lo, peak);
+  }
+  return out;
+}
+
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
                           const std::vector<StrategyTimeline>& strategies, std::size_t max_faults) {
   Json events = Json::array();
@@ -122,7 +169,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     std::size_t lane = 0;
     while (lane < lane_end.size() && lane_end[lane] > f.start) ++lane;
     if (lane == lane_end.size()) {
-      if (lane_end.size() >= 32) continue;  // at most 32 concurrent lanes shown
+      if (lane_end.size() >= kFaultLanes) continue;  // at most kFaultLanes concurrent lanes shown
       lane_end.push_back(0);
       meta(0, static_cast<int>(lane), "thread_name", "faults " + std::to_string(lane));
     }
@@ -132,6 +179,10 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
          {{"component", plan.topology->name(f.component)}, {"repaired", f.end <= plan.horizon}});
     ++written;
   }
+  bool downsampled = false;
+  const auto counter = failed_gpu_counter(plan, faults, kMaxCounterPoints, &downsampled);
+  for (const auto& [t, n] : counter)
+    events.push_back({{"ph", "C"}, {"pid", 0}, {"name", "failed GPUs"}, {"ts", us(t)}, {"args", {{"failed", n}}}});
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int pid = static_cast<int>(s) + 1;
     const TimelineRecorder& r = *strategies[s].recorder;
@@ -152,7 +203,13 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
   Json j = {{"displayTimeUnit", "ms"},
             {"otherData",
              {{"tool", "goodput"}, {"scenario", plan.scenario.name}, {"run", run}, {"horizon_ms", plan.horizon},
-              {"faults_shown", written}, {"faults", faults.faults.size()}}},
+              {"faults_shown", written}, {"faults", faults.faults.size()},
+              {"caps",
+               {{"fault_spans", max_faults},
+                {"fault_lanes", kFaultLanes},
+                {"spans_per_strategy_track", strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
+                {"failed_gpus_counter_points", kMaxCounterPoints},
+                {"failed_gpus_counter_downsampled", downsampled}}}}},
             {"traceEvents", events}};
   return j.dump() + "\n";
 }

@@ -3,7 +3,11 @@
 // restoring checkpoint, waiting) that tile [0, horizon), plus boost spans, the blocking part of
 // each periodic checkpoint save (from the phase's closed-form cycle), a replicas counter and
 // instants (interruptions, rollbacks). timeline_json lays them out one process per
-// strategy, with the fault list's failures and repairs as a "cluster" process.
+// strategy, with the fault list's failures and repairs as a "cluster" process and a
+// "failed GPUs" counter (the exact count, no concurrency cap). Caps, all recorded in the file's
+// otherData.caps: fault spans (max_faults) packed into at most kFaultLanes lanes; each
+// strategy track at most max_spans spans; the counter at most kMaxCounterPoints points (past
+// that, the maximum of each of kMaxCounterPoints / 2 equal windows).
 #pragma once
 
 #include <string>
@@ -14,6 +18,14 @@
 #include "sim/run/run_plan.hpp"
 
 namespace goodput {
+
+inline constexpr std::size_t kFaultLanes = 32;
+inline constexpr std::size_t kMaxCounterPoints = 5000;
+
+// The number of failed GPUs after each change (a GPU is down while any fault covering it is
+// open), from 0 to the horizon; at most `max_points` points (windowed maxima past that).
+std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& plan, const FaultList& faults,
+                                                              std::size_t max_points, bool* downsampled = nullptr);
 
 struct TimelineSpan {
   Time start = 0, end = 0;
@@ -37,6 +49,7 @@ class TimelineRecorder final : public JobObserver {
   // Closes the open spans at the horizon; call once after the run.
   void finish();
   const std::vector<TimelineSpan>& phases() const { return phases_; }
+  std::size_t max_spans() const { return max_; }
   const std::vector<TimelineSpan>& boosts() const { return boosts_; }
   const std::vector<TimelineSpan>& saves() const { return saves_; }  // blocking checkpoint saves
   const std::vector<std::pair<Time, std::string>>& instants() const { return instants_; }

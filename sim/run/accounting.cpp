@@ -16,6 +16,8 @@ void Accounting::advance(Time t) {
     promote_pending(t);
   }
   down_gpu_s_ += static_cast<double>(down_) * dt;
+  if (static_cast<std::size_t>(down_) >= down_time_.size()) down_time_.resize(static_cast<std::size_t>(down_) + 1, 0.0);
+  down_time_[static_cast<std::size_t>(down_)] += dt;
   idle_gpu_s_ += static_cast<double>(std::max<std::int64_t>(0, total_gpus_ - down_ - in_use_)) * dt;
   boost_energy_s_ += boost_power_ * dt;
   boosted_domain_s_ += boosted_domains_ * dt;
@@ -149,6 +151,25 @@ RunMetrics Accounting::finish(Time horizon, std::int64_t events) {
   out.boost_energy_gpu_hours = boost_energy_s_ / 3600.0;
   out.boosted_domain_hours = boosted_domain_s_ / 3600.0;
   out.wall_hours = wall / 3600.0;
+  // Time-weighted failed-GPU quantiles: the smallest count whose cumulative time reaches q.
+  auto quantile = [&](double q) {
+    double cum = 0;
+    for (std::size_t i = 0; i < down_time_.size(); ++i) {
+      cum += down_time_[i];
+      if (cum >= q * wall * (1 - 1e-12)) return static_cast<double>(i);
+    }
+    return static_cast<double>(down_time_.empty() ? 0 : down_time_.size() - 1);
+  };
+  out.failed_gpus_mean = down_gpu_s_ / wall;
+  out.failed_gpus_p50 = quantile(0.5);
+  out.failed_gpus_p90 = quantile(0.9);
+  out.failed_gpus_p99 = quantile(0.99);
+  for (double x : failed_thresholds_) {
+    double above = 0;
+    for (std::size_t i = 0; i < down_time_.size(); ++i)
+      if (static_cast<double>(i) > x * static_cast<double>(total_gpus_)) above += down_time_[i];
+    out.time_above_failed.push_back(above / wall);
+  }
   return out;
 }
 

@@ -6,6 +6,8 @@
 // integrates down and idle GPU-hours.
 #pragma once
 
+#include <vector>
+
 #include "models/job/job_signals.hpp"
 #include "sim/run/run_metrics.hpp"
 
@@ -13,7 +15,8 @@ namespace goodput {
 
 class Accounting final : public JobObserver {
  public:
-  explicit Accounting(std::int64_t total_gpus) : total_gpus_(total_gpus) {}
+  explicit Accounting(std::int64_t total_gpus, std::vector<double> failed_thresholds = {})
+      : total_gpus_(total_gpus), failed_thresholds_(std::move(failed_thresholds)) {}
 
   void phase(Time t, const Phase& p) override;
   void checkpoint_aborted(Time t) override;
@@ -36,6 +39,8 @@ class Accounting final : public JobObserver {
   double run_between(Time a, Time b) const;  // non-saving seconds of the current cycle in [a, b]
 
   std::int64_t total_gpus_;
+  std::vector<double> failed_thresholds_;
+  std::vector<double> down_time_;  // seconds spent with exactly i GPUs down
   Time last_ = 0;
   Phase phase_ = Phase::stalled(Bucket::WaitingForCapacity);
   double progress_ = 0;  // seconds

@@ -27,6 +27,11 @@ struct RunMetrics {
   double boosted_domain_hours = 0;    // domains boosted x time
   double healthy_tp_groups_fraction = 0;  // snapshot mode: job TP groups with no failed GPU
   double wall_hours = 0;
+  // Cluster health over the run (the same for every strategy of a seed): failed GPUs as a
+  // time-weighted distribution, and per /report/failed_gpu_thresholds entry the share of wall
+  // time with more than that fraction of all GPUs failed.
+  double failed_gpus_mean = 0, failed_gpus_p50 = 0, failed_gpus_p90 = 0, failed_gpus_p99 = 0;
+  std::vector<double> time_above_failed;
 };
 
 struct StrategyRuns {

@@ -17,7 +17,7 @@ constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 struct Lane {
   Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim, const StrategyConfig& config,
        JobObserver* extra)
-      : layout(health, plan.scenario.job.tp), accounting(plan.topology->gpus()) {
+      : layout(health, plan.scenario.job.tp), accounting(plan.topology->gpus(), plan.scenario.failed_gpu_thresholds) {
     const StrategyInfo* info = find_strategy(config.name);
     if (!info) throw std::logic_error("unknown strategy " + config.name);
     signals.add(&accounting);
