@@ -9,6 +9,7 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_text.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace goodput {
 
@@ -153,7 +154,8 @@ void parse_strategies(const ParamReader& top, Scenario& s, Json& resolved) {
   for (const auto& [name, params] : in.items()) {
     if (!find_strategy(name))
       throw InputError(top.file(), base + "/" + name,
-                       "unknown strategy '" + name + "' (valid: " + strategy_names() + ")");
+                       "unknown strategy '" + name + "'" + did_you_mean(name, strategy_name_list()) +
+                           " (valid: " + strategy_names() + ")");
   }
   for (const auto& info : strategy_table()) {
     if (!in.contains(info.name)) continue;

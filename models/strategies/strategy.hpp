@@ -73,5 +73,6 @@ struct StrategyInfo {
 const std::vector<StrategyInfo>& strategy_table();
 const StrategyInfo* find_strategy(const std::string& name);
 std::string strategy_names();  // "a, b, c" for error messages
+std::vector<std::string> strategy_name_list();
 
 }  // namespace goodput

@@ -25,6 +25,12 @@ const StrategyInfo* find_strategy(const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> strategy_name_list() {
+  std::vector<std::string> out;
+  for (const auto& s : strategy_table()) out.push_back(s.name);
+  return out;
+}
+
 std::string strategy_names() {
   std::string out;
   for (const auto& s : strategy_table()) out += (out.empty() ? "" : ", ") + s.name;

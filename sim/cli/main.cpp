@@ -1,6 +1,7 @@
 // The goodput command line: the composition root. Library code throws; here errors become
 // exit codes (0 ok, 2 bad input, 1 anything else) and messages on stderr.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -10,8 +11,10 @@
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/suggest.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/html_page.hpp"
@@ -31,21 +34,6 @@ std::string default_scenario() {
   throw InputError("scenarios/default.json", "", "the shipped default scenario was not found; give a scenario file");
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
 struct RunArgs {
   std::string scenario, out, strategies;
   int seeds = 0;
@@ -60,19 +48,7 @@ int command_run(const RunArgs& a) {
   const std::string path = a.scenario.empty() ? default_scenario() : a.scenario;
   std::vector<std::string> overrides = a.sets;
   if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
-  if (!a.strategies.empty()) {
-    // Keep the named strategies (scenario parameters where given, defaults otherwise).
-    Json input = read_json_file(path);
-    for (const auto& o : a.sets) apply_override(input, o, path);
-    Json chosen = Json::object();
-    for (const auto& name : split_commas(a.strategies)) {
-      if (!find_strategy(name))
-        throw InputError("--strategies", name, "unknown strategy (valid: " + strategy_names() + ")");
-      chosen[name] = input.contains("strategies") && input["strategies"].contains(name) ? input["strategies"][name]
-                                                                                         : Json::object();
-    }
-    overrides.push_back("/strategies=" + chosen.dump());
-  }
+  if (!a.strategies.empty()) overrides.push_back(strategies_override(path, a.sets, a.strategies));
   const Scenario scenario = load_scenario(path, overrides);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   WorkBudget budget;
@@ -156,6 +132,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   sweep->add_option("--strategy", sw.strategy, "goal seek: the strategy whose Goodput must reach the target");
   sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
+  sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare");
   sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
   sweep->add_option("--max-events", sw.max_events, "work budget: refuse sweeps estimated above this many events in all (default 2e9)")
       ->check(CLI::PositiveNumber);
@@ -171,6 +148,13 @@ int main(int argc, char** argv) {
   desc->add_option("topic", topic, "strategies | failure-models | schema")
       ->check(CLI::IsMember({"strategies", "failure-models", "schema"}));
 
+  // A mistyped command: say which one was meant instead of CLI11's "A subcommand is required".
+  const std::vector<std::string> commands = {"run", "sweep", "validate", "describe"};
+  if (argc > 1 && argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+    std::cerr << "error: unknown command '" << argv[1] << "'" << goodput::did_you_mean(argv[1], commands)
+              << " (commands: run, sweep, validate, describe; goodput --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

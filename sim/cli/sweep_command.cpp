@@ -10,6 +10,7 @@
 
 #include "models/scenario/scenario_loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/cli/strategy_choice.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
@@ -124,6 +125,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
 
 int command_sweep(const SweepArgs& a) {
   std::vector<std::string> overrides = a.sets;
+  if (!a.strategies.empty()) overrides.push_back(strategies_override(a.scenario, a.sets, a.strategies));
   const SeedPolicy seeds = seed_policy(a, overrides);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!a.seek.empty()) {

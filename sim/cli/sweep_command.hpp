@@ -17,6 +17,7 @@ struct SweepArgs {
   double ci_target = 0;
   int max_seeds = 1000;
   std::string seek, strategy;
+  std::string strategies;  // --strategies a,b: only these (scenario parameters where given)
   long seek_min = 0, seek_max = 0;
   double target_goodput = -1;
   double max_events = 2e9;  // work budget (work_budget.hpp), over all points

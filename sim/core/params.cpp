@@ -7,6 +7,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/json_text.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace goodput {
 
@@ -79,10 +80,14 @@ ParamReader::ParamReader(const Json& in, const ParamSection& section, std::strin
     const ParamDecl* d = section.find(key);
     if (!d) {
       std::string valid;
-      for (const auto& p : section.params) valid += (valid.empty() ? "" : ", ") + p.key;
+      std::vector<std::string> keys;
+      for (const auto& p : section.params) {
+        valid += (valid.empty() ? "" : ", ") + p.key;
+        keys.push_back(p.key);
+      }
       throw InputError(file_, pointer_ + "/" + escape_pointer_token(key),
-                       "unknown key '" + key + "' in " + section.name + " (valid keys: " + valid +
-                           ")");
+                       "unknown key '" + key + "' in " + section.name + did_you_mean(key, keys) +
+                           " (valid keys: " + valid + ")");
     }
     validate(*d, value, pointer_ + "/" + escape_pointer_token(key));
   }

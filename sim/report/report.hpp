@@ -36,7 +36,9 @@ struct Report {
   const RunPlan* plan = nullptr;
   std::vector<StrategyRuns> runs;
   std::vector<StrategySummary> strategies;
-  std::size_t winner = 0;
+  std::size_t winner = 0;      // highest mean Goodput (the leader)
+  std::size_t runner_up = 0;   // the next (== winner with one strategy)
+  bool decided = false;        // the leader's paired lead over the runner-up is significant at 95%
   std::string timeline;  // timeline.json of one run (Chrome trace); empty: none written
   bool html = true;      // write report.html (a sweep's per-point reports skip it: the sweep has one)
 };
@@ -46,6 +48,9 @@ Json report_json(const Report& report);
 std::string runs_csv(const Report& report);
 std::string report_markdown(const Report& report);
 std::string terminal_table(const Report& report);
+// The verdict in one paragraph: a winner only when its paired lead over the runner-up is
+// significant at 95%, else "tied" (one seed: no winner, no CI). `bold`: markdown emphasis.
+std::string verdict_paragraph(const Report& report, bool bold);
 // Writes the report's files into `dir` (created if missing).
 void write_report_files(const Report& report, const std::filesystem::path& dir);
 // Claims `directory` (output_dir.hpp: refused unless new, empty or an earlier goodput

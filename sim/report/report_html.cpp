@@ -171,10 +171,8 @@ std::array<double, 4> time_in_state(const StrategySummary& s) {
 std::string report_html(const Report& rep) {
   const Scenario& sc = rep.plan->scenario;
   std::ostringstream intro;
-  intro << "<p>" << html_escape(sc.description) << "</p>\n<p><b>" << html_escape(rep.strategies[rep.winner].name)
-        << "</b> keeps the most useful training: Goodput " << pct(rep.strategies[rep.winner].goodput.mean) << " ± "
-        << pct(rep.strategies[rep.winner].goodput.ci95) << "% over " << sc.seeds
-        << (sc.mode == "snapshot" ? " random placements of the failed GPUs" : " seeds") << ". Details: "
+  intro << "<p>" << html_escape(sc.description) << "</p>\n<p>" << html_escape(verdict_paragraph(rep, false))
+        << " Details: "
         << "<a href=\"report.md\">report.md</a>, <a href=\"report.json\">report.json</a>, "
         << "<a href=\"runs.csv\">runs.csv</a>.</p>";
   const std::vector<HtmlChart> charts = {

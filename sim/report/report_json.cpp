@@ -106,7 +106,14 @@ Json report_json(const Report& rep) {
     }
   }
   j["strategies"] = strategies;
-  j["winner"] = rep.strategies[rep.winner].name;
+  j["winner"] = rep.strategies[rep.winner].name;  // the leader; see "verdict" for whether it is significant
+  j["verdict"] = {{"leader", rep.strategies[rep.winner].name},
+                  {"runner_up", rep.runner_up != rep.winner ? Json(rep.strategies[rep.runner_up].name) : Json(nullptr)},
+                  {"significant", rep.decided},
+                  {"statement", rep.runner_up == rep.winner ? "only one strategy"
+                                : rep.decided                ? "leader ahead (paired 95% CI excludes 0)"
+                                : rep.strategies[rep.winner].goodput.n < 2 ? "one seed: no confidence interval"
+                                                                           : "tied (paired 95% CI includes 0)"}};
   j["scenario"] = sc.resolved;
   return j;
 }

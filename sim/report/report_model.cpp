@@ -70,6 +70,15 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     for (const auto& m : rep.runs[i].runs) mine.push_back(m.goodput);
     rep.strategies[i].difference_vs_winner = summarize_difference(mine, best);
   }
+  rep.runner_up = rep.winner;
+  for (std::size_t i = 0; i < rep.strategies.size(); ++i)
+    if (i != rep.winner && (rep.runner_up == rep.winner ||
+                            rep.strategies[i].goodput.mean > rep.strategies[rep.runner_up].goodput.mean))
+      rep.runner_up = i;
+  if (rep.runner_up != rep.winner) {
+    const Summary& d = rep.strategies[rep.runner_up].difference_vs_winner;
+    rep.decided = d.n >= 2 && -d.mean - d.ci95 > 0;
+  }
   return rep;
 }
 

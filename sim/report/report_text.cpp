@@ -15,45 +15,65 @@ namespace goodput {
 namespace {
 
 std::string pct(double v) { return fmt("%.2f%%", 100 * v); }
-std::string pct_ci(const Summary& s) { return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%"; }
-std::string num_ci(const Summary& s, const char* f = "%.1f") { return fmt(f, s.mean) + " ± " + fmt(f, s.ci95); }
+// A mean with its 95% CI half-width; with one sample there is no CI, and saying "± 0.00" would
+// claim a certainty one seed cannot give.
+std::string pct_ci(const Summary& s) {
+  if (s.n < 2) return fmt("%.2f", 100 * s.mean) + "% (1 seed: no CI)";
+  return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%";
+}
+std::string num_ci(const Summary& s, const char* f = "%.1f") {
+  if (s.n < 2) return fmt(f, s.mean);
+  return fmt(f, s.mean) + " ± " + fmt(f, s.ci95);
+}
 
-std::string summary_paragraph(const Report& rep) {
+// The verdict. A winner is named only when its paired lead over the runner-up is significant
+// at 95%; otherwise the two are "tied" (and with one seed nothing can be significant).
+// `bold`: markdown emphasis (report.md), plain text on the terminal.
+}  // namespace
+
+std::string verdict_paragraph(const Report& rep, bool bold) {
   const auto& w = rep.strategies[rep.winner];
+  const std::string b = bold ? "**" : "";
+  const std::string over = " over " + std::to_string(rep.plan->scenario.seeds) +
+                           (rep.plan->scenario.mode == "snapshot"
+                                ? std::string(" random placements of the failed GPUs")
+                                : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h");
   std::ostringstream s;
-  s << "**" << w.name << "** keeps the most useful training: Goodput " << pct_ci(w.goodput) << " over "
-    << rep.plan->scenario.seeds
-    << (rep.plan->scenario.mode == "snapshot" ? std::string(" random placements of the failed GPUs.")
-                                              : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h.");
-  if (rep.strategies.size() > 1) {
-    // runner-up
-    std::size_t second = rep.winner == 0 ? 1 : 0;
-    for (std::size_t i = 0; i < rep.strategies.size(); ++i)
-      if (i != rep.winner && rep.strategies[i].goodput.mean > rep.strategies[second].goodput.mean) second = i;
-    const auto& r = rep.strategies[second];
-    const Summary& d = r.difference_vs_winner;
-    const double lead = std::max(0.0, -d.mean);
-    const bool significant = d.n >= 2 && lead - d.ci95 > 0;
-    s << " The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean) << "; paired over the same failures, ";
-    if (lead < 5e-5) s << "the two are tied (difference " << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95) << " pp).";
-    else
-      s << w.name << " is ahead by " << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95) << " percentage points"
-        << (significant ? " (significant at 95%)." : " (not significant at 95%).");
+  if (rep.strategies.size() < 2) {
+    s << b << w.name << b << " keeps Goodput " << pct_ci(w.goodput) << over << ".";
+    return s.str();
+  }
+  const auto& r = rep.strategies[rep.runner_up];
+  const Summary& d = r.difference_vs_winner;
+  const double lead = std::max(0.0, -d.mean);
+  if (rep.decided) {
+    s << b << w.name << b << " keeps the most useful training: Goodput " << pct_ci(w.goodput) << over
+      << ". The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean) << "; paired over the same failures, "
+      << w.name << " is ahead by " << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95)
+      << " percentage points (significant at 95%).";
+  } else if (d.n < 2) {
+    s << "With one seed there is no confidence interval, so no winner is named: " << w.name << " has the highest "
+      << "Goodput in this run (" << pct(w.goodput.mean) << "), " << r.name << " next (" << pct(r.goodput.mean)
+      << "). Run with --seeds 2 or more to compare.";
+  } else {
+    s << b << w.name << b << " and " << b << r.name << b << " are tied at the top: Goodput " << pct_ci(w.goodput)
+      << " and " << pct_ci(r.goodput) << over << "; paired over the same failures the difference is "
+      << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95)
+      << " percentage points (not significant at 95%: more seeds may separate them).";
+  }
+  {
     // the largest badput bucket of the last-placed strategy
     std::size_t worst = 0;
     for (std::size_t i = 0; i < rep.strategies.size(); ++i)
       if (rep.strategies[i].goodput.mean < rep.strategies[worst].goodput.mean) worst = i;
     int top = 0;
-    for (int b = 1; b < kBucketCount; ++b)
-      if (rep.strategies[worst].badput[b].mean > rep.strategies[worst].badput[top].mean) top = b;
+    for (int k = 1; k < kBucketCount; ++k)
+      if (rep.strategies[worst].badput[k].mean > rep.strategies[worst].badput[top].mean) top = k;
     s << " " << rep.strategies[worst].name << " loses most (" << pct(1 - rep.strategies[worst].goodput.mean)
       << "), mainly to " << bucket_name(static_cast<Bucket>(top)) << " (" << pct(rep.strategies[worst].badput[top].mean) << ").";
   }
   return s.str();
 }
-
-
-}  // namespace
 
 std::string report_markdown(const Report& rep) {
   const RunPlan& plan = *rep.plan;
@@ -62,7 +82,7 @@ std::string report_markdown(const Report& rep) {
   std::ostringstream s;
   s << "# goodput report: " << sc.name << "\n\n";
   if (!sc.description.empty()) s << sc.description << "\n\n";
-  s << summary_paragraph(rep) << "\n\n";
+  s << verdict_paragraph(rep, true) << "\n\n";
   if (rep.html)
     s << "Charts: [report.html](report.html) (opens offline)"
       << (rep.timeline.empty() ? "" : "; one run's timeline: `timeline.json` (open in https://ui.perfetto.dev)")
@@ -168,7 +188,7 @@ std::string terminal_table(const Report& rep) {
                   bucket_name(static_cast<Bucket>(top)), 100 * st.badput[top].mean);
     s << line;
   }
-  s << summary_paragraph(rep) << "\n";
+  s << verdict_paragraph(rep, false) << "\n";
   return s.str();
 }
 

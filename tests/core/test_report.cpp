@@ -45,3 +45,49 @@ TEST_CASE("report.json carries the contract keys") {
     CHECK(sum == doctest::Approx(1.0).epsilon(1e-9));
   }
 }
+
+namespace {
+// A report over hand-made per-seed Goodput values for two strategies.
+Report two_strategies(const RunPlan& plan, std::vector<double> a, std::vector<double> b) {
+  std::vector<StrategyRuns> runs(2);
+  runs[0].strategy = "checkpoint_restart";
+  runs[1].strategy = "dp_drop";
+  auto metrics = [](double g) {
+    RunMetrics m;
+    m.goodput = g;
+    m.wall_hours = 100;
+    return m;
+  };
+  for (double g : a) runs[0].runs.push_back(metrics(g));
+  for (double g : b) runs[1].runs.push_back(metrics(g));
+  return build_report(plan, std::move(runs));
+}
+}  // namespace
+
+TEST_CASE("the verdict names a winner only over a significant paired lead; else tied; one seed: no CI") {
+  Json j = goodput::test::small_scenario();
+  j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
+  j["seeds"] = 4;
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  // dp_drop ahead by exactly 1 pp on every seed: the paired CI has zero width.
+  const Report ahead = two_strategies(plan, {0.90, 0.91, 0.92, 0.93}, {0.91, 0.92, 0.93, 0.94});
+  CHECK(ahead.decided);
+  CHECK(verdict_paragraph(ahead, false).rfind("dp_drop keeps the most useful training", 0) == 0);
+  CHECK(report_json(ahead)["verdict"]["significant"] == true);
+  // Ahead on average, but the paired differences straddle 0: tied.
+  const Report tie = two_strategies(plan, {0.90, 0.95, 0.90, 0.95}, {0.92, 0.93, 0.92, 0.94});
+  CHECK(!tie.decided);
+  const std::string v = verdict_paragraph(tie, false);
+  CHECK(v.find("are tied at the top") != std::string::npos);
+  CHECK(v.find("keeps the most") == std::string::npos);
+  CHECK(report_json(tie)["verdict"]["statement"] == "tied (paired 95% CI includes 0)");
+  CHECK(verdict_paragraph(tie, true).find("**") != std::string::npos);  // markdown only when asked
+  CHECK(v.find("**") == std::string::npos);
+  // One seed: never "± 0.00", never a winner.
+  j["seeds"] = 1;
+  const RunPlan one_plan = make_plan(goodput::test::scenario_from(j));
+  const Report one = two_strategies(one_plan, {0.90}, {0.95});
+  CHECK(!one.decided);
+  CHECK(verdict_paragraph(one, false).find("no confidence interval") != std::string::npos);
+  CHECK(report_markdown(one).find("± 0.00") == std::string::npos);
+}
