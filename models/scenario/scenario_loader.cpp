@@ -199,7 +199,7 @@ Json read_json_file(const std::string& path) {
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   Json input = read_json_file(path);
   if (!input.is_object()) throw InputError(path, "/", "a scenario must be a JSON object");
-  for (const auto& o : overrides) apply_override(input, o, path);
+  for (const auto& o : overrides) apply_override(input, o, path, &sections::scenario());
   return parse_scenario(input, path);
 }
 

@@ -1,6 +1,7 @@
 #include "sim/cli/strategy_choice.hpp"
 
 #include "models/scenario/scenario_loader.hpp"
+#include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
@@ -10,7 +11,7 @@ namespace goodput {
 std::string strategies_override(const std::string& scenario_path,
                                 const std::vector<std::string>& sets, const std::string& list) {
   Json input = read_json_file(scenario_path);
-  for (const auto& o : sets) apply_override(input, o, scenario_path);
+  for (const auto& o : sets) apply_override(input, o, scenario_path, &sections::scenario());
   Json chosen = Json::object();
   std::string name;
   auto take = [&] {

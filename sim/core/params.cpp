@@ -277,7 +277,28 @@ std::string describe_section_markdown(const ParamSection& section) {
   return s.str();
 }
 
-void apply_override(Json& scenario, const std::string& assignment, const std::string& origin) {
+const ParamDecl* find_decl(const ParamSection& root, const std::string& pointer) {
+  Json::json_pointer jp;
+  try {
+    jp = Json::json_pointer(pointer);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  const ParamSection* section = &root;
+  const ParamDecl* found = nullptr;
+  std::vector<std::string> tokens;
+  for (Json::json_pointer p = jp; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!section) return nullptr;
+    found = section->find(tokens[i]);
+    if (!found) return nullptr;
+    section = found->type == ParamType::Object ? found->nested : nullptr;
+  }
+  return found;
+}
+
+void apply_override(Json& scenario, const std::string& assignment, const std::string& origin,
+                    const ParamSection* schema) {
   (void)origin;  // errors name the flag: the value came from the command line, not the file
   try {
     (void)Json(assignment).dump();  // throws on invalid UTF-8
@@ -308,6 +329,18 @@ void apply_override(Json& scenario, const std::string& assignment, const std::st
     throw InputError("--set", ptr, std::string("bad JSON pointer: ") + e.what());
   }
   const auto parent = jp.parent_pointer();
+  if (schema && !scenario.contains(parent)) {
+    // Create the missing ancestors the schema declares as objects, outermost first.
+    std::vector<Json::json_pointer> chain;
+    for (auto p = parent; !p.empty() && !scenario.contains(p); p = p.parent_pointer()) chain.insert(chain.begin(), p);
+    bool declared = true;
+    for (const auto& p : chain) {
+      const ParamDecl* d = find_decl(*schema, p.to_string());
+      declared = declared && d && d->type == ParamType::Object;
+    }
+    if (declared && (chain.empty() || scenario.contains(chain.front().parent_pointer())))
+      for (const auto& p : chain) scenario[p] = Json::object();
+  }
   if (!scenario.contains(parent) || !scenario.at(parent).is_object())
     throw InputError("--set", ptr, "the parent " + (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
                                       " is not an object in the scenario");

@@ -83,7 +83,13 @@ std::string describe_section_markdown(const ParamSection& section);
 std::string param_type_name(const ParamDecl& d);
 
 // Applies "/json/pointer=value" (value parsed as JSON where it parses, else as a string).
-void apply_override(Json& scenario, const std::string& assignment, const std::string& origin);
+// With `schema`, missing parent objects that the schema declares as objects are created
+// (`/recovery/detection_s=60` on a file without /recovery); without it, or for parents the
+// schema does not declare, a missing parent is an error naming --set.
+void apply_override(Json& scenario, const std::string& assignment, const std::string& origin,
+                    const ParamSection* schema = nullptr);
+// The declaration a JSON pointer names under `root` ("/cluster/spare_domains"), or null.
+const ParamDecl* find_decl(const ParamSection& root, const std::string& pointer);
 
 }  // namespace goodput
 

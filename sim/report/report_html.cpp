@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "models/scenario/scenario_params.hpp"
 #include "sim/report/html_page.hpp"
 
 namespace goodput {
@@ -98,6 +99,23 @@ bool numeric(const std::vector<std::string>& values) {
   return true;
 }
 
+// An axis title from the parameter declarations: "spare domains (domains)" for
+// /cluster/spare_domains; the pointer itself when it names no declared parameter.
+std::string axis_title(const std::string& pointer) {
+  const ParamDecl* d = find_decl(sections::scenario(), pointer);
+  if (!d) return pointer;
+  std::string name = d->key;
+  std::replace(name.begin(), name.end(), '_', ' ');
+  return d->unit.empty() ? name : name + " (" + d->unit + ")";
+}
+
+// A dimensionless parameter declared within [0, 1] whose name says it is a share is shown as %.
+bool percent_axis(const std::string& pointer) {
+  const ParamDecl* d = find_decl(sections::scenario(), pointer);
+  return d && d->unit.empty() && d->type == ParamType::Number && d->min >= 0 && d->max <= 1 &&
+         (d->key.find("fraction") != std::string::npos || d->key.find("probability") != std::string::npos);
+}
+
 // Goodput vs one axis: a line per strategy (per combination of the other axes) with a CI band.
 OJson axis_chart(const Sweep& sw, std::size_t axis) {
   OJson data = OJson::array();
@@ -113,8 +131,9 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
       data.push_back(row);
     }
   }
-  const OJson x = {{"field", "x"}, {"type", num ? "quantitative" : "ordinal"}, {"title", sw.axes[axis].pointer},
-                   {"sort", nullptr}};
+  OJson x = {{"field", "x"}, {"type", num ? "quantitative" : "ordinal"}, {"title", axis_title(sw.axes[axis].pointer)},
+             {"sort", nullptr}};
+  if (num && percent_axis(sw.axes[axis].pointer)) x["axis"] = {{"format", ".2~%"}};
   const OJson color = {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}};
   const OJson detail = {{"field", "series"}};
   return {{"$schema", kSchema}, {"width", 600}, {"height", 300}, {"data", {{"values", data}}},
@@ -137,23 +156,27 @@ OJson per_point_chart(const Sweep& sw, bool states) {
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     std::string label;
     for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      label += (a ? ", " : "") + sw.axes[a].pointer + "=" + sw.points[p].values[a];
+      label += (a ? ", " : "") + axis_title(sw.axes[a].pointer) + " = " + sw.points[p].values[a];
     for (const auto& s : sw.points[p].report.strategies) {
       if (states) {
         const auto t = time_in_state(s);
         for (std::size_t i = 0; i < kStates.size(); ++i)
-          data.push_back({{"point", label}, {"strategy", s.name}, {"state", kStates[i]}, {"order", i}, {"share", t[i]}});
+          data.push_back({{"point", label}, {"index", p}, {"strategy", s.name}, {"state", kStates[i]}, {"order", i},
+                          {"share", t[i]}});
       } else {
         for (int b = 0; b < kBucketCount; ++b)
-          data.push_back({{"point", label}, {"strategy", s.name}, {"bucket", bucket_name(static_cast<Bucket>(b))},
-                          {"order", b}, {"share", s.badput[static_cast<std::size_t>(b)].mean}});
+          data.push_back({{"point", label}, {"index", p}, {"strategy", s.name},
+                          {"bucket", bucket_name(static_cast<Bucket>(b))}, {"order", b},
+                          {"share", s.badput[static_cast<std::size_t>(b)].mean}});
       }
     }
   }
   OJson inner = stacked_chart(data, states ? "state" : "bucket", states ? "share of wall time" : "badput");
   OJson spec = {{"width", 500}, {"mark", inner["mark"]}, {"encoding", inner["encoding"]}};
   return {{"$schema", kSchema}, {"data", {{"values", data}}},
-          {"facet", {{"row", {{"field", "point"}, {"type", "ordinal"}, {"sort", nullptr}, {"title", nullptr},
+          // Rows in point order (numeric axis order), not sorted as text (120, 1200, 300...).
+          {"facet", {{"row", {{"field", "point"}, {"type", "ordinal"}, {"sort", {{"field", "index"}, {"op", "min"}}},
+                              {"title", nullptr},
                                {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelLimit", 400}}}}}}},
           {"spec", spec}};
 }
@@ -194,7 +217,7 @@ std::string sweep_html(const Sweep& sw) {
            "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>";
   std::vector<HtmlChart> charts;
   for (std::size_t a = 0; a < sw.axes.size(); ++a)
-    charts.push_back({"axis" + std::to_string(a), "Goodput vs " + sw.axes[a].pointer,
+    charts.push_back({"axis" + std::to_string(a), "Goodput vs " + axis_title(sw.axes[a].pointer),
                       "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});
   charts.push_back({"badput", "Where the rest went, per point", "Badput buckets as shares of wall time.",
                     per_point_chart(sw, false)});

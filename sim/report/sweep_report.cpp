@@ -1,6 +1,9 @@
 #include "sim/report/sweep_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -75,24 +78,79 @@ std::string sweep_markdown(const Sweep& sw) {
 
 }  // namespace
 
+namespace {
+
+bool as_number(const std::string& v, double& x) {
+  char* end = nullptr;
+  x = std::strtod(v.c_str(), &end);
+  return !v.empty() && end && *end == '\0' && std::isfinite(x);
+}
+
+// "a:b:step" (inclusive, any numbers) or "a..b/step" (integers); empty when `v` is neither.
+std::vector<std::string> expand_range(const std::string& v, const std::string& text) {
+  double a = 0, b = 0, step = 0;
+  bool ints = false;
+  const auto dots = v.find("..");
+  if (dots != std::string::npos) {
+    const auto slash = v.find('/', dots);
+    if (slash == std::string::npos || !as_number(v.substr(0, dots), a) ||
+        !as_number(v.substr(dots + 2, slash - dots - 2), b) || !as_number(v.substr(slash + 1), step))
+      throw InputError("--axis", text, "expected a range FROM..TO/STEP of integers, e.g. 0..96/8");
+    ints = true;
+  } else {
+    const auto c1 = v.find(':');
+    if (c1 == std::string::npos) return {};
+    const auto c2 = v.find(':', c1 + 1);
+    if (c2 == std::string::npos || !as_number(v.substr(0, c1), a) || !as_number(v.substr(c1 + 1, c2 - c1 - 1), b) ||
+        !as_number(v.substr(c2 + 1), step))
+      throw InputError("--axis", text, "expected a range FROM:TO:STEP, e.g. 0:0.004:0.0005");
+  }
+  if (ints && (a != std::floor(a) || b != std::floor(b) || step != std::floor(step)))
+    throw InputError("--axis", text, "FROM..TO/STEP takes integers; use FROM:TO:STEP for fractions");
+  if (!(step > 0) || b < a) throw InputError("--axis", text, "a range needs FROM <= TO and a step > 0");
+  const double count = std::floor((b - a) / step * (1 + 1e-12)) + 1;
+  if (count > 10000) throw InputError("--axis", text, "more than 10,000 values in one range");
+  std::vector<std::string> out;
+  for (int i = 0; i < static_cast<int>(count); ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.12g", a + i * step);  // 12 digits: no 0.30000000000000004
+    out.push_back(buf);
+  }
+  return out;
+}
+
+}  // namespace
+
 SweepAxis parse_axis(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || text[0] != '/')
-    throw InputError("--axis", text, "expected /json/pointer=v1,v2,...");
+    throw InputError("--axis", text, "expected /json/pointer=v1,v2,... (or a range: FROM:TO:STEP, FROM..TO/STEP)");
   SweepAxis a;
   a.pointer = text.substr(0, eq);
   std::string cur;
+  auto take = [&] {
+    if (cur.empty()) throw InputError("--axis", text, "empty value in the list");
+    const auto range = expand_range(cur, text);
+    if (range.empty()) a.values.push_back(cur);
+    else a.values.insert(a.values.end(), range.begin(), range.end());
+    cur.clear();
+  };
   for (char c : text.substr(eq + 1)) {
-    if (c == ',') {
-      a.values.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
+    if (c == ',') take();
+    else cur += c;
   }
-  a.values.push_back(cur);
-  for (const auto& v : a.values)
-    if (v.empty()) throw InputError("--axis", text, "empty value in the list");
+  take();
+  // All numbers: numeric order, each value once (so points and charts read 8, 16, 96, 120, 1200).
+  std::vector<std::pair<double, std::string>> nums;
+  for (const auto& v : a.values) {
+    double x = 0;
+    if (!as_number(v, x)) return a;
+    nums.emplace_back(x, v);
+  }
+  std::stable_sort(nums.begin(), nums.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  a.values.clear();
+  for (std::size_t i = 0; i < nums.size(); ++i)
+    if (i == 0 || nums[i].first != nums[i - 1].first) a.values.push_back(nums[i].second);
   return a;
 }
 

@@ -93,3 +93,21 @@ TEST_CASE("every declared parameter has a doc line and a valid default") {
     }
   }
 }
+
+TEST_CASE("--set creates missing parent objects the schema declares, and only those") {
+  Json j = small_scenario();
+  j.erase("recovery");
+  j["failures"].erase("trace");
+  apply_override(j, "/recovery/detection_s=60", "f.json", &sections::scenario());
+  CHECK(j["recovery"]["detection_s"] == 60);
+  apply_override(j, "/report/failed_gpu_thresholds=[0.01]", "f.json", &sections::scenario());
+  CHECK(j["report"]["failed_gpu_thresholds"][0] == 0.01);
+  CHECK_THROWS_AS(apply_override(j, "/nope/deeper=1", "f.json", &sections::scenario()), InputError);
+  CHECK_THROWS_AS(apply_override(j, "/job/nope/deeper=1", "f.json", &sections::scenario()), InputError);
+  CHECK(!j.contains("nope"));
+  CHECK(scenario_from(j).recovery.detection_s == 60);
+  const ParamDecl* d = find_decl(sections::scenario(), "/cluster/spare_domains");
+  REQUIRE(d);
+  CHECK(d->unit == "domains");
+  CHECK(find_decl(sections::scenario(), "/cluster/nope") == nullptr);
+}

@@ -89,3 +89,16 @@ TEST_CASE("--seeds auto adds seeds until the CI target is met, and respects the 
   SeedPolicy capped{1e-9, 18};
   CHECK(run_point(sc, 2, capped).plan.scenario.seeds == 18);
 }
+
+TEST_CASE("numeric axes sort numerically, once each; ranges expand; text axes keep their order") {
+  CHECK(parse_axis("/cluster/spare_domains=1200,8,96,16,120,8").values ==
+        std::vector<std::string>{"8", "16", "96", "120", "1200"});
+  CHECK(parse_axis("/n=0..96/32").values == std::vector<std::string>{"0", "32", "64", "96"});
+  CHECK(parse_axis("/x=0:0.002:0.0005").values == std::vector<std::string>{"0", "0.0005", "0.001", "0.0015", "0.002"});
+  CHECK(parse_axis("/x=0.3,0:0.2:0.1").values == std::vector<std::string>{"0", "0.1", "0.2", "0.3"});
+  CHECK(parse_axis("/mode=time,snapshot").values == std::vector<std::string>{"time", "snapshot"});
+  CHECK_THROWS_AS(parse_axis("/n=0..9/0"), InputError);
+  CHECK_THROWS_AS(parse_axis("/n=0..9.5/1"), InputError);
+  CHECK_THROWS_AS(parse_axis("/n=0:1e9:1"), InputError);  // more than 10,000 values
+  CHECK_THROWS_AS(parse_axis("/n=5..1/1"), InputError);
+}
