@@ -74,6 +74,7 @@ struct Scenario {
   double failed_fraction = 0;  // snapshot mode
   std::vector<StrategyConfig> strategies;
   Json resolved;
+  Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file) rebuilds this
 
   int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
   int job_groups() const { return job.dp * job.pp; }

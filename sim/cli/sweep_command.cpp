@@ -124,6 +124,9 @@ int command_sweep(const SweepArgs& a) {
   opt.threads = threads;
   opt.resume = a.resume;
   opt.seeds = seeds;
+  opt.runner = a.runner;
+  opt.workers = a.workers;
+  opt.stop_after = a.stop_after;
   if (isatty(STDERR_FILENO) && !a.quiet) opt.progress = progress_bar;
   const auto t0 = std::chrono::steady_clock::now();
   const SweepOutcome r = run_sweep(sweep, scenarios, combos, opt, out);
@@ -134,7 +137,8 @@ int command_sweep(const SweepArgs& a) {
     std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
-              << " s)\nreport: " << out << "/report.md\n";
+              << " s)\n"
+              << (r.complete ? "report: " + out + "/report.md\n" : "unfinished: rerun with --resume\n");
   return 0;
 }
 

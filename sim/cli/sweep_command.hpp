@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/sweep_runner.hpp"
+
 namespace goodput {
 
 struct SweepArgs {
@@ -19,6 +21,10 @@ struct SweepArgs {
   std::string seek, strategy;
   long seek_min = 0, seek_max = 0;
   double target_goodput = -1;
+  // Set by goodput-mpi (sim/mpi/): where points run, and how many at once; --seek stays local.
+  PointRunner runner;
+  int workers = 1;
+  int stop_after = -1;  // tests: compute at most this many points, leave the sweep unfinished
 };
 
 int command_sweep(const SweepArgs& args);
