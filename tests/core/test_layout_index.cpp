@@ -1,6 +1,7 @@
 // Property tests of the layout's indexes: DomainSet against a plain vector<bool>, and JobLayout's
 // free/used domain sets and grow/shrink order against a brute-force scan, on random fault
 // sequences over the three cluster presets' shapes.
+// CapacityIndex (the NTP fast path's Fenwick tree) against prefix sums of healthy / tp.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "models/job/capacity_index.hpp"
 #include "models/job/domain_set.hpp"
 #include "models/job/job_layout.hpp"
 #include "models/topology/topology.hpp"
@@ -168,4 +170,43 @@ TEST_CASE("JobLayout rebuilds its indexes when the health it reads is reset") {
   health.reset();  // node 5 is healthy again, behind the layout's back
   CHECK(layout.free_domains().contains(5));
   CHECK(layout.retarget(6, {}) == 6);
+}
+
+TEST_CASE("CapacityIndex: total and cut-off domain match a scan of healthy / tp on random faults") {
+  const Topology topo(ClusterShape{"hgx-8", "H100", 8, 1, 4, 16, 300});
+  const Topology nvl(ClusterShape{"nvl32", "B200", 4, 8, 8, 16, 40});
+  std::mt19937_64 rng(14);
+  for (const Topology* t : {&topo, &nvl}) {
+    for (int tp : {8, 4, 3}) {
+      ClusterHealth health(*t);
+      CapacityIndex caps(health, tp);
+      std::vector<std::uint32_t> active;
+      for (int step = 0; step < 2000; ++step) {
+        if (active.empty() || rng() % 5 < 3) {
+          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+          active.push_back(t->id(kind, static_cast<std::uint32_t>(rng() % t->count(kind))));
+          health.fail(active.back(), nullptr);
+        } else {
+          const auto k = rng() % active.size();
+          health.repair(active[k], nullptr);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        if (rng() % 3 != 0) continue;  // let changes pile up between syncs too
+        caps.sync();
+        std::vector<std::int64_t> prefix{0};
+        for (std::uint32_t d = 0; d < t->domains(); ++d) {
+          REQUIRE(caps.cap(d) == health.healthy_in_domain(d) / static_cast<std::uint32_t>(tp));
+          prefix.push_back(prefix.back() + caps.cap(d));
+        }
+        REQUIRE(caps.total() == prefix.back());
+        if (caps.total() == 0) continue;
+        const std::int64_t k = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(caps.total()));
+        std::int64_t before = -1;
+        const std::uint32_t c = caps.cutoff(k, &before);
+        REQUIRE(prefix[c] < k);
+        REQUIRE(prefix[c + 1] >= k);
+        REQUIRE(before == prefix[c]);
+      }
+    }
+  }
 }
