@@ -81,8 +81,14 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
     if (slot_[g] != 0) ++scratch_[slot_[g] - 1];
   order_.resize(old_slots);
   for (std::uint32_t k = 0; k < old_slots; ++k) order_[k] = k;
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return scratch_[a] > scratch_[b]; });
+  // Stable insertion sort by members, descending (a domain has few slots; std::stable_sort
+  // would allocate a buffer on every call).
+  for (std::uint32_t i = 1; i < old_slots; ++i) {
+    const std::uint32_t k = order_[i];
+    std::uint32_t j = i;
+    for (; j > 0 && scratch_[order_[j - 1]] < scratch_[k]; --j) order_[j] = order_[j - 1];
+    order_[j] = k;
+  }
   relabel_.assign(old_slots + 1, 0);  // old tag -> new tag (0: released)
   for (std::uint32_t i = 0; i < std::min(old_slots, new_slots); ++i)
     relabel_[order_[i] + 1] = static_cast<std::uint16_t>(i + 1);
