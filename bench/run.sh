@@ -4,17 +4,22 @@
 #   1. engine events/s vs a bare heap loop (Google Benchmark), one simulate() per strategy
 #   2. bench/scenarios/bench-131k.json end to end (wall, peak RSS, events/s, GPU-years/s)
 #   3. 1-thread vs 2-thread report.json byte-identity
+#   2b. bench/scenarios/bench-hgx-131k.json end to end (16,384 HGX-8 servers; issue 14)
 #   4. scaling curves (GPUs 8K..1M at 1 year; years 0.1..10 at 131K)
+#   4b. cost per simulated failure, 8K..1M GPUs on hgx-8, nvl32 and gb200-nvl72 (issue 14)
 #   5. the Python reference model (same faults, Goodput agreement, time per event ratio)
 #   6. callgrind instruction counts on a small fixed workload, top functions
+#   7. MPI sweep efficiency: a 64-point sweep with 1, 2 and 4 ranks (when goodput-mpi is built)
 # Prints a markdown block for bench/RESULTS.md (also left in $OUT/results.md).
 # Knobs (env): FULL_TIMEOUT (s, full 100-seed run; default 60), MEASURE_SEEDS (seeds of the
 # measured 131K run; 2), POINT_TIMEOUT (s per scaling point; 40), SCALE_SEEDS (1),
 # DET_HOURS/DET_SEEDS (determinism check; 720/4), SKIP (space-separated step numbers),
-# OUT (output folder; build/bench/out), COMMIT (label when not run from a git checkout).
+# OUT (output folder; build/bench/out), COMMIT (label when not run from a git checkout),
+# B (build folder; build/bench) with NO_BUILD=1 to use binaries already built there (e.g. a
+# Release build/dev configured with -DGOODPUT_BUILD_BENCH=ON).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-B=build/bench
+B=${B:-build/bench}
 OUT=${OUT:-$B/out}
 FULL_TIMEOUT=${FULL_TIMEOUT:-60} MEASURE_SEEDS=${MEASURE_SEEDS:-2} POINT_TIMEOUT=${POINT_TIMEOUT:-40}
 SCALE_SEEDS=${SCALE_SEEDS:-1} DET_HOURS=${DET_HOURS:-720} DET_SEEDS=${DET_SEEDS:-4} SKIP=${SKIP:-}
@@ -22,10 +27,13 @@ SCEN=bench/scenarios/bench-131k.json
 skip() { [[ " $SKIP " == *" $1 "* ]]; }
 log() { echo ">> $*" >&2; }
 
-bash scripts/install-deps.sh --bench
-cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG -g" \
-  -DGOODPUT_BUILD_BENCH=ON -DGOODPUT_BUILD_TESTS=OFF -DGOODPUT_BUILD_CALIBRATION=OFF >/dev/null || exit 1
-ninja -C $B goodput goodput_engine_bench goodput_workload goodput_export_faults >&2 || exit 1
+if [[ -z ${NO_BUILD:-} ]]; then
+  bash scripts/install-deps.sh --bench
+  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG -g" \
+    -DGOODPUT_BUILD_BENCH=ON -DGOODPUT_BUILD_TESTS=OFF -DGOODPUT_BUILD_CALIBRATION=OFF >/dev/null || exit 1
+  ninja -C $B goodput goodput_engine_bench goodput_workload goodput_export_faults >&2 || exit 1
+  ninja -C $B goodput-mpi >&2 2>/dev/null || true  # only where MPI is installed
+fi
 rm -rf "$OUT" && mkdir -p "$OUT"
 GP=$B/sim/goodput WL=$B/bench/goodput_workload
 MD=$OUT/results.md
@@ -85,6 +93,25 @@ if ! skip 2; then
   md ""
 fi
 
+if ! skip 2b; then
+  H=bench/scenarios/bench-hgx-131k.json
+  log "2b. bench-hgx-131k end to end (timeout ${FULL_TIMEOUT}s)"
+  full=$(timed "$FULL_TIMEOUT" "$OUT/hgx-full2.log" $GP run $H --threads 2 --quiet --out "$OUT/hgx-full2")
+  meas=$(timed 3600 "$OUT/hgx-measure.log" $WL $H --threads 2 --set /seeds="$MEASURE_SEEDS")
+  L=$OUT/hgx-measure.log
+  extra=$(python3 -c "print(f'{$(kv plan_s $L) + $(kv sim_s $L) * 100 / $MEASURE_SEEDS:.1f}')")
+  md "#### 2b. End to end: \`$GP run $H --threads 2 --quiet\` (16,384 HGX-8 servers = 131,072 GPUs, 1 year, 5 strategies, 100 seeds)"
+  md ""
+  md "| measure | value |"
+  md "|---|---|"
+  if [[ $full == "timed out" ]]; then md "| full 100-seed run, wall | **timed out at ${FULL_TIMEOUT} s** |"
+  else read -r fw frss fcpu <<<"$full"; md "| full 100-seed run, wall / CPU / peak RSS | **$fw s** / $fcpu s / $((frss / 1024)) MiB (target 3 s, 1024 MiB) |"; fi
+  md "| measured: $MEASURE_SEEDS seeds via goodput_workload, plan / simulate wall / simulate CPU | $(kv plan_s $L) s / $(kv sim_s $L) s / $(kv sim_cpu_s $L) s |"
+  md "| extrapolated 100-seed wall (plan + simulate x 100/$MEASURE_SEEDS) | $extra s |"
+  md "| failures simulated; CPU per failure per strategy | $(kv failures $L); $(kv us_per_failure $L) us |"
+  md ""
+fi
+
 if ! skip 3; then
   log "3. determinism"
   d="--set /horizon_hours=$DET_HOURS --seeds $DET_SEEDS --quiet"
@@ -134,6 +161,35 @@ if ! skip 4; then
   md ""
 fi
 
+if ! skip 4b; then
+  log "4b. cost per failure on three presets (timeout ${POINT_TIMEOUT}s per point)"
+  md "#### 4b. Cost per simulated failure, 8K to 1M GPUs, 1 year, all 5 strategies, 1 thread (goodput_workload; CPU time, so other load on the machine inflates it less than wall)"
+  md ""
+  md "| preset | GPUs | domains | seeds | failures | plan s | simulate CPU s | us per failure per strategy | vs 8K |"
+  md "|---|---|---|---|---|---|---|---|---|"
+  NVL32="--set /cluster/preset=nvl32 --set /job/tp=32 --set /strategies/ntp/min_tp=24 --set /strategies/ntp_boost/min_tp=24"
+  for preset in hgx-8 nvl32 gb200-nvl72; do
+    base=""
+    for size in 8k 32k 131k 1m; do
+      case $preset/$size in  # dp, spare domains, GPUs per domain, seeds (about the same failures per point)
+        hgx-8/8k) dp=63 sp=16 g=8 n=16 ;; hgx-8/32k) dp=252 sp=64 g=8 n=4 ;; hgx-8/131k) dp=1008 sp=256 g=8 n=1 ;; hgx-8/1m) dp=8064 sp=2048 g=8 n=1 ;;
+        nvl32/8k) dp=31 sp=8 g=32 n=16 ;; nvl32/32k) dp=124 sp=32 g=32 n=4 ;; nvl32/131k) dp=496 sp=128 g=32 n=1 ;; nvl32/1m) dp=3968 sp=1024 g=32 n=1 ;;
+        gb200-nvl72/8k) dp=14 sp=1 g=72 n=16 ;; gb200-nvl72/32k) dp=56 sp=7 g=72 n=4 ;; gb200-nvl72/131k) dp=224 sp=28 g=72 n=1 ;; gb200-nvl72/1m) dp=1792 sp=224 g=72 n=1 ;;
+      esac
+      scen=bench/scenarios/bench-131k.json extra=()
+      [[ $preset == hgx-8 ]] && scen=bench/scenarios/bench-hgx-131k.json
+      [[ $preset == nvl32 ]] && extra=($NVL32)
+      logf="$OUT/cost-$preset-$size.log"
+      r=$(timed "$POINT_TIMEOUT" "$logf" $WL $scen --threads 1 --set /seeds=$n --set /job/dp=$dp --set /cluster/spare_domains=$sp "${extra[@]}")
+      if [[ $r != [0-9]* ]]; then md "| $preset | $size | | $n | | | $r (limit $POINT_TIMEOUT s) | | |"; continue; fi
+      u=$(kv us_per_failure "$logf"); [[ -z $base ]] && base=$u
+      pp=8; [[ $preset == hgx-8 ]] && pp=16
+      md "| $preset | $(kv gpus "$logf") | $((dp * pp + sp)) | $n | $(kv failures "$logf") | $(kv plan_s "$logf") | $(kv sim_cpu_s "$logf") | $u | **$(python3 -c "print(f'{$u / $base:.2f}')")x** |"
+    done
+  done
+  md ""
+fi
+
 if ! skip 5; then
   log "5. python reference"
   $B/bench/goodput_export_faults bench/scenarios/python-small.json "$OUT/python-small.csv" --runs 5
@@ -168,6 +224,27 @@ if ! skip 6; then
   md '```'
   grep -A 16 -m1 '^Ir' "$OUT/callgrind-self.txt" | tail -n +3 | cut -c1-160 >>"$MD"
   md '```'
+  md ""
+fi
+if ! skip 7 && [[ -x $B/sim/goodput-mpi ]] && command -v mpirun >/dev/null; then
+  log "7. MPI sweep efficiency"
+  sw=(bench/scenarios/bench-131k.json --seeds 4 --quiet
+      --axis /cluster/spare_domains=$(seq -s, 0 4 60) --axis /failures/rate_scale=1,2,3,4)
+  t1=$(timed 900 "$OUT/mpi1.log" mpirun -n 1 --allow-run-as-root $B/sim/goodput-mpi sweep "${sw[@]}" --out "$OUT/mpi1")
+  md "#### 7. MPI sweep: 64 points (bench-131k, 1 year, 4 seeds each), \`mpirun -n N --oversubscribe $B/sim/goodput-mpi sweep ...\`"
+  md ""
+  md "| ranks | wall s | CPU s (all ranks) | wall per point s | efficiency vs 1 rank (T1 / (N x TN)) | files identical to 1 rank |"
+  md "|---|---|---|---|---|---|"
+  read -r w1 _ c1 <<<"$t1"
+  md "| 1 | $w1 | $c1 | $(python3 -c "print(f'{$w1 / 64:.3f}')") | 1.00 | (reference) |"
+  for n in 2 4; do
+    tn=$(timed 900 "$OUT/mpi$n.log" mpirun -n $n --oversubscribe --allow-run-as-root $B/sim/goodput-mpi sweep "${sw[@]}" --out "$OUT/mpi$n")
+    read -r wn _ cn <<<"$tn"
+    same=$(diff -r "$OUT/mpi1" "$OUT/mpi$n" >/dev/null && echo yes || echo "**NO**")
+    md "| $n | $wn | $cn | $(python3 -c "print(f'{$wn / 64:.3f}')") | $(python3 -c "print(f'{$w1 / ($n * $wn):.2f}')") | $same |"
+  done
+  md ""
+  md "On $(nproc) cores, N ranks can at best reach an efficiency of min(1, $(nproc)/N)."
   md ""
 fi
 cat "$MD"

@@ -2,8 +2,12 @@
 // Runs the scenario's Monte Carlo exactly as `goodput run` does (make_plan + run_monte_carlo,
 // no report writing); prints plan_s=... once the plan is built, then one line of key=value figures: plan and simulation wall time,
 // total engine events, events/s and simulated GPU-years per wall second (GPUs x horizon x
-// seeds x strategies). Used by bench/run.sh for the end-to-end and scaling figures.
+// seeds x strategies), the simulated failures (faults over all seeds, counted once) and the
+// process CPU seconds of the simulation (all threads; robust to a loaded machine), and cost
+// per failure = simulate CPU s / (failures x strategies). Used by bench/run.sh for the
+// end-to-end and scaling figures.
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -32,19 +36,30 @@ int main(int argc, char** argv) {
     const auto t1 = Clock::now();
     std::printf("plan_s=%.3f\n", std::chrono::duration<double>(t1 - t0).count());  // even if killed later
     std::fflush(stdout);
+    auto cpu_now = [] {
+      timespec ts{};
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    };
+    const double c1 = cpu_now();
     const auto out = goodput::run_monte_carlo(plan, threads);
     const auto t2 = Clock::now();
-    long long events = 0;
+    const double sim_cpu = cpu_now() - c1;
+    long long events = 0, failures = 0;
     for (const auto& sr : out)
       for (const auto& m : sr.runs) events += m.events;
+    if (!out.empty())
+      for (const auto& m : out.front().runs) failures += m.failures;
     const double plan_s = std::chrono::duration<double>(t1 - t0).count();
     const double sim_s = std::chrono::duration<double>(t2 - t1).count();
     const double gpu_years = static_cast<double>(plan.topology->gpus()) * s.horizon_hours / 8760.0 *
                              s.seeds * static_cast<double>(out.size());
     std::printf("gpus=%u hours=%g seeds=%d strategies=%zu threads=%d plan_s=%.3f sim_s=%.3f "
-                "events=%lld events_per_s=%.4g gpu_years_per_s=%.4g\n",
+                "events=%lld events_per_s=%.4g gpu_years_per_s=%.4g sim_cpu_s=%.3f failures=%lld "
+                "us_per_failure=%.3f\n",
                 plan.topology->gpus(), s.horizon_hours, s.seeds, out.size(), threads, plan_s, sim_s,
-                events, static_cast<double>(events) / sim_s, gpu_years / (plan_s + sim_s));
+                events, static_cast<double>(events) / sim_s, gpu_years / (plan_s + sim_s), sim_cpu, failures,
+                failures ? 1e6 * sim_cpu / (static_cast<double>(failures) * static_cast<double>(out.size())) : 0.0);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "goodput_workload: %s\n", e.what());
     return 1;

@@ -1,6 +1,9 @@
 // Which GPUs are up, as faults start and end. A GPU is down while at least one component it
 // depends on is failed (a reference count, so overlapping faults compose). Keeps per-domain
 // healthy counts. Strategy-independent: every strategy sees the same health history.
+// Every change of a domain's healthy count is also appended to a log (domain indices, in
+// order; cleared by reset) so that layouts can keep per-domain indexes up to date by reading
+// only the entries after their own cursor, instead of rescanning all domains.
 #pragma once
 
 #include <cstdint>
@@ -23,12 +26,19 @@ class ClusterHealth {
   std::uint32_t healthy_in_domain(std::uint32_t domain) const { return domain_healthy_[domain]; }
   std::uint32_t down_gpus() const { return down_gpus_; }
   const Topology& topology() const { return *topology_; }
+  // Domains whose healthy count changed, oldest first (a domain may repeat).
+  const std::vector<std::uint32_t>& changed_domains() const { return changed_; }
 
  private:
   const Topology* topology_;
   std::vector<std::uint16_t> down_count_;
   std::vector<std::uint32_t> domain_healthy_;
   std::uint32_t down_gpus_ = 0;
+  std::vector<std::uint32_t> changed_;
+  std::size_t call_start_ = 0;  // log size when the current fail/repair began
+  void note_change(std::uint32_t domain) {  // once per domain and call (its GPUs are contiguous)
+    if (changed_.size() == call_start_ || changed_.back() != domain) changed_.push_back(domain);
+  }
 };
 
 }  // namespace goodput

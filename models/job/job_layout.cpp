@@ -23,6 +23,20 @@ void JobLayout::reset() {
   slot_members_.assign(static_cast<std::size_t>(topology_->domains()) * slots_per_domain_, 0);
   total_assigned_ = 0;
   in_use_gpus_ = 0;
+  free_.reset(topology_->domains());
+  used_.reset(topology_->domains());
+  for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);
+  health_cursor_ = health_->changed_domains().size();
+}
+
+void JobLayout::sync_health() {
+  const auto& log = health_->changed_domains();
+  if (health_cursor_ > log.size()) {  // the health was reset under us: rebuild
+    for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);
+  } else {
+    for (std::size_t i = health_cursor_; i < log.size(); ++i) index(log[i]);
+  }
+  health_cursor_ = log.size();
 }
 
 std::int64_t JobLayout::total_capacity() const {
@@ -67,8 +81,14 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
     if (slot_[g] != 0) ++scratch_[slot_[g] - 1];
   order_.resize(old_slots);
   for (std::uint32_t k = 0; k < old_slots; ++k) order_[k] = k;
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return scratch_[a] > scratch_[b]; });
+  // Stable insertion sort by members, descending (a domain has few slots; std::stable_sort
+  // would allocate a buffer on every call).
+  for (std::uint32_t i = 1; i < old_slots; ++i) {
+    const std::uint32_t k = order_[i];
+    std::uint32_t j = i;
+    for (; j > 0 && scratch_[order_[j - 1]] < scratch_[k]; --j) order_[j] = order_[j - 1];
+    order_[j] = k;
+  }
   relabel_.assign(old_slots + 1, 0);  // old tag -> new tag (0: released)
   for (std::uint32_t i = 0; i < std::min(old_slots, new_slots); ++i)
     relabel_[order_[i] + 1] = static_cast<std::uint16_t>(i + 1);
@@ -103,6 +123,7 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
   total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
   partial_[domain] = static_cast<std::uint16_t>(partial_degree);
+  index(domain);
   return groups;
 }
 
@@ -133,19 +154,21 @@ void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
   for (std::uint32_t d : domains) assign(d, assigned_[d], partial_[d]);
 }
 
+// Lowest-index domains with free capacity first (the order of a scan from domain 0).
 void JobLayout::grow(std::int64_t groups) {
-  for (std::uint32_t d = 0; d < topology_->domains() && groups > 0; ++d) {
-    const std::uint32_t free = capacity(d) - std::min(capacity(d), assigned_[d]);
-    if (free == 0) continue;
+  sync_health();
+  for (std::uint32_t d = free_.next(0); d != DomainSet::npos && groups > 0; d = free_.next(d + 1)) {
+    const std::uint32_t free = capacity(d) - assigned_[d];  // > 0: d is in free_
     const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, groups));
     assign(d, assigned_[d] + add, partial_[d]);
     groups -= add;
   }
 }
 
+// Highest-index domains holding groups first (the order of a scan from the last domain).
 void JobLayout::shrink(std::int64_t groups) {
-  for (std::uint32_t d = topology_->domains(); d-- > 0 && groups > 0;) {
-    if (assigned_[d] == 0) continue;
+  for (std::uint32_t d = used_.prev(DomainSet::npos); d != DomainSet::npos && groups > 0;
+       d = d == 0 ? DomainSet::npos : used_.prev(d - 1)) {
     const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(assigned_[d], groups));
     assign(d, assigned_[d] - remove, partial_[d]);
     groups -= remove;

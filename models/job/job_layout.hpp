@@ -3,7 +3,11 @@
 // GPUs are idle, i.e. in-domain spares). For nonuniform TP a domain may also hold one partial
 // group of fewer GPUs (its degree), in the slot after the full ones. Strategies decide *when* groups move; the layout only
 // keeps the books: which GPUs are in use, which groups a failure hit, and where capacity is.
-// Per-domain operations cost O(GPUs per domain); finding free capacity scans domains.
+// Per-domain operations cost O(GPUs per domain). Finding free capacity costs O(log domains +
+// domains touched): two ordered domain sets are kept up to date, `free_` (capacity above the
+// assigned groups) and `used_` (at least one full group); health changes reach `free_` through
+// ClusterHealth's change log, read from the layout's cursor before each search. grow() takes
+// domains in ascending index order, shrink() in descending order, exactly as a full scan would.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,7 @@
 #include <vector>
 
 #include "models/job/cluster_health.hpp"
+#include "models/job/domain_set.hpp"
 
 namespace goodput {
 
@@ -29,7 +34,7 @@ class JobLayout {
   std::uint32_t assigned(std::uint32_t domain) const { return assigned_[domain]; }
   std::int64_t total_assigned() const { return total_assigned_; }  // full groups
   std::uint32_t partial(std::uint32_t domain) const { return partial_[domain]; }  // its degree, 0: none
-  std::int64_t total_capacity() const;  // sum of capacities (scans domains)
+  std::int64_t total_capacity() const;  // sum of capacities (scans domains: not for per-fault use)
   std::int64_t in_use_gpus() const { return in_use_gpus_; }
   bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
 
@@ -45,11 +50,20 @@ class JobLayout {
   // Like retarget, but only refills inside the given domains (no moves to other domains).
   void refill_in_place(std::span<const std::uint32_t> domains);
 
+  // The indexes, for tests: domains with free capacity / with full groups, as sets.
+  const DomainSet& free_domains() { sync_health(); return free_; }
+  const DomainSet& used_domains() const { return used_; }
+
  private:
   std::uint32_t refill(std::uint32_t domain, std::span<const std::uint32_t> gpus, std::uint32_t groups,
                        std::uint32_t partial_degree);
   void grow(std::int64_t groups);
   void shrink(std::int64_t groups);
+  void sync_health();  // applies the health changes logged since the cursor to free_
+  void index(std::uint32_t domain) {
+    free_.set(domain, capacity(domain) > assigned_[domain]);
+    used_.set(domain, assigned_[domain] > 0);
+  }
 
   const ClusterHealth* health_;
   const Topology* topology_;
@@ -65,6 +79,8 @@ class JobLayout {
   std::int64_t total_assigned_ = 0;
   std::int64_t in_use_gpus_ = 0;
   std::vector<std::uint32_t> scratch_;
+  DomainSet free_, used_;
+  std::size_t health_cursor_ = 0;  // entries of health_->changed_domains() already applied
 };
 
 }  // namespace goodput

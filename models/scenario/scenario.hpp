@@ -75,6 +75,7 @@ struct Scenario {
   std::vector<double> failed_gpu_thresholds{0.001};  // /report: cluster-health time-above thresholds
   std::vector<StrategyConfig> strategies;
   Json resolved;
+  Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file) rebuilds this
 
   int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
   std::int64_t job_groups() const { return static_cast<std::int64_t>(job.dp) * job.pp; }

@@ -206,6 +206,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario parse_scenario(const Json& input, const std::string& file) {
   Scenario s;
   s.file = file;
+  s.input = input;
   Json resolved = Json::object();
   const ParamReader top(input, sections::scenario(), file, "", &resolved);
   s.name = top.string("name");

@@ -19,30 +19,78 @@ NtpConfig NtpJob::compute() const {
   return ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost);
 }
 
-void NtpJob::apply(const NtpConfig& c) {
-  // Only domains whose groups change are touched (both lists are sorted by domain).
+void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial) {
   JobLayout& layout = *ctx().layout;
+  const bool used = full || partial, was_used = use_full_[d] || use_partial_[d];
+  if (used ? layout.assigned(d) != full || layout.partial(d) != partial : was_used) layout.assign(d, full, partial);
+  use_full_[d] = full;
+  use_partial_[d] = static_cast<std::uint16_t>(partial);
+}
+
+void NtpJob::apply(const NtpConfig& c) {
+  // Every domain of the old or the new config whose groups change is re-assigned (the old one
+  // is in use_full_/use_partial_, since the fast path leaves config_.use empty).
+  const std::uint32_t domains = ctx().health->topology().domains();
   std::size_t i = 0;
-  for (const auto& u : c.use) {
-    for (; i < config_.use.size() && config_.use[i].domain < u.domain; ++i)
-      layout.assign(config_.use[i].domain, 0, 0);  // no longer used
-    if (i < config_.use.size() && config_.use[i].domain == u.domain) ++i;
-    if (layout.assigned(u.domain) != u.full || layout.partial(u.domain) != u.partial)
-      layout.assign(u.domain, u.full, u.partial);
+  for (std::uint32_t d = 0; d < domains; ++d) {
+    std::uint32_t full = 0, partial = 0;
+    if (i < c.use.size() && c.use[i].domain == d) {
+      full = c.use[i].full;
+      partial = c.use[i].partial;
+      ++i;
+    }
+    set_domain(d, full, partial);
   }
-  for (; i < config_.use.size(); ++i) layout.assign(config_.use[i].domain, 0, 0);
   config_ = c;
   active_ = c.replicas;
+  covering_ = false;
   ctx().signals->boost(ctx().sim->now(), c.extra_power_gpus, c.boosted_domains);
+}
+
+bool NtpJob::full_groups_suffice() {
+  if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, scenario().job.tp);
+  caps_->sync();
+  return caps_->total() >= static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp;
+}
+
+void NtpJob::apply_covering() {
+  const JobSpec& j = scenario().job;
+  std::int64_t before = 0;
+  const std::uint32_t cut = caps_->cutoff(static_cast<std::int64_t>(j.dp) * j.pp, &before);
+  const auto cut_full = static_cast<std::uint32_t>(static_cast<std::int64_t>(j.dp) * j.pp - before);
+  auto target = [&](std::uint32_t d) { set_domain(d, d < cut ? caps_->cap(d) : d == cut ? cut_full : 0, 0); };
+  const auto& log = ctx().health->changed_domains();
+  if (!covering_ || applied_log_ > log.size()) {
+    for (std::uint32_t d = 0; d < ctx().health->topology().domains(); ++d) target(d);
+  } else {
+    // Elsewhere the capacity and the side of the cut are as at the last apply, and so is the layout.
+    for (std::size_t k = applied_log_; k < log.size(); ++k) target(log[k]);
+    for (std::uint32_t d = std::min(cut, applied_cut_); d <= std::max(cut, applied_cut_); ++d) target(d);
+  }
+  covering_ = true;
+  applied_cut_ = cut;
+  applied_log_ = log.size();
+  // ntp_config's values when full groups cover the job: every replica whole, nothing degraded.
+  config_ = NtpConfig{};
+  config_.replicas = j.dp;
+  config_.min_degree = j.tp;
+  config_.throughput = 1.0;
+  active_ = config_.replicas;
+  ctx().signals->boost(ctx().sim->now(), 0, 0);
 }
 
 void NtpJob::on_layout_reset() {
   config_ = NtpConfig{};
   // The controller laid out dp x pp full groups; describe them (and drop any partial group).
   JobLayout& layout = *ctx().layout;
-  for (std::uint32_t d = 0; d < ctx().health->topology().domains(); ++d) {
+  const std::uint32_t domains = ctx().health->topology().domains();
+  use_full_.assign(domains, 0);
+  use_partial_.assign(domains, 0);
+  covering_ = false;
+  for (std::uint32_t d = 0; d < domains; ++d) {
     if (layout.partial(d)) layout.assign(d, layout.assigned(d), 0);
     if (layout.assigned(d)) config_.use.push_back({d, layout.assigned(d), 0});
+    use_full_[d] = layout.assigned(d);
   }
   config_.replicas = scenario().job.dp;
   config_.min_degree = scenario().job.tp;
@@ -63,12 +111,13 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
   const JobLayout& layout = *ctx().layout;
   bool unchanged = true;
   for (std::uint32_t d : hit_domains) {
-    const auto it = std::lower_bound(config_.use.begin(), config_.use.end(), d,
-                                     [](const NtpDomainUse& u, std::uint32_t x) { return u.domain < x; });
-    const bool used = it != config_.use.end() && it->domain == d;
-    unchanged = unchanged && used && layout.assigned(d) == it->full && layout.partial(d) == it->partial;
+    const bool used = use_full_[d] || use_partial_[d];
+    unchanged = unchanged && used && layout.assigned(d) == use_full_[d] && layout.partial(d) == use_partial_[d];
   }
-  if (!unchanged) {
+  if (!unchanged && full_groups_suffice()) {
+    apply_covering();
+  } else if (!unchanged) {
+    covering_ = false;
     const NtpConfig next = compute();
     if (next.replicas == 0) {
       recover_by_restart(hit_domains);
@@ -83,9 +132,14 @@ void NtpJob::react_repair(const RepairImpact&) {
   if (!o_.upgrade_on_repair && !waiting()) return;
   // Nothing to gain when the job already runs every replica whole.
   if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
-  const NtpConfig next = compute();
-  if (next.throughput * (1 - next.reshard) <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
-  apply(next);
+  if (full_groups_suffice()) {  // the fast path's config runs at 1.0
+    if (1.0 <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
+    apply_covering();
+  } else {
+    const NtpConfig next = compute();
+    if (next.throughput * (1 - next.reshard) <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
+    apply(next);
+  }
   if (waiting()) resume_if_waiting();
   else reconfigure(true);  // an upgrade after repairs: planned, no detection, no rollback
 }

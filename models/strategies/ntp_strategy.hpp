@@ -6,6 +6,10 @@
 // left it falls back to a whole-job restart.
 #pragma once
 
+#include <memory>
+#include <vector>
+
+#include "models/job/capacity_index.hpp"
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/strategy_factories.hpp"
 
@@ -34,9 +38,23 @@ class NtpJob final : public JobController {
   NtpConfig compute() const;
   void apply(const NtpConfig& c);
   void reconfigure(bool planned);
+  // Fast path: while the healthy full groups cover dp x pp, ntp_config's answer is the prefix of
+  // domains whose capacity reaches dp x pp, no partial group, every replica whole. It is found
+  // with a Fenwick tree (CapacityIndex) and applied by re-assigning only the domains whose health
+  // changed since the last apply and those between the old and the new cut: O(changes x log
+  // domains) per fault instead of O(domains). Same layout, same config values as the full path.
+  bool full_groups_suffice();  // syncs the capacity index
+  void apply_covering();       // the fast path's apply; needs full_groups_suffice()
+  void set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial);
 
   NtpStrategyOptions o_;
-  NtpConfig config_;
+  NtpConfig config_;  // its `use` is left empty on the fast path: use_full_/use_partial_ hold it
+  std::vector<std::uint32_t> use_full_;     // per domain: full groups of the applied config
+  std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
+  std::unique_ptr<CapacityIndex> caps_;
+  bool covering_ = false;          // the layout is exactly the fast-path target of the last apply
+  std::uint32_t applied_cut_ = 0;  // that target's cut domain
+  std::size_t applied_log_ = 0;    // health log entries already reflected in the layout
 };
 
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost);

@@ -151,6 +151,9 @@ int command_sweep(const SweepArgs& a) {
   opt.resume = a.resume;
   if (a.out.empty()) opt.out_flag = "default output";
   opt.seeds = seeds;
+  opt.runner = a.runner;
+  opt.workers = a.workers;
+  opt.stop_after = a.stop_after;
   if (isatty(STDERR_FILENO) && !a.quiet) opt.progress = progress_bar;
   const auto t0 = std::chrono::steady_clock::now();
   const SweepOutcome r = run_sweep(sweep, scenarios, combos, opt, out);
@@ -161,7 +164,9 @@ int command_sweep(const SweepArgs& a) {
     std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
-              << " s)\nreport: " << display_path(r.target) << "/report.md\n";
+              << " s)\n"
+              << (r.complete ? "report: " + display_path(r.target) + "/report.md\n"
+                             : std::string("unfinished: rerun with --resume\n"));
   return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/sweep_runner.hpp"
+
 namespace goodput {
 
 struct SweepArgs {
@@ -22,6 +24,10 @@ struct SweepArgs {
   double target_goodput = -1;
   double max_events = 2e9;  // work budget (work_budget.hpp), over all points
   std::string max_memory;
+  // Set by goodput-mpi (sim/mpi/): where points run, and how many at once; --seek stays local.
+  PointRunner runner;
+  int workers = 1;
+  int stop_after = -1;  // tests: compute at most this many points, leave the sweep unfinished
 };
 
 int command_sweep(const SweepArgs& args);

@@ -51,13 +51,29 @@ Json without_seeds(Json j) {
 
 }  // namespace
 
-void write_point_record(const SweepPoint& point, int index, const std::string& path) {
-  Json runs = Json::array();
-  for (const auto& sr : point.report.runs) {
+Json runs_to_json(const std::vector<StrategyRuns>& runs) {
+  Json out = Json::array();
+  for (const auto& sr : runs) {
     Json list = Json::array();
     for (const auto& m : sr.runs) list.push_back(metrics_json(m));
-    runs.push_back({{"strategy", sr.strategy}, {"runs", list}});
+    out.push_back({{"strategy", sr.strategy}, {"runs", list}});
   }
+  return out;
+}
+
+std::vector<StrategyRuns> runs_from_json(const Json& j) {
+  std::vector<StrategyRuns> out;
+  for (const auto& sr : j) {
+    StrategyRuns r;
+    r.strategy = sr.at("strategy").get<std::string>();
+    for (const auto& m : sr.at("runs")) r.runs.push_back(metrics_from(m));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+void write_point_record(const SweepPoint& point, int index, const std::string& path) {
+  const Json runs = runs_to_json(point.report.runs);
   const Json j = {{"point", index},
                   {"values", point.values},
                   {"seeds", point.plan.scenario.seeds},
@@ -83,17 +99,11 @@ std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& pa
     throw InputError(path, "/scenario",
                      "this finished point was run with a different scenario; rerun without --resume");
   seeds = j.at("seeds").get<int>();
-  std::vector<StrategyRuns> out;
-  for (const auto& sr : j.at("runs")) {
-    StrategyRuns r;
-    r.strategy = sr.at("strategy").get<std::string>();
-    for (const auto& m : sr.at("runs")) {
+  const Json& runs = j.at("runs");
+  for (const auto& sr : runs)
+    for (const auto& m : sr.at("runs"))
       if (!m.is_array() || m.size() < 20) return std::nullopt;  // an older record: run the point again
-      r.runs.push_back(metrics_from(m));
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
+  return runs_from_json(runs);
 }
 
 }  // namespace goodput

@@ -10,6 +10,10 @@
 
 namespace goodput {
 
+// Every run's metrics of a point, lossless, and back (also the MPI layer's wire format).
+Json runs_to_json(const std::vector<StrategyRuns>& runs);
+std::vector<StrategyRuns> runs_from_json(const Json& j);
+
 void write_point_record(const SweepPoint& point, int index, const std::string& path);
 // The record's runs if the file exists and its scenario equals `expected` (ignoring /seeds
 // when `any_seeds`); nullopt if absent; throws InputError if it belongs to another scenario.

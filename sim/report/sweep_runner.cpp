@@ -103,18 +103,18 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
     todo.resize(static_cast<std::size_t>(opt.stop_after));
 
   const int threads = std::max(1, opt.threads);
-  const int workers = std::max(1, std::min(threads, static_cast<int>(todo.size())));
+  const int workers = std::max(1, std::min(opt.runner ? opt.workers : threads, static_cast<int>(todo.size())));
   const int inner = std::max(1, threads / workers);  // Monte Carlo threads per point
   const auto t0 = std::chrono::steady_clock::now();
   std::atomic<std::size_t> next{0};
   std::atomic<int> done{outcome.resumed};
   std::mutex mutex;
   std::exception_ptr failure;
-  auto worker = [&] {
+  auto worker = [&](int w) {
     for (std::size_t i = next++; i < todo.size(); i = next++) {
       const std::size_t p = todo[i];
       try {
-        SweepPoint pt = run_point(scenarios[p], inner, opt.seeds);
+        SweepPoint pt = opt.runner ? opt.runner(scenarios[p], w) : run_point(scenarios[p], inner, opt.seeds);
         pt.values = values[p];
         pt.report.plan = &pt.plan;
         write_point_record(pt, static_cast<int>(p), record_path(staging, p));
@@ -137,8 +137,8 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
     }
   };
   std::vector<std::thread> pool;
-  for (int i = 1; i < workers; ++i) pool.emplace_back(worker);
-  worker();
+  for (int i = 1; i < workers; ++i) pool.emplace_back(worker, i);
+  worker(0);
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
   outcome.computed = static_cast<int>(todo.size());

@@ -20,8 +20,15 @@ struct SeedPolicy {
   int max_seeds = 1000;  // cap on seeds per point in that mode
 };
 
+// Computes one point on worker `worker` (0 <= worker < SweepOptions::workers) in place of
+// run_point; each worker runs one point at a time and takes the next unfinished point when
+// done (the MPI layer, sim/mpi/, maps worker w to rank w). Must return what run_point would.
+using PointRunner = std::function<SweepPoint(const Scenario& scenario, int worker)>;
+
 struct SweepOptions {
   int threads = 1;
+  PointRunner runner;  // set: points go to `workers` runners instead of threads of this process
+  int workers = 1;
   bool resume = false;
   SeedPolicy seeds;
   std::string out_flag = "--out";  // where the directory came from, for messages

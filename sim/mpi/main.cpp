@@ -1,0 +1,90 @@
+// goodput-mpi: `mpirun -n N goodput-mpi sweep SCENARIO --axis ... [--out DIR] [--resume]
+// [--seeds N|auto --ci-target X --max-seeds M] [--set ...] [--threads T] [--quiet]`.
+// The sweep of `goodput sweep` (same flags, same output bytes; --seek stays with goodput),
+// its points spread over the MPI ranks (mpi_sweep.hpp). --threads: Monte Carlo threads per
+// rank (default 1: ranks are the parallelism). Exit codes as goodput: 2 bad input, 1 other.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "sim/cli/sweep_command.hpp"
+#include "sim/core/error.hpp"
+#include "sim/mpi/mpi_sweep.hpp"
+
+namespace {
+
+int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
+  using goodput::SweepArgs;
+  CLI::App app{"goodput-mpi: a goodput sweep spread over MPI ranks"};
+  app.require_subcommand(1);
+  SweepArgs sw;
+  int stop_after = -1;
+  auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values");
+  sweep->add_option("scenario", sw.scenario, "scenario JSON (read on rank 0 only)")->required();
+  sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
+  sweep->add_option("--out", sw.out, "sweep directory on rank 0 (default: results/<scenario name>-sweep)");
+  sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
+  sweep->add_option("--ci-target", sw.ci_target, "--seeds auto: stop when every Goodput 95% CI half-width <= this")
+      ->check(CLI::PositiveNumber);
+  sweep->add_option("--max-seeds", sw.max_seeds, "--seeds auto: at most this many seeds per point (default 1000)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_flag("--resume", sw.resume, "reuse the finished points of an interrupted sweep into the same --out");
+  sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
+  sweep->add_option("--threads", sw.threads, "Monte Carlo threads per rank (default 1)")->check(CLI::PositiveNumber);
+  sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
+  sweep->add_option("--stop-after", stop_after, "testing: compute this many points, then stop unfinished")
+      ->group("");  // hidden
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  if (sw.threads <= 0) sw.threads = 1;
+  sw.workers = dispatcher.ranks();
+  sw.stop_after = stop_after;
+  try {
+    // The seed policy is parsed by command_sweep; the runner needs it too (same rules).
+    goodput::SeedPolicy seeds;
+    if (sw.seeds == "auto") {
+      seeds.ci_target = sw.ci_target;
+      seeds.max_seeds = sw.max_seeds;
+    }
+    sw.runner = dispatcher.runner(sw.threads, seeds);
+    return goodput::command_sweep(sw);
+  } catch (const goodput::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "goodput-mpi: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1 && provided < MPI_THREAD_SERIALIZED) {
+    if (rank == 0) std::cerr << "goodput-mpi: the MPI library does not provide MPI_THREAD_SERIALIZED\n";
+    MPI_Finalize();
+    return 1;
+  }
+  int rc = 0;
+  if (rank == 0) {
+    goodput::mpi::Dispatcher dispatcher(ranks);
+    rc = rank0(argc, argv, dispatcher);
+    dispatcher.shutdown();  // every other rank stops, whatever happened here
+  } else {
+    goodput::mpi::serve_points();
+  }
+  MPI_Finalize();
+  return rc;
+}

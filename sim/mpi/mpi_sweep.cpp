@@ -1,0 +1,170 @@
+#include "sim/mpi/mpi_sweep.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "models/scenario/scenario_loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/point_record.hpp"
+#include "sim/run/run_plan.hpp"
+
+namespace goodput::mpi {
+
+namespace {
+
+constexpr int kWork = 1, kResult = 2, kStop = 3;
+
+void send_bytes(const std::string& bytes, int rank, int tag) {
+  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, rank, tag, MPI_COMM_WORLD);
+}
+
+// Receives the message a probe found (status says its source and tag).
+std::string receive_probed(const MPI_Status& probed) {
+  int count = 0;
+  MPI_Get_count(&probed, MPI_BYTE, &count);
+  std::string bytes(static_cast<std::size_t>(count), '\0');
+  MPI_Recv(bytes.data(), count, MPI_BYTE, probed.MPI_SOURCE, probed.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return bytes;
+}
+
+std::string to_wire(const Json& j) {
+  const std::vector<std::uint8_t> b = Json::to_cbor(j);
+  return std::string(b.begin(), b.end());
+}
+
+Json from_wire(const std::string& s) { return Json::from_cbor(s.begin(), s.end()); }
+
+// Waits for the next message from rank 0 without spinning a core (other ranks may share it).
+MPI_Status wait_for_rank0() {
+  auto pause = std::chrono::microseconds(50);
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (flag) return st;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(5000));
+  }
+}
+
+}  // namespace
+
+Dispatcher::Dispatcher(int ranks) : ranks_(ranks) {
+  if (ranks_ > 1) comm_ = std::thread([this] { loop(); });
+}
+
+Dispatcher::~Dispatcher() { shutdown(); }
+
+void Dispatcher::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopped_) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (comm_.joinable()) comm_.join();
+  for (int r = 1; r < ranks_; ++r) send_bytes({}, r, kStop);  // no unit is out: the sweep joined its workers
+  std::lock_guard<std::mutex> lock(mutex_);
+  stopped_ = true;
+}
+
+std::string Dispatcher::call(int rank, std::string unit) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  outbox_.emplace_back(rank, std::move(unit));
+  cv_.wait(lock, [&] { return replies_.count(rank) > 0; });
+  std::string reply = std::move(replies_[rank]);
+  replies_.erase(rank);
+  return reply;
+}
+
+// The only thread of rank 0 that calls MPI while the sweep runs: sends queued units, and
+// receives results from any rank, polling with a short back-off (results take seconds).
+void Dispatcher::loop() {
+  auto pause = std::chrono::microseconds(50);
+  int out = 0;  // units sent and not answered
+  for (;;) {
+    std::deque<std::pair<int, std::string>> sends;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (out == 0) cv_.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping_ || !outbox_.empty(); });
+      if (stopping_ && out == 0 && outbox_.empty()) return;
+      sends.swap(outbox_);
+    }
+    for (auto& [rank, unit] : sends) {
+      send_bytes(unit, rank, kWork);
+      ++out;
+    }
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, kResult, MPI_COMM_WORLD, &flag, &st);
+    if (flag) {
+      std::string reply = receive_probed(st);
+      --out;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        replies_[st.MPI_SOURCE] = std::move(reply);
+      }
+      cv_.notify_all();
+      pause = std::chrono::microseconds(50);
+    } else if (sends.empty() && out > 0) {
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::microseconds(5000));
+    }
+  }
+}
+
+PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
+  return [this, threads, seeds](const Scenario& scenario, int worker) -> SweepPoint {
+    if (worker == 0 || ranks_ == 1) return run_point(scenario, threads, seeds);
+    const Json unit = {{"file", scenario.file},
+                       {"scenario", scenario.input},  // not `resolved`: it omits /job/model
+                       {"threads", threads},
+                       {"ci_target", seeds.ci_target},
+                       {"max_seeds", seeds.max_seeds}};
+    const Json reply = from_wire(call(worker, to_wire(unit)));
+    if (reply.contains("error")) {
+      const std::string where = "rank " + std::to_string(worker);
+      if (reply.value("input", false))  // the message already names the file and pointer
+        throw InputError("", "", reply.at("message").get<std::string>() + " (" + where + ")");
+      throw std::runtime_error(where + ": " + reply.at("message").get<std::string>());
+    }
+    // Rebuilt as a resumed point is (sweep_runner.cpp): same plan, the runs as computed.
+    SweepPoint pt;
+    pt.plan = make_plan(scenario);
+    const int n = reply.at("seeds").get<int>();
+    pt.plan.scenario.seeds = n;
+    if (seeds.ci_target > 0) pt.plan.scenario.resolved["seeds"] = n;
+    pt.report = build_report(pt.plan, runs_from_json(reply.at("runs")));
+    return pt;
+  };
+}
+
+void serve_points() {
+  for (;;) {
+    const MPI_Status st = wait_for_rank0();
+    const std::string bytes = receive_probed(st);
+    if (st.MPI_TAG == kStop) return;
+    Json reply;
+    try {
+      const Json unit = from_wire(bytes);
+      const Scenario scenario = parse_scenario(unit.at("scenario"), unit.at("file").get<std::string>());
+      SeedPolicy seeds;
+      seeds.ci_target = unit.at("ci_target").get<double>();
+      seeds.max_seeds = unit.at("max_seeds").get<int>();
+      const SweepPoint pt = run_point(scenario, unit.at("threads").get<int>(), seeds);
+      reply = {{"seeds", pt.plan.scenario.seeds}, {"runs", runs_to_json(pt.report.runs)}};
+    } catch (const InputError& e) {
+      reply = {{"error", true}, {"input", true}, {"message", e.what()}};
+    } catch (const std::exception& e) {
+      reply = {{"error", true}, {"message", e.what()}};
+    }
+    send_bytes(to_wire(reply), 0, kResult);
+  }
+}
+
+}  // namespace goodput::mpi

@@ -1,0 +1,212 @@
+// Property tests of the layout's indexes: DomainSet against a plain vector<bool>, and JobLayout's
+// free/used domain sets and grow/shrink order against a brute-force scan, on random fault
+// sequences over the three cluster presets' shapes.
+// CapacityIndex (the NTP fast path's Fenwick tree) against prefix sums of healthy / tp.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "models/job/capacity_index.hpp"
+#include "models/job/domain_set.hpp"
+#include "models/job/job_layout.hpp"
+#include "models/topology/topology.hpp"
+
+using namespace goodput;
+
+namespace {
+
+std::uint32_t brute_next(const std::vector<bool>& v, std::uint32_t i) {
+  for (std::size_t k = i; k < v.size(); ++k)
+    if (v[k]) return static_cast<std::uint32_t>(k);
+  return DomainSet::npos;
+}
+
+std::uint32_t brute_prev(const std::vector<bool>& v, std::uint32_t i) {
+  for (std::size_t k = std::min<std::size_t>(i, v.size() - 1) + 1; k-- > 0;)
+    if (v[k]) return static_cast<std::uint32_t>(k);
+  return DomainSet::npos;
+}
+
+// Every index check of the layout against its definition.
+void check_indexes(JobLayout& layout, std::uint32_t domains) {
+  const DomainSet& free = layout.free_domains();
+  const DomainSet& used = layout.used_domains();
+  std::int64_t total = 0;
+  for (std::uint32_t d = 0; d < domains; ++d) {
+    REQUIRE(free.contains(d) == (layout.capacity(d) > layout.assigned(d)));
+    REQUIRE(used.contains(d) == (layout.assigned(d) > 0));
+    total += layout.assigned(d);
+  }
+  REQUIRE(layout.total_assigned() == total);
+}
+
+}  // namespace
+
+TEST_CASE("DomainSet next/prev agree with a linear scan") {
+  std::mt19937_64 rng(7);
+  for (std::uint32_t n : {1u, 2u, 63u, 64u, 65u, 200u, 4095u, 4097u, 70000u, 300000u}) {
+    DomainSet s;
+    s.reset(n);
+    std::vector<bool> ref(n, false);
+    CHECK(s.next(0) == DomainSet::npos);
+    CHECK(s.prev(n) == DomainSet::npos);
+    for (int step = 0; step < 3000; ++step) {
+      const auto i = static_cast<std::uint32_t>(rng() % n);
+      const bool on = rng() % 3 != 0 || n < 100;  // sparse and dense phases
+      if (step % 1000 < 500 || on) {
+        s.set(i, on);
+        ref[i] = on;
+      } else {
+        s.erase(i);
+        ref[i] = false;
+      }
+      const auto q = static_cast<std::uint32_t>(rng() % (n + 2));
+      REQUIRE(s.next(q) == (q >= n ? DomainSet::npos : brute_next(ref, q)));
+      REQUIRE(s.prev(q) == brute_prev(ref, q));
+      REQUIRE(s.contains(i) == ref[i]);
+    }
+    for (std::uint32_t i = 0; i < n; ++i) s.erase(i);
+    CHECK(s.next(0) == DomainSet::npos);
+    CHECK(s.prev(n - 1) == DomainSet::npos);
+  }
+}
+
+TEST_CASE("JobLayout's indexes and grow/shrink order match a brute-force scan on random faults") {
+  struct Case {
+    ClusterShape shape;
+    std::vector<int> tps;
+  };
+  const std::vector<Case> cases = {
+      {{"hgx-8", "H100", 8, 1, 4, 16, 150}, {8, 4, 3}},
+      {{"nvl32", "B200", 4, 8, 8, 16, 24}, {32, 16, 24, 7}},
+      {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 10}, {64, 72, 32, 48}},
+  };
+  std::mt19937_64 rng(2026);
+  for (const auto& c : cases) {
+    const Topology topo(c.shape);
+    for (int tp : c.tps) {
+      CAPTURE(c.shape.preset);
+      CAPTURE(tp);
+      ClusterHealth health(topo);
+      JobLayout layout(health, tp);
+      const std::uint32_t domains = topo.domains();
+      const std::int64_t per_domain = topo.gpus_per_domain() / static_cast<std::uint32_t>(tp);
+      const std::int64_t job = per_domain * domains * 7 / 8;  // about one domain in eight spare
+      layout.retarget(job, {});
+      std::vector<std::uint32_t> active;  // components currently failed
+      std::vector<std::uint32_t> gpus, hit_domains;
+      std::vector<GroupHit> hits;
+      for (int step = 0; step < 1500; ++step) {
+        const auto op = rng() % 10;
+        if (op < 4 || active.empty()) {  // a fault: a GPU, node or (rarely) a whole domain
+          const auto kind = rng() % 20 == 0 ? ComponentKind::Domain : rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+          const auto comp = topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind)));
+          gpus.clear();
+          hits.clear();
+          health.fail(comp, &gpus);
+          active.push_back(comp);
+          layout.release_down(gpus, &hits);
+          hit_domains.clear();
+          for (const auto& h : hits)
+            if (std::find(hit_domains.begin(), hit_domains.end(), h.domain) == hit_domains.end())
+              hit_domains.push_back(h.domain);
+          layout.refill_in_place(hit_domains);
+        } else if (op < 7) {  // a repair
+          const auto k = rng() % active.size();
+          health.repair(active[k], nullptr);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+        } else if (op < 8) {  // a strategy sets one domain directly (as NTP does), maybe with a partial group
+          const auto d = static_cast<std::uint32_t>(rng() % domains);
+          const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
+          const auto partial = tp > 1 ? static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp)) : 0u;
+          layout.assign(d, groups, rng() % 2 ? partial : 0);
+        } else {  // grow or shrink towards a target; predict the result by scanning
+          const std::int64_t target = job - static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 4 + 1)) +
+                                      static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 4 + 1));
+          std::vector<std::uint32_t> expect(domains);
+          for (std::uint32_t d = 0; d < domains; ++d) expect[d] = layout.assigned(d);
+          std::int64_t need = target - layout.total_assigned();
+          for (std::uint32_t d = 0; d < domains && need > 0; ++d) {
+            const std::uint32_t cap = layout.capacity(d);
+            const std::uint32_t free = cap > expect[d] ? cap - expect[d] : 0;
+            const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, need));
+            expect[d] += add;
+            need -= add;
+          }
+          for (std::uint32_t d = domains; d-- > 0 && need < 0;) {
+            const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(expect[d], -need));
+            expect[d] -= remove;
+            need += remove;
+          }
+          layout.retarget(target, {});
+          for (std::uint32_t d = 0; d < domains; ++d) REQUIRE(layout.assigned(d) == expect[d]);
+        }
+        check_indexes(layout, domains);
+      }
+      // Every GPU in use is up, and the in-use count matches.
+      std::int64_t in_use = 0;
+      for (std::uint32_t g = 0; g < topo.gpus(); ++g)
+        if (layout.in_use(g)) {
+          CHECK(health.up(g));
+          ++in_use;
+        }
+      CHECK(in_use == layout.in_use_gpus());
+    }
+  }
+}
+
+TEST_CASE("JobLayout rebuilds its indexes when the health it reads is reset") {
+  const Topology topo(ClusterShape{"hgx-8", "H100", 8, 1, 4, 16, 6});
+  ClusterHealth health(topo);
+  JobLayout layout(health, 8);
+  layout.retarget(4, {});
+  std::vector<std::uint32_t> gpus;
+  health.fail(topo.id(ComponentKind::Node, 5), &gpus);
+  health.fail(topo.id(ComponentKind::Node, 4), &gpus);
+  CHECK_FALSE(layout.free_domains().contains(5));
+  health.reset();  // node 5 is healthy again, behind the layout's back
+  CHECK(layout.free_domains().contains(5));
+  CHECK(layout.retarget(6, {}) == 6);
+}
+
+TEST_CASE("CapacityIndex: total and cut-off domain match a scan of healthy / tp on random faults") {
+  const Topology topo(ClusterShape{"hgx-8", "H100", 8, 1, 4, 16, 300});
+  const Topology nvl(ClusterShape{"nvl32", "B200", 4, 8, 8, 16, 40});
+  std::mt19937_64 rng(14);
+  for (const Topology* t : {&topo, &nvl}) {
+    for (int tp : {8, 4, 3}) {
+      ClusterHealth health(*t);
+      CapacityIndex caps(health, tp);
+      std::vector<std::uint32_t> active;
+      for (int step = 0; step < 2000; ++step) {
+        if (active.empty() || rng() % 5 < 3) {
+          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+          active.push_back(t->id(kind, static_cast<std::uint32_t>(rng() % t->count(kind))));
+          health.fail(active.back(), nullptr);
+        } else {
+          const auto k = rng() % active.size();
+          health.repair(active[k], nullptr);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        if (rng() % 3 != 0) continue;  // let changes pile up between syncs too
+        caps.sync();
+        std::vector<std::int64_t> prefix{0};
+        for (std::uint32_t d = 0; d < t->domains(); ++d) {
+          REQUIRE(caps.cap(d) == health.healthy_in_domain(d) / static_cast<std::uint32_t>(tp));
+          prefix.push_back(prefix.back() + caps.cap(d));
+        }
+        REQUIRE(caps.total() == prefix.back());
+        if (caps.total() == 0) continue;
+        const std::int64_t k = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(caps.total()));
+        std::int64_t before = -1;
+        const std::uint32_t c = caps.cutoff(k, &before);
+        REQUIRE(prefix[c] < k);
+        REQUIRE(prefix[c + 1] >= k);
+        REQUIRE(before == prefix[c]);
+      }
+    }
+  }
+}
