@@ -190,6 +190,8 @@ Json read_json_file(const std::string& path) {
   } catch (const Json::parse_error& e) {
     // nlohmann's message carries "at line L, column C"
     throw InputError(path, "", std::string("not valid JSON: ") + e.what());
+  } catch (const Json::out_of_range& e) {  // a number beyond double range, e.g. 1e999
+    throw InputError(path, "", std::string("not valid JSON: ") + e.what());
   }
 }
 
@@ -215,6 +217,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
 
   parse_cluster(top.object("cluster"), s);
   parse_job(top.object("job"), s);
+  if (!s.job.model.is_null()) resolved["job"]["model"] = s.job.model;  // objects are not copied
   parse_failures(top.object("failures"), s);
   const ParamReader rec = top.object("recovery");
   s.recovery.detection_s = rec.number("detection_s");

@@ -160,6 +160,18 @@ Json parse_json(const std::string& path, const std::string& text) {
         0, std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size()));
     const auto line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
     throw InputError(path, line_locator(line), std::string("expected valid JSON: ") + e.what());
+  } catch (const Json::out_of_range& e) {
+    // A number beyond double range ("number overflow parsing '1e999'"); nlohmann gives no
+    // position, so name the line of the first occurrence of the quoted literal.
+    const std::string what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    std::size_t line = 1;
+    if (open != std::string::npos && close > open) {
+      const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos)
+        line += static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    }
+    throw InputError(path, line_locator(line), std::string("expected a number within double range: ") + e.what());
   }
 }
 
