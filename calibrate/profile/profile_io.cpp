@@ -19,6 +19,8 @@ Profile load_profile(const std::string& path, LoadOptions options) {
     doc = nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path, "", std::string("invalid JSON: ") + e.what());
+  } catch (const nlohmann::json::out_of_range& e) {  // a number beyond double range
+    throw InputError(path, "", std::string("invalid JSON: ") + e.what());
   }
   Profile p = from_json(doc, path);
   p.path = path;

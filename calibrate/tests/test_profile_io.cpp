@@ -100,6 +100,8 @@ TEST_CASE("unreadable and malformed profiles are input errors") {
   CHECK_THROWS_AS(load_profile(dir.file("missing.json")), InputError);
   test::write_text(dir.file("broken.json"), "{\"schema_version\": 1,");
   CHECK_THROWS_AS(load_profile(dir.file("broken.json")), InputError);
+  test::write_text(dir.file("huge.json"), "{\"schema_version\": 1e999}");  // was out_of_range (exit 1)
+  CHECK_THROWS_AS(load_profile(dir.file("huge.json")), InputError);
 }
 
 TEST_CASE("entries that failed verification are refused") {

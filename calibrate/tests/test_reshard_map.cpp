@@ -104,8 +104,12 @@ TEST_CASE("NTP notes geometry: 12000 columns, TP32 -> TP30") {
 }
 
 TEST_CASE("pack then unpack, there and back, is the identity") {
-  for (auto [cols, n1, n2] : {std::tuple<std::int64_t, int, int>{12000, 32, 30}, {12001, 32, 28},
-                              {1000, 8, 5}, {37, 9, 1}}) {
+  for (const auto& geometry : {std::tuple<std::int64_t, int, int>{12000, 32, 30}, {12001, 32, 28},
+                                {1000, 8, 5}, {37, 9, 1}}) {
+    // Plain variables, not structured bindings: clang (C++20) cannot capture those in the
+    // lambdas CAPTURE expands to.
+    const std::int64_t cols = std::get<0>(geometry);
+    const int n1 = std::get<1>(geometry), n2 = std::get<2>(geometry);
     CAPTURE(cols);
     CAPTURE(n1);
     CAPTURE(n2);

@@ -219,6 +219,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
 
   parse_cluster(top.object("cluster"), s);
   parse_job(top.object("job"), s);
+  if (!s.job.model.is_null()) resolved["job"]["model"] = s.job.model;  // objects are not copied
   parse_failures(top.object("failures"), s);
   const ParamReader rec = top.object("recovery");
   s.recovery.detection_s = rec.number("detection_s");

@@ -37,7 +37,16 @@ Json parse_json_text(const std::string& text, const std::string& origin) {
                      "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   } catch (const Json::parse_error& e) {
     throw InputError(origin, line_of(text, e.byte), std::string("not valid JSON: ") + e.what());
-  } catch (const Json::exception& e) {  // e.g. out_of_range 406: a number beyond double range
+  } catch (const Json::out_of_range& e) {
+    // A number beyond double range ("number overflow parsing '1e999'"): nlohmann gives no
+    // position, so name the line of the literal's first occurrence.
+    const std::string what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    std::size_t at = std::string::npos;
+    if (open != std::string::npos && close > open) at = text.find(what.substr(open + 1, close - open - 1));
+    throw InputError(origin, at == std::string::npos ? "" : line_of(text, at + 1),
+                     "not valid JSON: a number beyond double range (" + what + ")");
+  } catch (const Json::exception& e) {
     throw InputError(origin, "", std::string("not valid JSON: ") + e.what());
   }
 }

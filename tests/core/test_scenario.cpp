@@ -1,5 +1,9 @@
 // Every class of bad scenario input is an InputError naming the file and the JSON pointer.
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
@@ -64,6 +68,32 @@ TEST_CASE("a valid scenario resolves its defaults, and the resolved form loads a
   CHECK(s.resolved["strategies"]["hot_spares"]["swap_s"] == 300.0);
   const Scenario again = parse_scenario(s.resolved, "resolved.json");
   CHECK(again.resolved == s.resolved);
+}
+
+TEST_CASE("the resolved form keeps the model shape, so it reloads to the same cost model") {
+  Json j = small_scenario();
+  j["job"]["model"] = {{"hidden", 1024}, {"heads", 8}, {"ffn", 4096}, {"layers", 4}, {"seq_len", 2048}};
+  j["cost"] = {{"model", "iteration"}};
+  const Scenario s = scenario_from(j);
+  REQUIRE(s.resolved["job"].contains("model"));
+  CHECK(s.resolved["job"]["model"]["vocab"] == 128256);  // defaults filled in
+  const Scenario again = parse_scenario(s.resolved, "resolved.json");  // threw: needs /job/model
+  CHECK(again.job.model == s.job.model);
+  CHECK(again.resolved == s.resolved);
+}
+
+TEST_CASE("a number beyond double range in a scenario file is an input error naming the file") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("goodput-huge-number-" + std::to_string(::getpid()) + ".json")).string();
+  std::ofstream(path) << R"({"horizon_hours": 1e999})";
+  try {
+    load_scenario(path);  // was json out_of_range 406: "internal error", exit 1
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.file() == path);
+    CHECK(std::string(e.what()).find("not valid JSON") != std::string::npos);
+  }
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("--set overrides: JSON values, strings, and a missing parent is an error") {

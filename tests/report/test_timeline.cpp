@@ -60,10 +60,11 @@ TEST_CASE("timeline.json is a Chrome trace whose phases tile the horizon per str
   CHECK(faults > 0);
   CHECK(names > 0);
   REQUIRE(phases.size() == plan.scenario.strategies.size());
-  for (auto& [pid, spans] : phases) {
+  for (const auto& entry : phases) {
+    const int pid = entry.first;  // not a structured binding: clang cannot capture one in INFO
     INFO("pid " << pid);
     std::int64_t t = 0;
-    for (const auto& [ts, dur] : spans) {
+    for (const auto& [ts, dur] : entry.second) {
       CHECK(ts == t);
       CHECK(dur > 0);
       t = ts + dur;
