@@ -80,6 +80,9 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.step_s = r.number("step_s");
   s.job.microbatches = r.integer32("microbatches");
   s.job.micro_batch = r.integer32("micro_batch");
+  s.job.virtual_stages = r.integer32("virtual_stages");
+  s.job.recompute = r.string("recompute");
+  s.job.sequence_parallel = r.boolean("sequence_parallel");
   if (r.present("model")) {
     Json resolved_model;
     ParamReader m(r.raw("model"), sections::model(), r.file(), r.pointer("model"), &resolved_model);
@@ -230,6 +233,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.cost.scaleout_gbps = cost.number("scaleout_gbps");
   s.cost.dp_overlap = cost.number("dp_overlap");
   s.cost.reshard_overlap = cost.number("reshard_overlap");
+  s.cost.partial_microbatch = cost.boolean("partial_microbatch");
   s.cost.curve_power = cost.numbers("curve_power");
   s.cost.curve_speed = cost.numbers("curve_speed");
   if (s.cost.curve_power.size() != s.cost.curve_speed.size() || s.cost.curve_power.size() < 2)

@@ -108,6 +108,12 @@ const ParamSection& job() {
       number("step_s", "s", 10.0, 1e-3, 1e6, "iteration time of the healthy job"),
       integer("microbatches", "", 8, 1, 1e6, "micro-batches per replica per step"),
       integer("micro_batch", "sequences", 1, 1, 1e6, "sequences per micro-batch"),
+      integer("virtual_stages", "chunks", 1, 1, 1024,
+              "model chunks per pipeline stage: 1 = 1F1B, v > 1 = interleaved 1F1B (bubble (pp-1)/v)"),
+      choice("recompute", {"none", "selective", "full"}, "none",
+             "activation recomputation in backward: selective = the attention core, full = the whole layer"),
+      boolean("sequence_parallel", true,
+              "TP collectives as reduce-scatter + all-gather, element-wise work split over the TP ranks"),
       object("model", &model(), "model shape (optional for the proportional cost model)"),
   }};
   return s;
@@ -148,6 +154,9 @@ const ParamSection& cost() {
       number("scaleout_gbps", "GB/s", 50.0, 1e-3, kInf, "scale-out network bandwidth per GPU"),
       number("dp_overlap", "", 0.9, 0, 1, "share of the DP gradient all-reduce hidden behind backward"),
       number("reshard_overlap", "", 0.8, 0, 1, "share of the NTP gradient reshard hidden behind backward"),
+      boolean("partial_microbatch", true,
+              "a degraded replica may shorten its last micro-batch (fewer tokens) to fit the healthy step; "
+              "false: whole micro-batches only"),
       numbers("curve_power", "x TDP", Json::array({1.0, 1.1, 1.2}), 0.1, 10, "power multipliers of the power -> speed curve"),
       numbers("curve_speed", "x", Json::array({1.0, 1.1 * 0.972, 1.2 * 0.935}), 0.1, 10,
               "speed multipliers at those powers (default: the NTP paper's TP30 perf/W figures)"),
