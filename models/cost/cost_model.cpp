@@ -74,7 +74,9 @@ class IterationCost final : public CostModel {
   IterationCost(const Scenario& s, PowerCurve curve, const calib::Profile& profile, const calib::ModelShape& shape)
       : CostModel(std::move(curve), s.job.tp, s.job.pp), m_(s.job.microbatches), v_(s.job.virtual_stages),
         partial_(s.cost.partial_microbatch) {
-    const StepSetup setup = step_setup(s, shape, profile);
+    detail_.setup = step_setup(s, shape, profile);
+    detail_.profile = profile;
+    const StepSetup& setup = detail_.setup;
     lowest_ = lowest_degree(s);
     mid_.resize(static_cast<std::size_t>(tp_) + 1);
     last_.resize(static_cast<std::size_t>(tp_) + 1);
@@ -136,6 +138,7 @@ class IterationCost final : public CostModel {
     return degree >= tp_ || degree < lowest_ ? 0.0 : reshard_[degree];
   }
   double healthy_step_s() const override { return healthy_step_; }
+  const IterationDetail* iteration_detail() const override { return &detail_; }
   double step_s(int microbatches) const override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -192,6 +195,7 @@ class IterationCost final : public CostModel {
     return (lo + frac) / m_;
   }
 
+  IterationDetail detail_;
   int m_, v_, lowest_ = 1;
   bool partial_;
   double healthy_step_ = 0;
@@ -255,8 +259,8 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
   std::string path = s.cost.profile;
   if (path.empty()) {
     // The datasheet profile for this GPU, generated for exactly this model and TP range.
-    std::string gpu = s.cluster.gpu_type == "GB200" ? "B200" : s.cluster.gpu_type;
-    if (gpu != "H100" && gpu != "H200" && gpu != "B200")
+    const std::string& gpu = s.cluster.gpu_type;
+    if (gpu != "H100" && gpu != "H200" && gpu != "B200" && gpu != "GB200")
       throw InputError(s.file, "/cost/profile", "no analytical profile for GPU '" + s.cluster.gpu_type +
                                                     "' (H100, H200, B200, GB200): give /cost/profile");
     profile = calib::analytical_profile(gpu, shape, s.job.tp, lowest_degree(s));

@@ -17,9 +17,16 @@
 #include <string>
 
 #include "models/cost/power_curve.hpp"
+#include "models/cost/step_model.hpp"
 #include "models/scenario/scenario.hpp"
 
 namespace goodput {
+
+// What the iteration model is built from (for `goodput explain-step`).
+struct IterationDetail {
+  StepSetup setup;
+  calib::Profile profile;
+};
 
 class CostModel {
  public:
@@ -35,6 +42,7 @@ class CostModel {
   // The smallest power in [1, max_power] at which a replica with one stage at `degree` keeps
   // its full batch; max_power when even that is not enough.
   virtual double boost_power(int degree, double max_power) const;
+  virtual const IterationDetail* iteration_detail() const { return nullptr; }
 
  protected:
   CostModel(PowerCurve curve, int tp, int pp) : curve_(std::move(curve)), tp_(tp), pp_(pp) {}

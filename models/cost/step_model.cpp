@@ -136,6 +136,10 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   return s;
 }
 
+double step_model_flops_per_gpu(const StepSetup& st, const StageBreakdown& mid, const StageBreakdown& last) {
+  return st.microbatches * ((st.pp - 1) * mid.model_flops() + last.model_flops()) / st.pp;
+}
+
 StageTimes StageBreakdown::times(double speed) const {
   StageTimes t;
   t.fwd_s = compute_fwd_s() / speed + comm_fwd_s();

@@ -86,4 +86,7 @@ struct StageBreakdown {
 };
 StageBreakdown stage_breakdown(const StepSetup& setup, const calib::Profile& profile, int degree, bool last_stage);
 
+// Model FLOPs per GPU per step of a healthy replica (pp - 1 stages like `mid`, one like `last`).
+double step_model_flops_per_gpu(const StepSetup& setup, const StageBreakdown& mid, const StageBreakdown& last);
+
 }  // namespace goodput

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/failures/failure_presets.hpp"
+#include "models/scenario/model_presets.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/core/error.hpp"
@@ -84,8 +85,15 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.recompute = r.string("recompute");
   s.job.sequence_parallel = r.boolean("sequence_parallel");
   if (r.present("model")) {
-    Json resolved_model;
-    ParamReader m(r.raw("model"), sections::model(), r.file(), r.pointer("model"), &resolved_model);
+    Json resolved_model, given = r.raw("model");
+    // A preset fills the shape; keys given next to it override the preset's.
+    if (given.is_object() && given.contains("preset") && given["preset"].is_string()) {
+      const Json preset = model_preset(given["preset"].get<std::string>());
+      if (preset.is_object())
+        for (const auto& [key, value] : preset.items())
+          if (!given.contains(key)) given[key] = value;
+    }
+    ParamReader m(given, sections::model(), r.file(), r.pointer("model"), &resolved_model);
     s.job.model = resolved_model;
   }
   if (s.job.tp > s.cluster.gpus_per_domain())

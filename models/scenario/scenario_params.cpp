@@ -1,5 +1,7 @@
 #include "models/scenario/scenario_params.hpp"
 
+#include "models/scenario/model_presets.hpp"
+
 namespace goodput::sections {
 
 using namespace goodput::param;
@@ -88,6 +90,8 @@ const ParamSection& cluster() {
 
 const ParamSection& model() {
   static const ParamSection s{"model", "Transformer shape (for the cost model and calibration).", {
+      optional(choice("preset", model_preset_names(), Json(),
+                      "a named shape (ntp-paper-480b, llama3-8b/70b/405b); keys given beside it override it")),
       integer("hidden", "", Json(), 1, kInf, "hidden size"),
       integer("heads", "", Json(), 1, kInf, "attention heads"),
       optional(integer("kv_heads", "", Json(), 1, kInf, "key/value heads (default: heads)")),

@@ -10,6 +10,7 @@
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/explain_step.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/report.hpp"
@@ -153,6 +154,9 @@ int main(int argc, char** argv) {
   desc->add_option("topic", topic, "strategies | failure-models | schema")
       ->check(CLI::IsMember({"strategies", "failure-models", "schema"}));
 
+  goodput::ExplainArgs explain_args;
+  auto* explain = goodput::add_explain_step(app, explain_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -169,6 +173,7 @@ int main(int argc, char** argv) {
     if (*run) return command_run(run_args);
     if (*validate) return command_validate(validate_files);
     if (*sweep) return command_sweep(sw);
+    if (*explain) return goodput::command_explain_step(explain_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;
