@@ -150,8 +150,8 @@ const ParamSection& cost() {
   static const ParamSection s{"cost", "How fast a replica runs at a reduced TP degree.", {
       choice("model", {"auto", "proportional", "iteration"}, "auto",
              "proportional: throughput = degree / tp, no overheads; iteration: per-layer times from a "
-             "calibration profile, NVLink collectives, pipeline bubble, DP all-reduce, reshard; auto: "
-             "iteration when /job/model is given"),
+             "calibration profile, TP collectives, the exact (interleaved) 1F1B pipeline schedule, DP "
+             "gradient sync, reshard (see `goodput explain-step`); auto: iteration when /job/model is given"),
       optional(text("profile", Json(), "calibration profile (default: calibrate/profiles/<gpu>-analytical.json)")),
       boolean("interpolate", false, "accept a profile measured for a different model shape (its fit answers)"),
       number("nvlink_gbps", "GB/s", 0.0, 0, kInf, "NVLink bandwidth per GPU, one direction (0: 450 for H100/H200, 900 for B200/GB200)"),

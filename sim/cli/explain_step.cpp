@@ -128,9 +128,10 @@ int command_explain_step(const ExplainArgs& a) {
     out << "\nA replica with its last stage at TP" << a.tp << ":\n";
     out << line("step at the full local batch", num("%.3f s", full) + " (" + num("%+.2f%%", 100 * (full / step - 1)) + ")");
     const double keep = cost->replica_throughput(a.tp, 1.0);
-    if (keep > 0)
+    if (keep > 0) {
       out << line("batch kept within the healthy step", num("%.4f", keep) + " of a healthy replica's");
-    else
+      out << line("reshard: share of every replica's step", num("%.3f%%", 100 * cost->reshard_overhead(a.tp)));
+    } else
       out << line("batch kept within the healthy step", "(below the scenario's lowest NTP degree: never run)");
   }
   std::cout << out.str();
