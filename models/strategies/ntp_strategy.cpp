@@ -82,7 +82,14 @@ void NtpJob::react_repair(const RepairImpact&) {
   // Nothing to gain when the job already runs every replica whole.
   if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
   const NtpConfig next = compute();
-  if (next.throughput * (1 - next.reshard) <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
+  const double gain = next.throughput * (1 - next.reshard) - config_.throughput * (1 - config_.reshard);
+  if (gain <= 1e-12) return;
+  // The next fault that changes the layout reconfigures anyway (and takes the better layout
+  // then): upgrade now only if the gain repays the stall before that fault is expected.
+  if (!waiting() && ctx().job_faults_per_hour > 0) {
+    const double stall_s = o_.inplace ? o_.inplace_s : scenario().recovery.restart_s + scenario().checkpoint.load_s;
+    if (gain * 3600.0 / ctx().job_faults_per_hour < stall_s) return;
+  }
   apply(next);
   if (waiting()) resume_if_waiting();
   else reconfigure(true);  // an upgrade after repairs: planned, no detection, no rollback
