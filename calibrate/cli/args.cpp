@@ -85,14 +85,14 @@ AnalyticalArgs parse_analytical_args(const std::vector<std::string>& argv) {
   parse(argv, {},
         {{"--gpu",
           [&](const std::string& v) {
-            if (v != "H100" && v != "H200" && v != "B200") {
-              throw InputError("", "--gpu", "unknown GPU \"" + v + "\" (valid: H100, H200, B200)");
+            if (v != "H100" && v != "H200" && v != "B200" && v != "GB200") {
+              throw InputError("", "--gpu", "unknown GPU \"" + v + "\" (valid: H100, H200, B200, GB200)");
             }
             a.gpu = v;
           }},
          {"--scenario", [&](const std::string& v) { a.scenario = v; }},
          {"--out", [&](const std::string& v) { a.out = v; }}});
-  if (a.gpu.empty()) throw InputError("", "--gpu", "is required (H100, H200 or B200)");
+  if (a.gpu.empty()) throw InputError("", "--gpu", "is required (H100, H200, B200 or GB200)");
   if (a.out.empty()) throw InputError("", "--out", "is required (where to write the profile)");
   return a;
 }

@@ -4,6 +4,9 @@
 //   H200 SXM:  989 TFLOP/s, 4.8 TB/s, 132 SMs, 141 GB   (NVIDIA H200 Tensor Core GPU datasheet)
 //   B200 (HGX, 1000 W): 2250 TFLOP/s, 8 TB/s, 148 SMs, 180 GB usable
 //                       (NVIDIA HGX/DGX B200 datasheets: 4.5 PFLOP/s BF16 with sparsity)
+//   GB200 (NVL72, 1200 W): 2500 TFLOP/s, 8 TB/s, 148 SMs, 186 GB
+//                       (NVIDIA GB200 NVL72 datasheet, per superchip of 2 GPUs: 10 PFLOP/s
+//                       BF16 with sparsity = 5 dense, HBM3e 372 GB at 16 TB/s)
 // Efficiency: e_max * d / (d + d_half) in the smallest GEMM dimension d, floored by HBM
 // traffic at hbm_efficiency of peak bandwidth, plus a fixed launch overhead.
 #include <algorithm>
@@ -36,6 +39,10 @@ constexpr Datasheet kDatasheets[] = {
     {"B200", "NVIDIA B200 HGX 1000 W (datasheet)",
      "NVIDIA HGX/DGX B200 datasheets: BF16 2.25 PFLOP/s dense (4.5 sparse), HBM3e 8 TB/s",
      2250.0, 8000.0, 148, 180'000'000'000, "10.0"},
+    {"GB200", "NVIDIA GB200 NVL72 (datasheet)",
+     "NVIDIA GB200 NVL72 datasheet: per GB200 superchip (2 GPUs) BF16 10 PFLOP/s sparse = 5 dense, "
+     "HBM3e 372 GB, 16 TB/s; per GPU 2.5 PFLOP/s dense, 186 GB, 8 TB/s",
+     2500.0, 8000.0, 148, 186'000'000'000, "10.0"},
 };
 
 constexpr double kEMax = 0.80;         // large bf16 GEMMs reach ~75-80% of datasheet peak
@@ -47,7 +54,7 @@ const Datasheet& datasheet(const std::string& gpu) {
   for (const Datasheet& d : kDatasheets) {
     if (gpu == d.gpu) return d;
   }
-  throw std::invalid_argument("unknown GPU \"" + gpu + "\" (valid: H100, H200, B200)");
+  throw std::invalid_argument("unknown GPU \"" + gpu + "\" (valid: H100, H200, B200, GB200)");
 }
 
 TimeStats exact_time(double t) {

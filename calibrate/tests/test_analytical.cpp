@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <string>
 
 #include "calibrate/profile/profile.hpp"
@@ -34,14 +35,17 @@ TEST_CASE("analytical profiles use the datasheet peaks and plausible efficiencie
   CHECK(reshard_time_s(h200, 1 << 28) < reshard_time_s(h100, 1 << 28));
   CHECK(layer_time(b200, big, 30).fwd_s < 0.5 * layer_time(h100, big, 30).fwd_s);
   CHECK_THROWS(analytical_profile("A100", standard_models()));
+  // GB200: 2.5 PFLOP/s dense BF16 per GPU (the NVL72 datasheet's 10 sparse per 2-GPU superchip).
+  const Profile gb200 = analytical_profile("GB200", standard_models());
+  CHECK(gemm_ceiling_tflops(gb200) == 2500.0);
+  CHECK(layer_time(gb200, big, 30).fwd_s < layer_time(b200, big, 30).fwd_s);
 }
 
 TEST_CASE("shipped analytical profiles are what the generator produces today") {
-  for (const char* gpu : {"H100", "H200", "B200"}) {
+  for (const char* gpu : {"H100", "H200", "B200", "GB200"}) {
     CAPTURE(gpu);
     std::string lower(gpu);
-    lower[0] = 'h';
-    if (gpu[0] == 'B') lower[0] = 'b';
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     const std::string path = std::string(GOODPUT_CALIB_SOURCE_DIR) + "/profiles/" + lower + "-analytical.json";
     const Profile shipped = load_profile(path);
     const Profile fresh = analytical_profile(gpu, standard_models());

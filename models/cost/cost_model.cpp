@@ -1,12 +1,18 @@
 #include "models/cost/cost_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
 #include "models/strategies/tp_degrees.hpp"
+#include "models/cost/pipeline_schedule.hpp"
+#include "models/cost/step_model.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
@@ -16,7 +22,16 @@ ReshardGeometry reshard_geometry(double cols, int n1, int n2) {
   g.shard_n1 = cols / n1;
   g.shard_n2 = cols / n2;
   g.moved_per_core = g.shard_n2 - g.shard_n1;
+  g.sent_per_extra = g.shard_n1;
   return g;
+}
+
+double CostModel::replica_throughput(int degree, double power) const {
+  std::vector<int> degrees(static_cast<std::size_t>(pp_), tp_);
+  std::vector<double> powers(static_cast<std::size_t>(pp_), 1.0);
+  degrees.back() = degree;
+  powers.back() = power;
+  return replica_throughput(degrees, powers);
 }
 
 double CostModel::boost_power(int degree, double max_power) const {
@@ -49,84 +64,162 @@ int lowest_degree(const Scenario& s) { return needed_tp_degrees(s).front(); }
 
 class ProportionalCost final : public CostModel {
  public:
-  ProportionalCost(const Scenario& s, PowerCurve curve) : CostModel(std::move(curve)), tp_(s.job.tp), step_(s.job.step_s) {}
-  double replica_throughput(int degree, double power) const override {
-    return std::min(1.0, static_cast<double>(degree) / tp_ * curve_.speed(power));
+  ProportionalCost(const Scenario& s, PowerCurve curve)
+      : CostModel(std::move(curve), s.job.tp, s.job.pp), step_(s.job.step_s), m_(s.job.microbatches) {}
+  double replica_throughput(std::span<const int> degrees, std::span<const double> powers) const override {
+    double pace = 1.0;
+    for (std::size_t i = 0; i < degrees.size(); ++i)
+      pace = std::min(pace, static_cast<double>(degrees[i]) / tp_ * curve_.speed(powers[i]));
+    return pace;
   }
   double reshard_overhead(int) const override { return 0; }
   double healthy_step_s() const override { return step_; }
+  double step_s(int microbatches) const override { return step_ * microbatches / m_; }
 
  private:
-  int tp_;
   double step_;
+  int m_;
 };
 
-// Step time of a replica = (micro-batches + pp - 1) x micro-batch time of its slowest stage
-// (1F1B pipeline) + the exposed part of its DP gradient all-reduce. A micro-batch on a stage:
-// layers/pp x (GEMM + attention time from the profile / speed(power) + 4 TP all-reduces of the
-// activations over NVLink, ring: 2 (t-1)/t x bytes / bandwidth).
+// Per-stage times from step_model.hpp, the step from the exact pipeline schedule. Results are
+// cached per distinct (degree, power) vector; the common queries (one degraded stage, boost
+// powers) hit the cache after their first computation.
 class IterationCost final : public CostModel {
  public:
   IterationCost(const Scenario& s, PowerCurve curve, const calib::Profile& profile, const calib::ModelShape& shape)
-      : CostModel(std::move(curve)), tp_(s.job.tp), pp_(s.job.pp), m_(s.job.microbatches) {
-    const Json& model = s.job.model;
-    const double layers = model["layers"].get<double>();
-    const double h = shape.hidden, f = shape.ffn, hd = shape.head_dim();
-    const double kv = shape.kv_heads;
-    const double nvlink = (s.cost.nvlink_gbps > 0 ? s.cost.nvlink_gbps
-                           : (s.cluster.gpu_type == "H100" || s.cluster.gpu_type == "H200") ? 450.0
-                                                                                           : 900.0) * 1e9;
-    const double scaleout = s.cost.scaleout_gbps * 1e9;
-    const double per_layer_params = h * (h + 2 * kv * hd) + h * h + h * f * (shape.gated_mlp ? 2 : 1) + f * h;
-    stage_params_ = layers / pp_ * per_layer_params;
-    const double act_bytes = 2.0 * static_cast<double>(shape.tokens()) * h;
-    compute_.assign(tp_ + 1, 0);
-    comm_.assign(tp_ + 1, 0);
-    dp_.assign(tp_ + 1, 0);
+      : CostModel(std::move(curve), s.job.tp, s.job.pp), m_(s.job.microbatches), v_(s.job.virtual_stages),
+        partial_(s.cost.partial_microbatch) {
+    detail_.setup = step_setup(s, shape, profile);
+    detail_.profile = profile;
+    const StepSetup& setup = detail_.setup;
     lowest_ = lowest_degree(s);
+    mid_.resize(static_cast<std::size_t>(tp_) + 1);
+    last_.resize(static_cast<std::size_t>(tp_) + 1);
     for (int t = lowest_; t <= tp_; ++t) {
-      const auto lt = calib::layer_time(profile, shape, t);
-      compute_[t] = layers / pp_ * (lt.fwd_s + lt.bwd_s);
-      comm_[t] = layers / pp_ * 4 * (2.0 * (t - 1) / t) * act_bytes / nvlink;
-      const double grad_bytes = 2.0 * stage_params_ / t;  // bf16 gradients per GPU
-      const int dp = std::max(1, s.job.dp);
-      dp_[t] = (1 - s.cost.dp_overlap) * 2.0 * (dp - 1) / dp * grad_bytes / scaleout;
+      mid_[t] = stage_breakdown(setup, profile, t, false);
+      last_[t] = stage_breakdown(setup, profile, t, true);
     }
-    healthy_step_ = step(tp_, m_, 1.0);
-    // Reshard (see shared/reference/ntp.md): a healthy rank's gradient shard, (N1 - N2)/N2 of it
-    // moved in and out over NVLink around the all-reduce, plus pack/unpack kernels; and the
-    // all-reduce on N2 ranks carrying N1/N2 of the volume each.
-    reshard_.assign(tp_ + 1, 0);
+    healthy_step_ = step_s(m_);
+    // Reshard (see shared/reference/ntp.md): each of the N1 - N2 extra ranks of a healthy
+    // replica sends its whole gradient shard to the core ranks before the all-reduce and takes
+    // it back after (over the domain's fabric), plus pack/unpack kernels; and the all-reduce on
+    // N2 ranks carries N1/N2 of the volume each.
+    reshard_.assign(static_cast<std::size_t>(tp_) + 1, 0);
+    const double stage_params = mid_[tp_].params_per_gpu * tp_;
     for (int t = lowest_; t < tp_; ++t) {
-      // bytes: bf16 gradients of the stage, seen as one matrix of stage_params columns
-      const double moved = 2.0 * reshard_geometry(stage_params_, tp_, t).moved_per_core;
-      const double wire = 2 * moved / nvlink + 2 * calib::reshard_time_s(profile, static_cast<std::int64_t>(moved));
-      const double bigger_allreduce = dp_[tp_] * (static_cast<double>(tp_) / t - 1);
+      const double sent = 2.0 * reshard_geometry(stage_params, tp_, t).sent_per_extra;  // bf16 bytes
+      const double wire = 2 * sent / setup.nvlink_Bps + 2 * calib::reshard_time_s(profile, static_cast<std::int64_t>(sent));
+      const double bigger_allreduce = mid_[tp_].dp_exposed_s * (static_cast<double>(tp_) / t - 1);
       reshard_[t] = ((1 - s.cost.reshard_overlap) * wire + bigger_allreduce) / healthy_step_;
     }
   }
 
-  double replica_throughput(int degree, double power) const override {
-    if (degree >= tp_) return 1.0;
-    if (degree < lowest_) return 0.0;  // below every strategy's min_tp: never run
-    const double mb = micro_batch_s(degree, power);
-    const double fit = std::floor((healthy_step_ - dp_[degree]) / mb + 1e-9) - (pp_ - 1);
-    return std::clamp(fit, 0.0, static_cast<double>(m_)) / m_;
+  double replica_throughput(std::span<const int> degrees, std::span<const double> powers) const override {
+    bool healthy = true;
+    for (std::size_t i = 0; i < degrees.size(); ++i) {
+      if (degrees[i] < lowest_) return 0.0;  // below every strategy's min_tp: never run
+      healthy = healthy && degrees[i] >= tp_ && powers[i] == 1.0;
+    }
+    if (healthy) return 1.0;
+    std::vector<std::uint64_t> key;
+    key.reserve(2 * degrees.size());
+    for (std::size_t i = 0; i < degrees.size(); ++i) {
+      key.push_back(static_cast<std::uint64_t>(std::min(degrees[i], tp_)));
+      key.push_back(std::bit_cast<std::uint64_t>(powers[i]));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    }
+    const double r = compute_throughput(degrees, powers);
+    std::lock_guard<std::mutex> lock(mutex_);
+    cache_.emplace(std::move(key), r);
+    return r;
   }
+
+  double boost_power(int degree, double max_power) const override {
+    const auto key = std::make_pair(degree, max_power);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = boost_.find(key); it != boost_.end()) return it->second;
+    }
+    const double p = CostModel::boost_power(degree, max_power);
+    std::lock_guard<std::mutex> lock(mutex_);
+    boost_.emplace(key, p);
+    return p;
+  }
+
   double reshard_overhead(int degree) const override {
     return degree >= tp_ || degree < lowest_ ? 0.0 : reshard_[degree];
   }
   double healthy_step_s() const override { return healthy_step_; }
-
- private:
-  double micro_batch_s(int t, double power) const { return compute_[t] / curve_.speed(power) + comm_[t]; }
-  double step(int t, int micro_batches, double power) const {
-    return (micro_batches + pp_ - 1) * micro_batch_s(t, power) + dp_[t];
+  const IterationDetail* iteration_detail() const override { return &detail_; }
+  double step_s(int microbatches) const override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = steps_.find(microbatches); it != steps_.end()) return it->second;
+    }
+    PipelineSpec spec = spec_for(std::vector<int>(static_cast<std::size_t>(pp_), tp_),
+                                 std::vector<double>(static_cast<std::size_t>(pp_), 1.0));
+    spec.microbatches = microbatches;
+    const double t = pipeline_step_s(spec);
+    std::lock_guard<std::mutex> lock(mutex_);
+    steps_.emplace(microbatches, t);
+    return t;
   }
 
-  int tp_, pp_, m_, lowest_ = 1;
-  double stage_params_ = 0, healthy_step_ = 0;
-  std::vector<double> compute_, comm_, dp_, reshard_;
+ private:
+  PipelineSpec spec_for(std::span<const int> degrees, std::span<const double> powers) const {
+    PipelineSpec spec;
+    spec.microbatches = m_;
+    spec.virtual_stages = v_;
+    spec.stages.reserve(degrees.size());
+    for (std::size_t i = 0; i < degrees.size(); ++i) {
+      const int t = std::min(degrees[i], tp_);
+      const StageBreakdown& b = i + 1 == degrees.size() ? last_[t] : mid_[t];
+      spec.stages.push_back(b.times(curve_.speed(powers[i])));
+    }
+    return spec;
+  }
+
+  // The largest local batch (whole micro-batches, then a shortened last one when allowed)
+  // whose step fits in the healthy step.
+  double compute_throughput(std::span<const int> degrees, std::span<const double> powers) const {
+    PipelineSpec spec = spec_for(degrees, powers);
+    const double limit = healthy_step_ * (1 + 1e-12);
+    auto fits = [&](int k, double frac) {
+      spec.microbatches = k;
+      spec.last_fraction = frac;
+      return pipeline_step_s(spec) <= limit;
+    };
+    if (fits(m_, 1.0)) return 1.0;
+    int lo = 0, hi = m_;  // fits(lo) (0 trivially), !fits(hi)
+    while (hi - lo > 1) {
+      const int mid = (lo + hi) / 2;
+      (fits(mid, 1.0) ? lo : hi) = mid;
+    }
+    double frac = 0;
+    if (partial_) {
+      double a = 0, b = 1;  // fits(lo + 1, a) (a = 0: nothing added), !fits(lo + 1, b)
+      for (int i = 0; i < 40; ++i) {
+        const double mid = (a + b) / 2;
+        (fits(lo + 1, mid) ? a : b) = mid;
+      }
+      frac = a;
+    }
+    return (lo + frac) / m_;
+  }
+
+  IterationDetail detail_;
+  int m_, v_, lowest_ = 1;
+  bool partial_;
+  double healthy_step_ = 0;
+  std::vector<StageBreakdown> mid_, last_;
+  std::vector<double> reshard_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::vector<std::uint64_t>, double> cache_;
+  mutable std::map<std::pair<int, double>, double> boost_;
+  mutable std::map<int, double> steps_;
 };
 
 calib::ModelShape shape_of(const Scenario& s) {
@@ -163,8 +256,8 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
   std::string path = s.cost.profile;
   if (path.empty()) {
     // The datasheet profile for this GPU, generated for exactly this model and TP range.
-    std::string gpu = s.cluster.gpu_type == "GB200" ? "B200" : s.cluster.gpu_type;
-    if (gpu != "H100" && gpu != "H200" && gpu != "B200")
+    const std::string& gpu = s.cluster.gpu_type;
+    if (gpu != "H100" && gpu != "H200" && gpu != "B200" && gpu != "GB200")
       throw InputError(s.file, "/cost/profile", "no analytical profile for GPU '" + s.cluster.gpu_type +
                                                     "' (H100, H200, B200, GB200): give /cost/profile");
     profile = calib::analytical_profile(gpu, shape, s.job.tp, lowest_degree(s));

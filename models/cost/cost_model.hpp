@@ -1,43 +1,62 @@
-// How fast a replica runs at a reduced TP degree, and what nonuniform TP costs the others.
-// replica_throughput(t, power): samples per second of a replica whose slowest stage runs at TP
-// degree t (power multiplier `power` on its compute), relative to a healthy replica, with the
-// local batch cut so its step fits in the healthy step time (never above 1).
+// How fast a replica runs with degraded pipeline stages, and what nonuniform TP costs the others.
+// replica_throughput(degrees, powers): samples per step of a replica whose stage i runs at TP
+// degree degrees[i] with power multiplier powers[i] on its compute, relative to a healthy
+// replica, with the local batch cut so its step fits in the healthy step time (never above 1;
+// 0 when a stage is below the lowest costed degree). replica_throughput(t, power): one stage
+// (the last) at t, the others healthy.
+// step_s(k): the step time of a healthy replica running k micro-batches (dp_drop accumulate).
 // reshard_overhead(t): the share of each step that every replica loses to the gradient reshard
-// when degraded replicas at degree t exist. Two models: `proportional` (throughput = t/tp x
-// speed, no overheads; for closed-form checks) and `iteration` (per-layer GEMMs and attention
-// from a calibration profile, TP collectives over NVLink, pipeline bubble, DP all-reduce).
+// when degraded replicas at degree t exist. Two models: `proportional` (a replica runs at the
+// pace of its slowest stage, t/tp x speed, no overheads, no bubble; for closed-form checks) and
+// `iteration` (step_model.hpp per stage, the exact pipeline schedule of pipeline_schedule.hpp
+// per distinct stage configuration, computed once and cached; thread-safe).
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "models/cost/power_curve.hpp"
+#include "models/cost/step_model.hpp"
 #include "models/scenario/scenario.hpp"
 
 namespace goodput {
 
+// What the iteration model is built from (for `goodput explain-step`).
+struct IterationDetail {
+  StepSetup setup;
+  calib::Profile profile;
+};
+
 class CostModel {
  public:
   virtual ~CostModel() = default;
-  virtual double replica_throughput(int degree, double power) const = 0;
+  virtual double replica_throughput(std::span<const int> degrees, std::span<const double> powers) const = 0;
+  double replica_throughput(int degree, double power) const;
   virtual double reshard_overhead(int degree) const = 0;
   virtual double healthy_step_s() const = 0;
+  virtual double step_s(int microbatches) const = 0;
+  int pp() const { return pp_; }
+  int tp() const { return tp_; }
   const PowerCurve& power_curve() const { return curve_; }
-  // The smallest power in [1, max_power] at which a replica at `degree` keeps its full batch;
-  // max_power when even that is not enough.
-  double boost_power(int degree, double max_power) const;
+  // The smallest power in [1, max_power] at which a replica with one stage at `degree` keeps
+  // its full batch; max_power when even that is not enough.
+  virtual double boost_power(int degree, double max_power) const;
+  virtual const IterationDetail* iteration_detail() const { return nullptr; }
 
  protected:
-  explicit CostModel(PowerCurve curve) : curve_(std::move(curve)) {}
+  CostModel(PowerCurve curve, int tp, int pp) : curve_(std::move(curve)), tp_(tp), pp_(pp) {}
   PowerCurve curve_;
+  int tp_, pp_;
 };
 
 // NTP gradient-sync geometry (shared/reference/ntp.md): a weight of `cols` columns split over
 // N1 ranks (shards of cols/N1) or N2 ranks (cols/N2); each of the N2 core ranks keeps its N1
-// shard and takes cols/N2 - cols/N1 columns of the N1 - N2 extra ranks' shards.
+// shard and takes cols/N2 - cols/N1 columns of the N1 - N2 extra ranks' shards. Each extra
+// rank sends its whole shard (cols/N1) out and takes it back: the busiest link's bytes.
 struct ReshardGeometry {
-  double shard_n1 = 0, shard_n2 = 0, moved_per_core = 0;
+  double shard_n1 = 0, shard_n2 = 0, moved_per_core = 0, sent_per_extra = 0;
 };
 ReshardGeometry reshard_geometry(double cols, int n1, int n2);
 

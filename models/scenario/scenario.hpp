@@ -21,6 +21,9 @@ struct JobSpec {
   double step_s = 10;   // iteration time of the healthy job
   int microbatches = 8; // micro-batches per replica per step (granularity of accumulation)
   int micro_batch = 1;  // sequences per micro-batch
+  int virtual_stages = 1;         // interleaved 1F1B when > 1
+  std::string recompute = "none";  // none | selective | full
+  bool sequence_parallel = true;
   Json model;           // transformer shape, for the cost model and calibration
 };
 
@@ -47,6 +50,7 @@ struct CostSpec {
   double scaleout_gbps = 50;   // per GPU
   double dp_overlap = 0.9;
   double reshard_overlap = 0.8;
+  bool partial_microbatch = true;  // a degraded replica's last micro-batch may be shortened
   std::vector<double> curve_power{1.0, 1.1, 1.2};
   std::vector<double> curve_speed{1.0, 1.1 * 0.972, 1.2 * 0.935};
 };

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/failures/failure_presets.hpp"
+#include "models/scenario/model_presets.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/core/error.hpp"
@@ -82,9 +83,19 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.step_s = r.number("step_s");
   s.job.microbatches = r.integer32("microbatches");
   s.job.micro_batch = r.integer32("micro_batch");
+  s.job.virtual_stages = r.integer32("virtual_stages");
+  s.job.recompute = r.string("recompute");
+  s.job.sequence_parallel = r.boolean("sequence_parallel");
   if (r.present("model")) {
-    Json resolved_model;
-    ParamReader m(r.raw("model"), sections::model(), r.file(), r.pointer("model"), &resolved_model);
+    Json resolved_model, given = r.raw("model");
+    // A preset fills the shape; keys given next to it override the preset's.
+    if (given.is_object() && given.contains("preset") && given["preset"].is_string()) {
+      const Json preset = model_preset(given["preset"].get<std::string>());
+      if (preset.is_object())
+        for (const auto& [key, value] : preset.items())
+          if (!given.contains(key)) given[key] = value;
+    }
+    ParamReader m(given, sections::model(), r.file(), r.pointer("model"), &resolved_model);
     s.job.model = resolved_model;
   }
   if (s.job.tp > s.cluster.gpus_per_domain())
@@ -235,6 +246,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.cost.scaleout_gbps = cost.number("scaleout_gbps");
   s.cost.dp_overlap = cost.number("dp_overlap");
   s.cost.reshard_overlap = cost.number("reshard_overlap");
+  s.cost.partial_microbatch = cost.boolean("partial_microbatch");
   s.cost.curve_power = cost.numbers("curve_power");
   s.cost.curve_speed = cost.numbers("curve_speed");
   if (s.cost.curve_power.size() != s.cost.curve_speed.size() || s.cost.curve_power.size() < 2)

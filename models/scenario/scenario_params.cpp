@@ -1,5 +1,7 @@
 #include "models/scenario/scenario_params.hpp"
 
+#include "models/scenario/model_presets.hpp"
+
 namespace goodput::sections {
 
 using namespace goodput::param;
@@ -95,6 +97,8 @@ const ParamSection& cluster() {
 
 const ParamSection& model() {
   static const ParamSection s{"model", "Transformer shape (for the cost model and calibration).", {
+      optional(choice("preset", model_preset_names(), Json(),
+                      "a named shape (ntp-paper-480b, llama3-8b/70b/405b); keys given beside it override it")),
       integer("hidden", "", Json(), 1, 1e6, "hidden size"),
       integer("heads", "", Json(), 1, 1e5, "attention heads"),
       optional(integer("kv_heads", "", Json(), 1, 1e5, "key/value heads (default: heads)")),
@@ -115,6 +119,12 @@ const ParamSection& job() {
       number("step_s", "s", 10.0, 1e-3, 1e6, "iteration time of the healthy job"),
       integer("microbatches", "", 8, 1, 1e6, "micro-batches per replica per step"),
       integer("micro_batch", "sequences", 1, 1, 1e6, "sequences per micro-batch"),
+      integer("virtual_stages", "chunks", 1, 1, 1024,
+              "model chunks per pipeline stage: 1 = 1F1B, v > 1 = interleaved 1F1B (bubble (pp-1)/v)"),
+      choice("recompute", {"none", "selective", "full"}, "none",
+             "activation recomputation in backward: selective = the attention core, full = the whole layer"),
+      boolean("sequence_parallel", true,
+              "TP collectives as reduce-scatter + all-gather, element-wise work split over the TP ranks"),
       object("model", &model(), "model shape (optional for the proportional cost model)"),
   }};
   return s;
@@ -147,14 +157,17 @@ const ParamSection& cost() {
   static const ParamSection s{"cost", "How fast a replica runs at a reduced TP degree.", {
       choice("model", {"auto", "proportional", "iteration"}, "auto",
              "proportional: throughput = degree / tp, no overheads; iteration: per-layer times from a "
-             "calibration profile, NVLink collectives, pipeline bubble, DP all-reduce, reshard; auto: "
-             "iteration when /job/model is given"),
+             "calibration profile, TP collectives, the exact (interleaved) 1F1B pipeline schedule, DP "
+             "gradient sync, reshard (see `goodput explain-step`); auto: iteration when /job/model is given"),
       optional(text("profile", Json(), "calibration profile (default: calibrate/profiles/<gpu>-analytical.json)")),
       boolean("interpolate", false, "accept a profile that lacks this model shape or a reachable TP degree (its fit answers; report.json lists the degrees)"),
       number("nvlink_gbps", "GB/s", 0.0, 0, kInf, "NVLink bandwidth per GPU, one direction (0: 450 for H100/H200, 900 for B200/GB200)"),
       number("scaleout_gbps", "GB/s", 50.0, 1e-3, kInf, "scale-out network bandwidth per GPU"),
       number("dp_overlap", "", 0.9, 0, 1, "share of the DP gradient all-reduce hidden behind backward"),
       number("reshard_overlap", "", 0.8, 0, 1, "share of the NTP gradient reshard hidden behind backward"),
+      boolean("partial_microbatch", true,
+              "a degraded replica may shorten its last micro-batch (fewer tokens) to fit the healthy step; "
+              "false: whole micro-batches only"),
       numbers("curve_power", "x TDP", Json::array({1.0, 1.1, 1.2}), 0.1, 10, "power multipliers of the power -> speed curve"),
       numbers("curve_speed", "x", Json::array({1.0, 1.1 * 0.972, 1.2 * 0.935}), 0.1, 10,
               "speed multipliers at those powers (default: the NTP paper's TP30 perf/W figures)"),

@@ -48,7 +48,7 @@ Phase snapshot_dp_drop(const SnapshotInput& in) {
   const JobSpec& j = in.scenario->job;
   const DropOptions o = read_drop_options(in.params);
   const auto replicas = static_cast<int>(std::min<std::int64_t>(j.dp, full_group_capacity(*in.health, j.tp) / j.pp));
-  const double rate = drop_rate(o, replicas, j.dp, j.microbatches);
+  const double rate = drop_rate(o, replicas, j.dp, j.microbatches, in.cost);
   return rate > 0 ? Phase::running(rate) : Phase::stalled(Bucket::WaitingForCapacity);
 }
 

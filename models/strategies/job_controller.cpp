@@ -209,17 +209,20 @@ bool JobController::can_run() const {
          ctx_->layout->total_assigned() >= static_cast<std::int64_t>(active_) * scenario().job.pp;
 }
 
-double drop_rate(const DropOptions& o, int active, int dp, int m) {
+double drop_rate(const DropOptions& o, int active, int dp, int m, const CostModel* cost) {
   if (active >= dp) return 1.0;
   if (active <= 0) return 0.0;
   if (o.policy == BatchPolicy::PauseBelow && active < o.min_replicas) return 0.0;
   // accumulate keeps the global batch: each replica runs ceil(dp * m / active) micro-batches.
-  if (o.policy == BatchPolicy::Accumulate) return m / std::ceil(static_cast<double>(dp) * m / active);
+  if (o.policy == BatchPolicy::Accumulate) {
+    const auto rounds = static_cast<int>(std::ceil(static_cast<double>(dp) * m / active));
+    return cost ? cost->step_s(m) / cost->step_s(rounds) : static_cast<double>(m) / rounds;
+  }
   return static_cast<double>(active) / dp;
 }
 
 Phase JobController::running_phase() const {
-  return Phase::running(drop_rate(drop_, active_, scenario().job.dp, scenario().job.microbatches));
+  return Phase::running(drop_rate(drop_, active_, scenario().job.dp, scenario().job.microbatches, ctx_->cost));
 }
 
 void JobController::resume() {

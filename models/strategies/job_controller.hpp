@@ -23,7 +23,10 @@ struct DropOptions {
 };
 
 // Throughput of `active` of `dp` replicas under a batch policy (m micro-batches per replica).
-double drop_rate(const DropOptions& o, int active, int dp, int m);
+// accumulate: the healthy step over the step of ceil(dp m / active) micro-batches, both from
+// the cost model's pipeline schedule (the bubble does not grow with the micro-batches);
+// without a cost model, m / ceil(dp m / active).
+double drop_rate(const DropOptions& o, int active, int dp, int m, const CostModel* cost);
 
 class JobController : public Strategy {
  public:

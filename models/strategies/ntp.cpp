@@ -18,7 +18,8 @@ std::vector<ParamDecl> ntp_common() {
              "new layout (restart_s + load_s)"),
       number("inplace_s", "s", 60.0, 0, kInf, "in-place reconfiguration time (after detection)"),
       boolean("in_memory_recovery", true, "restart reconfiguration keeps the state in memory (no rollback)"),
-      boolean("upgrade_on_repair", true, "reconfigure to a better layout when repairs allow (pays the reconfiguration)"),
+      boolean("upgrade_on_repair", true, "reconfigure to a better layout when repairs allow and the gain repays the reconfiguration "
+              "before the next expected job fault (which reconfigures anyway)"),
   };
 }
 }  // namespace

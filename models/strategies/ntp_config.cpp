@@ -66,25 +66,23 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
     c.use = std::move(merged);
   }
 
-  // Replicas and their pace.
-  auto stage_contribution = [&](int degree, double* power) {
-    *power = o.boost ? cost.boost_power(degree, o.max_power) : 1.0;
-    return cost.replica_throughput(degree, *power);
-  };
+  // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
   double total = 0;
   int min_degree = tp;
+  std::vector<double> powers;
   auto add_degraded_replica = [&](const std::vector<int>& degrees) {
-    double pace = 1.0;
-    for (int deg : degrees) {
-      double power = 1;
-      pace = std::min(pace, stage_contribution(deg, &power));
-      if (power > 1) {
-        c.extra_power_gpus += (power - 1) * deg;
+    powers.assign(degrees.size(), 1.0);
+    for (std::size_t i = 0; i < degrees.size(); ++i) {
+      const int deg = degrees[i];
+      if (deg >= tp) continue;
+      powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
+      if (powers[i] > 1) {
+        c.extra_power_gpus += (powers[i] - 1) * deg;
         ++c.boosted_domains;
       }
       min_degree = std::min(min_degree, deg);
     }
-    total += pace;
+    total += cost.replica_throughput(degrees, powers);
     ++c.degraded_replicas;
   };
   const auto groups = full_used + static_cast<std::int64_t>(partials.size());
@@ -106,7 +104,9 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
     for (const auto& p : partials) {
       if (full_left < pp - 1 || c.replicas >= dp) break;
       full_left -= pp - 1;
-      add_degraded_replica({p.first});
+      std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
+      degrees.back() = p.first;  // the partial group takes the replica's last stage
+      add_degraded_replica(degrees);
       ++c.replicas;
     }
     const int healthy = static_cast<int>(std::min<std::int64_t>(dp - c.replicas, full_left / pp));

@@ -3,8 +3,10 @@
 // group at the highest allowed degree >= min_tp. The job takes the full groups first, then the
 // largest partial groups, up to dp x pp. With packing, groups are sorted by degree and cut into
 // replicas of pp stages, so damaged groups share as few replicas as possible; without it each
-// partial group degrades a replica of its own. A replica runs at the pace of its slowest stage;
-// with boost, each degraded stage gets the least power that keeps the full batch (up to the cap).
+// partial group degrades a replica of its own (as its last stage). A replica's stages keep their
+// order (full groups first, then partial groups by falling degree) and its throughput is the
+// cost model's for that stage vector; with boost, each degraded stage gets the least power
+// that would keep the full batch were it the only degraded stage (up to the cap).
 #pragma once
 
 #include <cstdint>

@@ -132,14 +132,20 @@ void NtpJob::react_repair(const RepairImpact&) {
   if (!o_.upgrade_on_repair && !waiting()) return;
   // Nothing to gain when the job already runs every replica whole.
   if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
-  if (full_groups_suffice()) {  // the fast path's config runs at 1.0
-    if (1.0 <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
-    apply_covering();
-  } else {
-    const NtpConfig next = compute();
-    if (next.throughput * (1 - next.reshard) <= config_.throughput * (1 - config_.reshard) + 1e-12) return;
-    apply(next);
+  const bool covering = full_groups_suffice();  // the fast path's config runs at 1.0
+  NtpConfig next;
+  if (!covering) next = compute();
+  const double next_rate = covering ? 1.0 : next.throughput * (1 - next.reshard);
+  const double gain = next_rate - config_.throughput * (1 - config_.reshard);
+  if (gain <= 1e-12) return;
+  // The next fault that changes the layout reconfigures anyway (and takes the better layout
+  // then): upgrade now only if the gain repays the stall before that fault is expected.
+  if (!waiting() && ctx().job_faults_per_hour > 0) {
+    const double stall_s = o_.inplace ? o_.inplace_s : scenario().recovery.restart_s + scenario().checkpoint.load_s;
+    if (gain * 3600.0 / ctx().job_faults_per_hour < stall_s) return;
   }
+  if (covering) apply_covering();
+  else apply(next);
   if (waiting()) resume_if_waiting();
   else reconfigure(true);  // an upgrade after repairs: planned, no detection, no rollback
 }

@@ -29,6 +29,7 @@ struct JobContext {
   JobObserver* signals = nullptr;
   Time checkpoint_interval = 0;  // resolved from the checkpoint policy; 0: no checkpoints
   const CostModel* cost = nullptr;
+  double job_faults_per_hour = 0;  // expected faults touching the job (RunPlan); 0: none
 };
 
 // Snapshot mode: a fixed set of failed GPUs, no time axis.

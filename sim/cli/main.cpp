@@ -11,6 +11,7 @@
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/explain_step.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
@@ -148,11 +149,14 @@ int main(int argc, char** argv) {
   desc->add_option("topic", topic, "strategies | failure-models | schema")
       ->check(CLI::IsMember({"strategies", "failure-models", "schema"}));
 
+  goodput::ExplainArgs explain_args;
+  auto* explain = goodput::add_explain_step(app, explain_args);
+
   // A mistyped command: say which one was meant instead of CLI11's "A subcommand is required".
-  const std::vector<std::string> commands = {"run", "sweep", "validate", "describe"};
+  const std::vector<std::string> commands = {"run", "sweep", "validate", "describe", "explain-step"};
   if (argc > 1 && argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     std::cerr << "error: unknown command '" << argv[1] << "'" << goodput::did_you_mean(argv[1], commands)
-              << " (commands: run, sweep, validate, describe; goodput --help)\n";
+              << " (commands: run, sweep, validate, describe, explain-step; goodput --help)\n";
     return 2;
   }
   try {
@@ -171,6 +175,7 @@ int main(int argc, char** argv) {
     if (*run) return command_run(run_args);
     if (*validate) return command_validate(validate_files);
     if (*sweep) return command_sweep(sw);
+    if (*explain) return goodput::command_explain_step(explain_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;

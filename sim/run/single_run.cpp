@@ -30,6 +30,7 @@ struct Lane {
     ctx.signals = &signals;
     ctx.checkpoint_interval = plan.checkpoint_interval;
     ctx.cost = plan.cost.get();
+    ctx.job_faults_per_hour = plan.job_faults_per_hour;
   }
   JobLayout layout;
   Accounting accounting;

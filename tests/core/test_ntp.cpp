@@ -137,14 +137,18 @@ TEST_CASE("uneven shards: the busiest GPU, ceil(heads / t), sets the pace") {
   const double a32 = calib::attention_time_s(p, calib::heads_local(shape, 32), 4096, 160, 1);
   CHECK(a30 == doctest::Approx(a26));
   CHECK(a30 > a32 * 32.0 / 30);  // worse than an even split would be
-  // The iteration model: a replica at TP30 keeps fewer micro-batches than proportional 30/32 would.
+  // The iteration model: a replica with every stage at TP30 keeps fewer micro-batches than
+  // proportional 30/32 would; one with a single TP30 stage keeps more.
   Json j = nvl32(8, 4);
   j["cost"] = {{"model", "iteration"}};
   j["job"]["microbatches"] = 64;
   j["job"]["model"] = {{"hidden", 20480}, {"heads", 128}, {"ffn", 81920}, {"layers", 96}, {"seq_len", 4096}};
   const RunPlan plan = make_plan(scenario_from(j));
   CHECK(plan.cost->replica_throughput(32, 1.0) == 1.0);
-  CHECK(plan.cost->replica_throughput(30, 1.0) < 30.0 / 32);
+  const std::vector<int> all30(8, 30);
+  const std::vector<double> ones(8, 1.0);
+  CHECK(plan.cost->replica_throughput(all30, ones) < 30.0 / 32);
+  CHECK(plan.cost->replica_throughput(30, 1.0) > plan.cost->replica_throughput(all30, ones));
   CHECK(plan.cost->replica_throughput(30, 1.0) > 0.5);
   CHECK(plan.cost->reshard_overhead(30) > 0);
 }

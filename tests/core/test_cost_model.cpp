@@ -1,0 +1,146 @@
+// The iteration cost model on the shipped scenarios: the Llama 3 405B validation against Meta's
+// published throughput, NTP's degraded replica as a smooth function of its TP degree, the
+// bubble in dp_drop accumulate, causal attention, recomputation, the reshard bytes, presets.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "models/cost/cost_model.hpp"
+#include "models/cost/pipeline_schedule.hpp"
+#include "models/scenario/model_presets.hpp"
+#include "models/strategies/job_controller.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+Scenario shipped(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  return load_scenario(std::string(GOODPUT_SOURCE_DIR) + "/scenarios/" + name, overrides);
+}
+
+// Model TFLOP/s per GPU of the healthy step.
+double tflops_per_gpu(const CostModel& cost) {
+  const IterationDetail& d = *cost.iteration_detail();
+  const StageBreakdown mid = stage_breakdown(d.setup, d.profile, d.setup.tp, false);
+  const StageBreakdown last = stage_breakdown(d.setup, d.profile, d.setup.tp, true);
+  return step_model_flops_per_gpu(d.setup, mid, last) / cost.healthy_step_s() / 1e12;
+}
+
+}  // namespace
+
+TEST_CASE("Llama 3 405B on 16K H100 (TP8 PP16 DP128, 8K, interleaved): 400 +- 40 TFLOP/s per GPU") {
+  const Scenario s = shipped("llama3-16k-h100.json");
+  const auto cost = make_cost_model(s, nullptr);
+  const double tf = tflops_per_gpu(*cost);
+  MESSAGE("llama3-16k-h100: " << tf << " TFLOP/s per GPU, step " << cost->healthy_step_s() << " s");
+  CHECK(tf == doctest::Approx(400).epsilon(0.1));
+  // Without interleaving the bubble is (pp - 1) / m = 94% of the busy time: far below Meta's figure.
+  const auto plain = make_cost_model(shipped("llama3-16k-h100.json", {"/job/virtual_stages=1"}), nullptr);
+  CHECK(tflops_per_gpu(*plain) < 0.8 * tf);
+}
+
+TEST_CASE("the healthy step is the exact schedule of the per-stage times") {
+  const Scenario s = shipped("ntp-paper-nvl32.json");
+  const auto cost = make_cost_model(s, nullptr);
+  const IterationDetail& d = *cost->iteration_detail();
+  const StageBreakdown mid = stage_breakdown(d.setup, d.profile, 32, false);
+  const StageBreakdown last = stage_breakdown(d.setup, d.profile, 32, true);
+  PipelineSpec spec;
+  spec.microbatches = 8;
+  for (int i = 0; i < 8; ++i) spec.stages.push_back((i == 7 ? last : mid).times(1.0));
+  CHECK(cost->healthy_step_s() == doctest::Approx(pipeline_step_s(spec)).epsilon(1e-12));
+  CHECK(cost->step_s(8) == doctest::Approx(cost->healthy_step_s()).epsilon(1e-12));
+}
+
+TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degree (no plateau)") {
+  const auto cost = make_cost_model(shipped("ntp-paper-nvl32.json"), nullptr);
+  double prev = cost->replica_throughput(32, 1.0);
+  CHECK(prev == 1.0);
+  for (int t = 31; t >= 24; --t) {
+    const double r = cost->replica_throughput(t, 1.0);
+    MESSAGE("TP" << t << ": " << r);
+    CHECK(r < prev - 0.002);  // every lost GPU costs something
+    CHECK(r > prev - 0.08);   // and no cliff
+    prev = r;
+  }
+  // Whole micro-batches only: a step function again (8 micro-batches per replica).
+  const auto whole = make_cost_model(shipped("ntp-paper-nvl32.json", {"/cost/partial_microbatch=false"}), nullptr);
+  for (int t = 31; t >= 24; --t) {
+    const double r = whole->replica_throughput(t, 1.0);
+    CHECK(r * 8 == doctest::Approx(std::round(r * 8)));
+    CHECK(r <= cost->replica_throughput(t, 1.0));
+  }
+}
+
+TEST_CASE("one degraded stage costs less than a replica paced by it on every stage") {
+  const auto cost = make_cost_model(shipped("ntp-paper-nvl32.json"), nullptr);
+  std::vector<int> all30(8, 30);
+  std::vector<double> ones(8, 1.0);
+  CHECK(cost->replica_throughput(all30, ones) < cost->replica_throughput(30, 1.0));
+  // Boost: the least power at which the replica keeps its whole batch.
+  const double p = cost->boost_power(30, 1.3);
+  CHECK(p > 1.0);
+  CHECK(p < 1.3);
+  CHECK(cost->replica_throughput(30, p) >= 1.0);
+  CHECK(cost->replica_throughput(30, p - 1e-6) < 1.0);
+}
+
+TEST_CASE("dp_drop accumulate counts the bubble: the step of ceil(dp m / active) micro-batches") {
+  const Scenario s = shipped("ntp-paper-nvl32.json");
+  const auto cost = make_cost_model(s, nullptr);
+  DropOptions o;
+  o.policy = BatchPolicy::Accumulate;
+  const double r = drop_rate(o, 127, 128, 8, cost.get());
+  CHECK(r == doctest::Approx(cost->step_s(8) / cost->step_s(9)));
+  CHECK(r > 8.0 / 9);  // the pipeline's fill and drain do not grow with the micro-batches
+  CHECK(drop_rate(o, 127, 128, 8, nullptr) == doctest::Approx(8.0 / 9));
+}
+
+TEST_CASE("per-layer terms: causal attention, recomputation, sequence parallelism") {
+  const Scenario s = shipped("llama3-16k-h100.json");
+  const auto cost = make_cost_model(s, nullptr);
+  const IterationDetail& d = *cost->iteration_detail();
+  const LayerBreakdown l = layer_breakdown(d.setup, d.profile, 8);
+  const auto& sh = d.setup.shape;
+  const double full_fwd = calib::attention_time_s(d.profile, calib::heads_local(sh, 8), sh.seq_len, sh.head_dim(), 1);
+  CHECK(l.attention.fwd_s == doctest::Approx(0.5 * full_fwd));
+  StepSetup st = d.setup;
+  st.recompute = Recompute::selective;
+  CHECK(layer_breakdown(st, d.profile, 8).compute_bwd_s() == doctest::Approx(l.compute_bwd_s() + l.attention.fwd_s));
+  st.recompute = Recompute::full;
+  const LayerBreakdown f = layer_breakdown(st, d.profile, 8);
+  CHECK(f.compute_bwd_s() == doctest::Approx(l.compute_bwd_s() + l.compute_fwd_s()));
+  CHECK(f.comm_bwd_s() == doctest::Approx(l.comm_bwd_s() + l.comm_fwd_s()));
+  // Sequence parallelism: the same collective volume, element-wise work split over the TP ranks.
+  st.recompute = Recompute::none;
+  st.sequence_parallel = false;
+  const LayerBreakdown nsp = layer_breakdown(st, d.profile, 8);
+  CHECK(nsp.tp_comm.fwd_s == doctest::Approx(l.tp_comm.fwd_s));
+  CHECK(nsp.elementwise.fwd_s > l.elementwise.fwd_s);
+  // Ring collectives: 2 per direction of one activation, (t - 1) / t of it over NVLink.
+  const double act = 2.0 * sh.seq_len * sh.hidden;
+  CHECK(l.tp_comm.fwd_s == doctest::Approx(2 * 2 * 7.0 / 8 * act / d.setup.nvlink_Bps));
+}
+
+TEST_CASE("the NTP reshard moves each leaving rank's whole shard (31x the per-core share at TP31)") {
+  const ReshardGeometry g = reshard_geometry(32 * 1000, 32, 31);
+  CHECK(g.sent_per_extra == 1000);
+  CHECK(g.sent_per_extra / g.moved_per_core == doctest::Approx(31));
+}
+
+TEST_CASE("model presets fill the shape; keys beside the preset override it") {
+  Json j = small_scenario();
+  j["job"]["model"] = {{"preset", "llama3-70b"}, {"seq_len", 4096}};
+  const Scenario s = scenario_from(j);
+  CHECK(s.job.model["hidden"] == 8192);
+  CHECK(s.job.model["kv_heads"] == 8);
+  CHECK(s.job.model["layers"] == 80);
+  CHECK(s.job.model["seq_len"] == 4096);
+  CHECK(s.job.model["gated_mlp"] == true);
+  CHECK(model_preset("llama3-405b")["ffn"] == 53248);
+  CHECK(model_preset("gpt-5").is_null());
+  j["job"]["model"] = {{"preset", "gpt-5"}};
+  CHECK_THROWS_AS(scenario_from(j), InputError);
+}
