@@ -6,9 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/vendor-js.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOODPUT_BUILD_TESTS=OFF >/dev/null
-cmake --build build/release --target goodput
-g=./build/release/sim/goodput
+# GOODPUT_BIN=path/to/goodput uses an existing build instead of building build/release.
+g=${GOODPUT_BIN:-}
+if [ -z "$g" ]; then
+  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOODPUT_BUILD_TESTS=OFF >/dev/null
+  cmake --build build/release --target goodput
+  g=./build/release/sim/goodput
+fi
 # goodput never writes into results/ itself (its reports there carry no .goodput-report marker,
 # so `goodput run --out results/...` is refused): each report is written under build/, then
 # this script, which owns results/, swaps it in.
