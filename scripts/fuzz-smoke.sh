@@ -5,7 +5,8 @@
 # broken invariant, and leaves the input in build/fuzz/artifacts/<harness>/ (fix the bug, then
 # add the input to tests/fuzz/regressions/<harness>/, which CTest replays: fuzz.*.replay).
 # Environment: FUZZ_SECONDS (per harness, default 60), FUZZ_ONLY (regex of harness names),
-# FUZZ_TIMEOUT (seconds per input, default 25), FUZZ_SKIP_BUILD=1 (use the existing build).
+# FUZZ_TIMEOUT (seconds per input, default 25), FUZZ_SKIP_BUILD=1 (use the existing build),
+# FUZZ_RUNS / FUZZ_SEED (a fixed number of inputs from a fixed seed: reproducible, for CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -29,6 +30,9 @@ while read -r name dict dirs; do
   mkdir -p "$work/$name" "$artifacts"
   args=(-max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-25}" -rss_limit_mb=2048
         -print_final_stats=1 -artifact_prefix="$artifacts/")
+  # FUZZ_RUNS: a fixed number of inputs from a fixed seed (FUZZ_SEED, default 1), so CI
+  # explores the same inputs as the developer who last ran it (max_total_time stays a cap).
+  if [[ -n "${FUZZ_RUNS:-}" ]]; then args+=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}"); fi
   if [[ "$dict" != - ]]; then args+=(-dict="$dict"); fi
   log="$build/artifacts/$name.log"
   # New inputs go to the scratch corpus (first folder); the seed folders are only read.
