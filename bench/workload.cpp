@@ -1,15 +1,15 @@
 // goodput_workload SCENARIO [--threads N] [--set /ptr=value ...]
 // Runs the scenario's Monte Carlo exactly as `goodput run` does (make_plan + run_monte_carlo,
-// no report writing); prints plan_s=... once the plan is built, then one line of key=value figures: plan and simulation wall time,
-// total engine events, events/s and simulated GPU-years per wall second (GPUs x horizon x
-// seeds x strategies), the simulated failures (faults over all seeds, counted once) and the
-// process CPU seconds of the simulation (all threads; robust to a loaded machine), and cost
-// per failure = simulate CPU s / (failures x strategies). Used by bench/run.sh for the
-// end-to-end and scaling figures.
+// no report writing); prints plan_s=... once the plan is built, then one line of key=value figures:
+// plan and simulation wall time, total engine events, events/s and simulated GPU-years per wall
+// second (GPUs x horizon x seeds x strategies), the simulated failures (faults over all seeds,
+// counted once) and the process CPU seconds of the simulation (all threads; robust to a loaded
+// machine), and cost per failure = simulate CPU s / (failures x strategies). Used by bench/run.sh
+// for the end-to-end and scaling figures.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <string>
 #include <vector>
@@ -26,15 +26,18 @@ int main(int argc, char** argv) {
   int threads = 1;
   std::vector<std::string> sets;
   for (int i = 2; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--set")) sets.emplace_back(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--threads"))
+      threads = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--set"))
+      sets.emplace_back(argv[i + 1]);
   }
   try {
     const auto t0 = Clock::now();
     const goodput::Scenario s = goodput::load_scenario(argv[1], sets);
     const goodput::RunPlan plan = goodput::make_plan(s);
     const auto t1 = Clock::now();
-    std::printf("plan_s=%.3f\n", std::chrono::duration<double>(t1 - t0).count());  // even if killed later
+    std::printf("plan_s=%.3f\n",
+                std::chrono::duration<double>(t1 - t0).count());  // even if killed later
     std::fflush(stdout);
     auto cpu_now = [] {
       timespec ts{};
@@ -54,12 +57,14 @@ int main(int argc, char** argv) {
     const double sim_s = std::chrono::duration<double>(t2 - t1).count();
     const double gpu_years = static_cast<double>(plan.topology->gpus()) * s.horizon_hours / 8760.0 *
                              s.seeds * static_cast<double>(out.size());
-    std::printf("gpus=%u hours=%g seeds=%d strategies=%zu threads=%d plan_s=%.3f sim_s=%.3f "
-                "events=%lld events_per_s=%.4g gpu_years_per_s=%.4g sim_cpu_s=%.3f failures=%lld "
-                "us_per_failure=%.3f\n",
-                plan.topology->gpus(), s.horizon_hours, s.seeds, out.size(), threads, plan_s, sim_s,
-                events, static_cast<double>(events) / sim_s, gpu_years / (plan_s + sim_s), sim_cpu, failures,
-                failures ? 1e6 * sim_cpu / (static_cast<double>(failures) * static_cast<double>(out.size())) : 0.0);
+    std::printf(
+        "gpus=%u hours=%g seeds=%d strategies=%zu threads=%d plan_s=%.3f sim_s=%.3f "
+        "events=%lld events_per_s=%.4g gpu_years_per_s=%.4g sim_cpu_s=%.3f failures=%lld "
+        "us_per_failure=%.3f\n",
+        plan.topology->gpus(), s.horizon_hours, s.seeds, out.size(), threads, plan_s, sim_s, events,
+        static_cast<double>(events) / sim_s, gpu_years / (plan_s + sim_s), sim_cpu, failures,
+        failures ? 1e6 * sim_cpu / (static_cast<double>(failures) * static_cast<double>(out.size()))
+                 : 0.0);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "goodput_workload: %s\n", e.what());
     return 1;

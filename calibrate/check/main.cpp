@@ -20,23 +20,28 @@ int main(int argc, char** argv) {
       if ((a == "--gpu" || a == "--out") && i + 1 < argc) {
         (a == "--gpu" ? gpu : out) = argv[++i];
       } else if (a.rfind("--", 0) == 0 || !path.empty()) {
-        throw goodput::InputError("", a, "usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200] [--out FILE]");
+        throw goodput::InputError(
+            "", a, "usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200] [--out FILE]");
       } else {
         path = a;
       }
     }
-    if (path.empty()) throw goodput::InputError("", "PROFILE", "usage: goodput-profile-check PROFILE.json [--gpu G] [--out FILE]");
+    if (path.empty())
+      throw goodput::InputError("", "PROFILE",
+                                "usage: goodput-profile-check PROFILE.json [--gpu G] [--out FILE]");
     const Profile measured = load_profile(path);
     if (gpu.empty()) gpu = datasheet_gpu_of(measured.device.name);
-    if (gpu.empty()) throw goodput::InputError(path, "/device/name", "unknown GPU '" + measured.device.name + "': give --gpu");
+    if (gpu.empty())
+      throw goodput::InputError(path, "/device/name",
+                                "unknown GPU '" + measured.device.name + "': give --gpu");
     const CheckReport report = check_profile(measured, analytical_profile(gpu, measured.models));
     const std::string md = to_markdown(report);
     if (out.empty()) {
       std::fputs(md.c_str(), stdout);
     } else {
       std::ofstream(out) << md;
-      std::printf("wrote %s: %zu entries, %d flagged, %d far from the analytical model\n", out.c_str(),
-                  report.rows.size(), report.flagged, report.noted);
+      std::printf("wrote %s: %zu entries, %d flagged, %d far from the analytical model\n",
+                  out.c_str(), report.rows.size(), report.flagged, report.noted);
     }
     return report.flagged > 0 ? 1 : 0;
   } catch (const goodput::InputError& e) {

@@ -86,7 +86,8 @@ AnalyticalArgs parse_analytical_args(const std::vector<std::string>& argv) {
         {{"--gpu",
           [&](const std::string& v) {
             if (v != "H100" && v != "H200" && v != "B200" && v != "GB200") {
-              throw InputError("", "--gpu", "unknown GPU \"" + v + "\" (valid: H100, H200, B200, GB200)");
+              throw InputError("", "--gpu",
+                               "unknown GPU \"" + v + "\" (valid: H100, H200, B200, GB200)");
             }
             a.gpu = v;
           }},
@@ -128,15 +129,17 @@ void check_output_path(const std::string& path) {
   if (!fs::exists(st)) return;
   if (fs::is_symlink(st)) throw InputError(path, "", "is a symbolic link; give a new file name");
   if (fs::is_directory(st)) throw InputError(path, "", "is a directory, expected a file name");
-  if (!fs::is_regular_file(st)) throw InputError(path, "", "is not a regular file (a device?); give a new file name");
+  if (!fs::is_regular_file(st))
+    throw InputError(path, "", "is not a regular file (a device?); give a new file name");
   // Only a profile goodput wrote may be replaced: its "generator" field names the goodput tool.
   std::ifstream in(path, std::ios::binary);
   std::string head(2048, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
   if (head.find("\"generator\": \"goodput-") == std::string::npos)
-    throw InputError(path, "", "exists and is not a goodput calibration profile; goodput never overwrites "
-                               "files it did not write: give a new file name");
+    throw InputError(path, "",
+                     "exists and is not a goodput calibration profile; goodput never overwrites "
+                     "files it did not write: give a new file name");
 }
 
 }  // namespace goodput::calib

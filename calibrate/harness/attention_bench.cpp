@@ -23,7 +23,9 @@ void run_batched(cublasHandle_t h, const GemmCall& c) {
 
 }  // namespace
 
-std::string attention_impl() { return "cublas_causal_blocked"; }
+std::string attention_impl() {
+  return "cublas_causal_blocked";
+}
 
 std::string attention_scope() {
   return "causal attention core as blocked cuBLAS GEMMs that skip the masked upper tiles (tiles of "

@@ -42,16 +42,20 @@ inline Tiling tiling(std::int64_t s) {
   return {1, s};
 }
 
-inline double causal_fraction(const Tiling& t) { return (t.tiles + 1) / (2.0 * t.tiles); }
+inline double causal_fraction(const Tiling& t) {
+  return (t.tiles + 1) / (2.0 * t.tiles);
+}
 
 inline std::vector<TileGemm> forward(std::int64_t s, std::int64_t d, const Tiling& t) {
   std::vector<TileGemm> out;
   const std::int64_t B = t.tile;
   for (int q = 0; q < t.tiles; ++q) {  // S = K^T Q over keys [0, (q+1)B)
-    out.push_back({true, false, (q + 1) * B, B, d, {kK, 0, d}, {kQ, q * B * d, d}, {kS, q * B * s, s}});
+    out.push_back(
+        {true, false, (q + 1) * B, B, d, {kK, 0, d}, {kQ, q * B * d, d}, {kS, q * B * s, s}});
   }
   for (int q = 0; q < t.tiles; ++q) {  // O = V P over the same keys
-    out.push_back({false, false, d, B, (q + 1) * B, {kV, 0, d}, {kS, q * B * s, s}, {kOut, q * B * d, d}});
+    out.push_back(
+        {false, false, d, B, (q + 1) * B, {kV, 0, d}, {kS, q * B * s, s}, {kOut, q * B * d, d}});
   }
   return out;
 }
@@ -60,17 +64,31 @@ inline std::vector<TileGemm> backward(std::int64_t s, std::int64_t d, const Tili
   std::vector<TileGemm> out;
   const std::int64_t B = t.tile;
   for (int kt = 0; kt < t.tiles; ++kt) {  // dV = dO P^T over queries [kt B, s)
-    out.push_back({false, true, d, B, s - kt * B, {kDO, kt * B * d, d}, {kS, kt * B + kt * B * s, s},
+    out.push_back({false,
+                   true,
+                   d,
+                   B,
+                   s - kt * B,
+                   {kDO, kt * B * d, d},
+                   {kS, kt * B + kt * B * s, s},
                    {kOut, kt * B * d, d}});
   }
   for (int q = 0; q < t.tiles; ++q) {  // dP = V^T dO over keys [0, (q+1)B)
-    out.push_back({true, false, (q + 1) * B, B, d, {kV, 0, d}, {kDO, q * B * d, d}, {kDP, q * B * s, s}});
+    out.push_back(
+        {true, false, (q + 1) * B, B, d, {kV, 0, d}, {kDO, q * B * d, d}, {kDP, q * B * s, s}});
   }
   for (int q = 0; q < t.tiles; ++q) {  // dQ = K dS over keys [0, (q+1)B)
-    out.push_back({false, false, d, B, (q + 1) * B, {kK, 0, d}, {kDP, q * B * s, s}, {kOut, q * B * d, d}});
+    out.push_back(
+        {false, false, d, B, (q + 1) * B, {kK, 0, d}, {kDP, q * B * s, s}, {kOut, q * B * d, d}});
   }
   for (int kt = 0; kt < t.tiles; ++kt) {  // dK = Q dS^T over queries [kt B, s)
-    out.push_back({false, true, d, B, s - kt * B, {kQ, kt * B * d, d}, {kDP, kt * B + kt * B * s, s},
+    out.push_back({false,
+                   true,
+                   d,
+                   B,
+                   s - kt * B,
+                   {kQ, kt * B * d, d},
+                   {kDP, kt * B + kt * B * s, s},
                    {kOut, kt * B * d, d}});
   }
   return out;

@@ -53,7 +53,8 @@ struct LinearRun {
 }  // namespace
 
 Verification bench_gemm_ceiling(BenchContext& ctx, Ceilings& ceilings) {
-  const GemmQuery q{"ceiling", Pass::fwd, kCeilingGemmDim, kCeilingGemmDim, kCeilingGemmDim, 1, "TN"};
+  const GemmQuery q{"ceiling", Pass::fwd, kCeilingGemmDim, kCeilingGemmDim, kCeilingGemmDim,
+                    1,         "TN"};
   LinearRun run(ctx, q);
   run.run(ctx, ctx.stream());
   const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream());

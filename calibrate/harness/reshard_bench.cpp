@@ -49,21 +49,28 @@ Layout layout_of(const ReshardJob& job) {
     l.src_elems = rows * p.sent_cols(job.rank);
     l.dst_elems = rows * p.shard_cols(job.rank);
   } else {
-    throw std::invalid_argument("no pack/unpack layout for kernel " + job.kernel + " role " + job.role);
+    throw std::invalid_argument("no pack/unpack layout for kernel " + job.kernel + " role " +
+                                job.role);
   }
   return l;
 }
 
 // Whole-buffer check of a device-to-device copy on a few hundred sampled 4 KiB windows.
-bool same_sampled(const DeviceBuffer& a, const DeviceBuffer& b, std::int64_t bytes, cudaStream_t s) {
+bool same_sampled(const DeviceBuffer& a, const DeviceBuffer& b, std::int64_t bytes,
+                  cudaStream_t s) {
   constexpr std::int64_t kWindow = 4096;
   std::mt19937_64 rng(42);
   std::vector<char> x(kWindow), y(kWindow);
   for (int i = 0; i < 256; ++i) {
-    const std::int64_t off = bytes > kWindow ? static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(bytes - kWindow)) : 0;
+    const std::int64_t off =
+        bytes > kWindow
+            ? static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(bytes - kWindow))
+            : 0;
     const auto n = static_cast<std::size_t>(std::min(kWindow, bytes));
-    GOODPUT_CUDA(cudaMemcpyAsync(x.data(), static_cast<const char*>(a.get()) + off, n, cudaMemcpyDeviceToHost, s));
-    GOODPUT_CUDA(cudaMemcpyAsync(y.data(), static_cast<const char*>(b.get()) + off, n, cudaMemcpyDeviceToHost, s));
+    GOODPUT_CUDA(cudaMemcpyAsync(x.data(), static_cast<const char*>(a.get()) + off, n,
+                                 cudaMemcpyDeviceToHost, s));
+    GOODPUT_CUDA(cudaMemcpyAsync(y.data(), static_cast<const char*>(b.get()) + off, n,
+                                 cudaMemcpyDeviceToHost, s));
     GOODPUT_CUDA(cudaStreamSynchronize(s));
     if (std::memcmp(x.data(), y.data(), n) != 0) return false;
   }
@@ -117,7 +124,7 @@ ReshardEntry bench_reshard(BenchContext& ctx, const ReshardJob& job) {
     };
     op(ctx.stream());
     e.verification = same_sampled(src, dst, job.bytes, ctx.stream()) ? Verification::passed
-                                                                       : Verification::failed;
+                                                                     : Verification::failed;
     e.time_s = ctx.timer().measure(op, ctx.stop());
     finish(ctx, e);
     return e;
@@ -133,8 +140,10 @@ ReshardEntry bench_reshard(BenchContext& ctx, const ReshardJob& job) {
   std::vector<Elem> expected = to_host(dst, ctx.stream());
   apply_blocks(host_src.data(), expected.data(), l.blocks);
   plan.launch(src.get(), dst.get(), ctx.stream());
-  e.verification = to_host(dst, ctx.stream()) == expected ? Verification::passed : Verification::failed;
-  e.time_s = ctx.timer().measure([&](cudaStream_t s) { plan.launch(src.get(), dst.get(), s); }, ctx.stop());
+  e.verification =
+      to_host(dst, ctx.stream()) == expected ? Verification::passed : Verification::failed;
+  e.time_s = ctx.timer().measure([&](cudaStream_t s) { plan.launch(src.get(), dst.get(), s); },
+                                 ctx.stop());
   finish(ctx, e);
   return e;
 }

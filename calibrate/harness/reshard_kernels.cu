@@ -33,10 +33,14 @@ __device__ __forceinline__ Words<W> load_words(const unsigned short* p) {
   Words<W> r;
   if constexpr (W == 8) {
     const uint4 v = *reinterpret_cast<const uint4*>(p);
-    r.w[0] = v.x; r.w[1] = v.y; r.w[2] = v.z; r.w[3] = v.w;
+    r.w[0] = v.x;
+    r.w[1] = v.y;
+    r.w[2] = v.z;
+    r.w[3] = v.w;
   } else if constexpr (W == 4) {
     const uint2 v = *reinterpret_cast<const uint2*>(p);
-    r.w[0] = v.x; r.w[1] = v.y;
+    r.w[0] = v.x;
+    r.w[1] = v.y;
   } else {
     r.w[0] = *reinterpret_cast<const unsigned*>(p);
   }
@@ -79,14 +83,28 @@ __device__ __forceinline__ Words<W> merge(const Words<W>& a, const Words<W>& b) 
 template <int W>
 __device__ __forceinline__ Words<W> merge_by(const Words<W>& a, const Words<W>& b, int shift) {
   switch (shift) {
-    case 1: return merge<W, 1>(a, b);
-    case 2: if constexpr (W > 2) return merge<W, 2>(a, b); break;
-    case 3: if constexpr (W > 2) return merge<W, 3>(a, b); break;
-    case 4: if constexpr (W > 4) return merge<W, 4>(a, b); break;
-    case 5: if constexpr (W > 4) return merge<W, 5>(a, b); break;
-    case 6: if constexpr (W > 4) return merge<W, 6>(a, b); break;
-    case 7: if constexpr (W > 4) return merge<W, 7>(a, b); break;
-    default: break;
+    case 1:
+      return merge<W, 1>(a, b);
+    case 2:
+      if constexpr (W > 2) return merge<W, 2>(a, b);
+      break;
+    case 3:
+      if constexpr (W > 2) return merge<W, 3>(a, b);
+      break;
+    case 4:
+      if constexpr (W > 4) return merge<W, 4>(a, b);
+      break;
+    case 5:
+      if constexpr (W > 4) return merge<W, 5>(a, b);
+      break;
+    case 6:
+      if constexpr (W > 4) return merge<W, 6>(a, b);
+      break;
+    case 7:
+      if constexpr (W > 4) return merge<W, 7>(a, b);
+      break;
+    default:
+      break;
   }
   return a;  // shift 0 (never reached: callers store `a` directly)
 }
@@ -119,10 +137,18 @@ __global__ void copy_blocks_kernel(const unsigned short* __restrict__ src,
                                    const BlockDesc* __restrict__ blocks, int src_elems) {
   const BlockDesc b = blocks[blockIdx.y];
   switch (b.vec) {  // uniform per CTA: blockIdx.y is one block
-    case 8: copy_block<8>(src, dst, b, src_elems); break;
-    case 4: copy_block<4>(src, dst, b, src_elems); break;
-    case 2: copy_block<2>(src, dst, b, src_elems); break;
-    default: copy_block<1>(src, dst, b, src_elems); break;
+    case 8:
+      copy_block<8>(src, dst, b, src_elems);
+      break;
+    case 4:
+      copy_block<4>(src, dst, b, src_elems);
+      break;
+    case 2:
+      copy_block<2>(src, dst, b, src_elems);
+      break;
+    default:
+      copy_block<1>(src, dst, b, src_elems);
+      break;
   }
 }
 
