@@ -13,6 +13,7 @@
 #include "calibrate/harness/reshard_bench.hpp"
 #include "calibrate/profile/plan.hpp"
 #include "calibrate/profile/profile.hpp"
+#include "calibrate/profile/profile_check.hpp"
 
 namespace goodput::calib {
 namespace {
@@ -24,13 +25,11 @@ std::string fmt(const char* f, Args... args) {
   return buf;
 }
 
-std::string gemm_label(const GemmEntry& e) {
+std::string gemm_progress(const GemmEntry& e) {
   std::ostringstream s;
-  s << e.model << " " << e.name << " " << to_string(e.pass) << " tp";
-  for (std::size_t i = 0; i < e.tp.size(); ++i) s << (i ? "," : "") << e.tp[i];
-  s << " " << e.m << "x" << e.n << "x" << e.k;
-  if (e.batch > 1) s << "x" << e.batch;
-  s << fmt(": %.3f ms, %.0f TFLOP/s, %.2f of ceiling", e.time_s.median * 1e3, e.tflops, e.fraction_of_ceiling);
+  s << gemm_label(e);
+  s << fmt(": %.3f ms, %.0f TFLOP/s, %.2f of ceiling", e.time_s.median * 1e3, e.tflops,
+           e.fraction_of_ceiling);
   s << ", " << (e.verification == Verification::passed ? "verified" : "VERIFICATION FAILED");
   return s.str();
 }
@@ -39,7 +38,8 @@ std::string reshard_label(const ReshardEntry& e) {
   std::ostringstream s;
   s << "reshard " << e.kernel << " (" << e.role << ") " << e.n1 << "->" << e.n2 << " " << e.rows
     << "x" << e.cols << " " << e.bytes << " B";
-  s << fmt(": %.3f ms, %.0f GB/s, %.2f of ceiling", e.time_s.median * 1e3, e.gbps, e.fraction_of_ceiling);
+  s << fmt(": %.3f ms, %.0f GB/s, %.2f of ceiling", e.time_s.median * 1e3, e.gbps,
+           e.fraction_of_ceiling);
   s << ", " << (e.verification == Verification::passed ? "verified" : "VERIFICATION FAILED");
   return s.str();
 }
@@ -91,7 +91,8 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
   p.ceilings.kind = "measured";
   clocks.sample();
   if (bench_gemm_ceiling(ctx, p.ceilings) != Verification::passed) {
-    throw std::runtime_error("the ceiling GEMM failed verification: this GPU or its cuBLAS is not trustworthy");
+    throw std::runtime_error(
+        "the ceiling GEMM failed verification: this GPU or its cuBLAS is not trustworthy");
   }
   progress.step(fmt("ceiling GEMM 8192^3: %.0f TFLOP/s", p.ceilings.gemm_tflops));
   if (bench_copy_ceiling(ctx, p.ceilings) != Verification::passed) {
@@ -105,7 +106,7 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     p.gemm.push_back(bench_gemm(ctx, job));
     clocks.sample();
     failed += p.gemm.back().verification == Verification::failed;
-    progress.step(gemm_label(p.gemm.back()));
+    progress.step(gemm_progress(p.gemm.back()));
   }
   for (const ReshardJob& job : plan.reshard) {
     p.reshard.push_back(bench_reshard(ctx, job));

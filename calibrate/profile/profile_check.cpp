@@ -15,15 +15,6 @@ std::string fmt(const char* f, double a) {
   return buf;
 }
 
-std::string gemm_label(const GemmEntry& e) {
-  std::ostringstream s;
-  s << e.model << " " << e.name << " " << to_string(e.pass) << " tp";
-  for (std::size_t i = 0; i < e.tp.size(); ++i) s << (i ? "," : "") << e.tp[i];
-  s << " " << e.m << "x" << e.n << "x" << e.k;
-  if (e.batch > 1) s << "x" << e.batch;
-  return s.str();
-}
-
 std::string reshard_label(const ReshardEntry& e) {
   std::ostringstream s;
   s << e.kernel << "/" << e.role << " " << e.n1 << "->" << e.n2 << " " << e.rows << "x" << e.cols
@@ -33,7 +24,8 @@ std::string reshard_label(const ReshardEntry& e) {
 
 const GemmEntry* find_gemm(const Profile& p, const GemmEntry& e) {
   for (const GemmEntry& a : p.gemm) {
-    if (a.name == e.name && a.pass == e.pass && a.m == e.m && a.n == e.n && a.k == e.k && a.batch == e.batch) {
+    if (a.name == e.name && a.pass == e.pass && a.m == e.m && a.n == e.n && a.k == e.k &&
+        a.batch == e.batch) {
       return &a;
     }
   }
@@ -42,8 +34,8 @@ const GemmEntry* find_gemm(const Profile& p, const GemmEntry& e) {
 
 const ReshardEntry* find_reshard(const Profile& p, const ReshardEntry& e) {
   for (const ReshardEntry& a : p.reshard) {
-    if (a.n1 == e.n1 && a.n2 == e.n2 && a.cols == e.cols && a.rows == e.rows && a.kernel == e.kernel &&
-        a.role == e.role) {
+    if (a.n1 == e.n1 && a.n2 == e.n2 && a.cols == e.cols && a.rows == e.rows &&
+        a.kernel == e.kernel && a.role == e.role) {
       return &a;
     }
   }
@@ -59,6 +51,15 @@ void note_ratio(CheckRow& row) {
 }
 
 }  // namespace
+
+std::string gemm_label(const GemmEntry& e) {
+  std::ostringstream s;
+  s << e.model << " " << e.name << " " << to_string(e.pass) << " tp";
+  for (std::size_t i = 0; i < e.tp.size(); ++i) s << (i ? "," : "") << e.tp[i];
+  s << " " << e.m << "x" << e.n << "x" << e.k;
+  if (e.batch > 1) s << "x" << e.batch;
+  return s.str();
+}
 
 std::string datasheet_gpu_of(const std::string& name) {
   for (const char* g : {"H200", "H100", "B200"}) {
@@ -86,7 +87,8 @@ CheckReport check_profile(const Profile& m, const Profile& a) {
     if (e.verification == Verification::failed) {
       row.flag = "verification failed";
     } else if (row.checked && row.fraction < kCheckGemmFraction) {
-      row.flag = fmt("large GEMM below %.0f %% of the measured GEMM ceiling", 100 * kCheckGemmFraction);
+      row.flag =
+          fmt("large GEMM below %.0f %% of the measured GEMM ceiling", 100 * kCheckGemmFraction);
     }
     note_ratio(row);
     r.rows.push_back(row);
@@ -117,20 +119,25 @@ CheckReport check_profile(const Profile& m, const Profile& a) {
 std::string to_markdown(const CheckReport& r) {
   std::ostringstream s;
   s << "# Calibration check: " << r.device << "\n\n";
-  s << "| ceiling | measured | datasheet (" << r.datasheet_gpu << ") | measured / datasheet |\n|---|---|---|---|\n";
+  s << "| ceiling | measured | datasheet (" << r.datasheet_gpu
+    << ") | measured / datasheet |\n|---|---|---|---|\n";
   s << "| GEMM 8192^3 bf16, TFLOP/s | " << fmt("%.0f", r.gemm_ceiling_tflops) << " | "
     << fmt("%.0f", r.datasheet_gemm_tflops) << " | "
-    << fmt("%.2f", r.datasheet_gemm_tflops > 0 ? r.gemm_ceiling_tflops / r.datasheet_gemm_tflops : 0.0) << " |\n";
+    << fmt("%.2f",
+           r.datasheet_gemm_tflops > 0 ? r.gemm_ceiling_tflops / r.datasheet_gemm_tflops : 0.0)
+    << " |\n";
   s << "| copy 1 GiB d2d, GB/s (read + write) | " << fmt("%.0f", r.copy_ceiling_gbps) << " | "
     << fmt("%.0f", r.datasheet_copy_gbps) << " | "
-    << fmt("%.2f", r.datasheet_copy_gbps > 0 ? r.copy_ceiling_gbps / r.datasheet_copy_gbps : 0.0) << " |\n\n";
-  s << r.rows.size() << " entries, " << r.flagged << " flagged, " << r.noted
-    << " more than " << fmt("%.0fx", kCheckAnalyticalRatio) << " from the analytical model.\n\n";
-  s << "| kind | entry | measured ms | analytical ms | measured / analytical | of ceiling | flag | note |\n";
+    << fmt("%.2f", r.datasheet_copy_gbps > 0 ? r.copy_ceiling_gbps / r.datasheet_copy_gbps : 0.0)
+    << " |\n\n";
+  s << r.rows.size() << " entries, " << r.flagged << " flagged, " << r.noted << " more than "
+    << fmt("%.0fx", kCheckAnalyticalRatio) << " from the analytical model.\n\n";
+  s << "| kind | entry | measured ms | analytical ms | measured / analytical | of ceiling | flag | "
+       "note |\n";
   s << "|---|---|---|---|---|---|---|---|\n";
   for (const CheckRow& row : r.rows) {
-    s << "| " << row.kind << " | " << row.label << " | " << fmt("%.4f", row.measured_s * 1e3) << " | "
-      << (row.analytical_s > 0 ? fmt("%.4f", row.analytical_s * 1e3) : "-") << " | "
+    s << "| " << row.kind << " | " << row.label << " | " << fmt("%.4f", row.measured_s * 1e3)
+      << " | " << (row.analytical_s > 0 ? fmt("%.4f", row.analytical_s * 1e3) : "-") << " | "
       << (row.analytical_s > 0 ? fmt("%.2f", row.measured_s / row.analytical_s) : "-") << " | "
       << fmt("%.2f", row.fraction) << (row.checked ? "" : " (not checked)") << " | "
       << (row.flag.empty() ? "ok" : "**" + row.flag + "**") << " | " << row.note << " |\n";

@@ -44,6 +44,8 @@ struct CheckReport {
 
 // "H100" | "H200" | "B200" from a CUDA device name; empty when unknown.
 std::string datasheet_gpu_of(const std::string& device_name);
+// "model name pass tpA,B MxNxK[xbatch]": how a GEMM entry is named in checks and progress lines.
+std::string gemm_label(const GemmEntry& e);
 
 // `analytical` should be analytical_profile(gpu, measured.models).
 CheckReport check_profile(const Profile& measured, const Profile& analytical);
