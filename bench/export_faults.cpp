@@ -26,11 +26,11 @@ void write_params(std::ofstream& o, const goodput::RunPlan& plan) {
   const auto& s = plan.scenario;
   const auto& c = s.checkpoint;
   const auto& t = *plan.topology;
-  auto p = [&](const char* k, auto v) { o << "param," << k << ',' << v << '\n'; };
+  auto p = [&](const std::string& k, auto v) { o << "param," << k << ',' << v << '\n'; };
   p("gpus", t.gpus());
   p("domains", t.domains());
   p("horizon_ms", plan.horizon);
-  p("checkpoint_interval_ms", plan.checkpoint_interval);
+  for (const auto& st : s.strategies) p("checkpoint_interval_ms." + st.name, plan.checkpointing(st.name).interval);
   p("step_ms", from_seconds(plan.cost ? plan.cost->healthy_step_s() : s.job.step_s));
   p("tp", s.job.tp);
   p("pp", s.job.pp);
@@ -46,8 +46,10 @@ void write_params(std::ofstream& o, const goodput::RunPlan& plan) {
     if (st.name != "dp_drop") continue;
     p("batch_policy", st.params.at("batch_policy").get<std::string>());
     p("min_replicas", st.params.value("min_replicas", 1));
-    p("reconfig_ms", from_seconds(st.params.at("reconfig_s").get<double>()));
-    p("state_copy_ms", from_seconds(st.params.at("state_copy_s").get<double>()));
+    const auto& r = s.recovery;
+    const double copy_s = r.state_copy_s >= 0 ? r.state_copy_s : plan.cost ? plan.cost->state_copy_s() : 0;
+    p("rebuild_ms", from_seconds(r.communicator_rebuild_s));
+    p("join_ms", from_seconds(r.spare_swap_s) + from_seconds(copy_s));
   }
   for (std::uint32_t d = 0; d < t.domains(); ++d) {
     o << "domain," << d << ',';

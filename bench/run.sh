@@ -126,7 +126,7 @@ fi
 
 if ! skip 4; then
   log "4. scaling (timeout ${POINT_TIMEOUT}s per point)"
-  FAST='{"checkpoint_restart":{},"dp_drop":{"batch_policy":"shrink","reconfig_s":60,"state_copy_s":300},"hot_spares":{"scope":"domain","swap_s":300,"fallback":"dp_drop"}}'
+  FAST='{"checkpoint_restart":{},"dp_drop":{"batch_policy":"shrink"},"hot_spares":{"scope":"domain","fallback":"dp_drop"}}'
   md "#### 4. Scaling ($SCALE_SEEDS seed(s), 2 threads, goodput_workload; cost = simulate wall / (GPUs x years), relative to the first row; linear = 1.0)"
   md ""
   md "| GPUs | years | plan s | all 5 strategies: simulate s | events | rel. cost | cr+dp_drop+hot_spares: simulate s | rel. cost |"

@@ -49,7 +49,9 @@ class Run:
     """One (run, strategy) replay: engine + health + layout + controller + accounting."""
 
     def __init__(self, p, domains, faults, strategy):
-        self.p, self.domain_gpus, self.faults, self.drop = p, domains, faults, strategy == "dp_drop"
+        self.p, self.domain_gpus, self.faults, self.drop = dict(p), domains, faults, strategy == "dp_drop"
+        # Each strategy checkpoints at its own interval (the C++ plan's, exported per strategy).
+        self.p["checkpoint_interval_ms"] = p["checkpoint_interval_ms." + strategy]
         self.tp, self.pp, self.dp = p["tp"], p["pp"], p["dp"]
         self.horizon = p["horizon_ms"]
         self.gpu_domain = [0] * p["gpus"]
@@ -357,8 +359,11 @@ class Run:
             self.joins.popleft()
             self.joining -= 1
             self.active += 1
+            # The replica joins through a communicator rebuild (planned: no detection, no
+            # interruption counted, no step lost; in a stall under way: that one's).
             if self.mode == RUNNING or (self.mode == WAITING_MODE and self.can_run()):
-                self.resume()
+                self.interrupt(False, planned=True)
+                self.begin_stall([(self.p["rebuild_ms"], INFRA)], AFTER_RESUME)
 
     def checkpoint_durable(self):
         self.advance(self.now)
@@ -393,7 +398,7 @@ class Run:
         self.interrupt(False)
         self.active -= lost
         self.relayout_replicas(dirty)
-        self.begin_stall([(self.p["detection_ms"], INFRA), (self.p["reconfig_ms"], INFRA)], AFTER_RESUME)
+        self.begin_stall([(self.p["detection_ms"], INFRA), (self.p["rebuild_ms"], INFRA)], AFTER_RESUME)
 
     def relayout_replicas(self, dirty):
         formable = self.retarget(self.job_groups(), dirty) // self.pp
@@ -402,12 +407,12 @@ class Run:
             self.cancel(self.joins.pop())
             self.joining -= 1
         while self.active + self.joining < formable:
-            self.joins.append(self.schedule_after(self.p["state_copy_ms"], CONTROLLER, K_JOIN))
+            self.joins.append(self.schedule_after(self.p["join_ms"], CONTROLLER, K_JOIN))
             self.joining += 1
         self.retarget(formable * self.pp, [])
 
-    def interrupt(self, rollback):
-        if self.mode != WAITING_MODE:
+    def interrupt(self, rollback, planned=False):
+        if self.mode != WAITING_MODE and not planned:
             self.advance(self.now)
             self.interruptions += 1
         if self.stall_event:
@@ -416,7 +421,7 @@ class Run:
         self.abort_save()
         if rollback:
             self.rollback()
-        elif self.mode == RUNNING:
+        elif self.mode == RUNNING and not planned:
             self.partial_step_lost(self.p["step_ms"])
 
     def begin_stall(self, steps, after):

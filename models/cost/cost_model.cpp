@@ -154,6 +154,16 @@ class IterationCost final : public CostModel {
   }
   double healthy_step_s() const override { return healthy_step_; }
   const IterationDetail* iteration_detail() const override { return &detail_; }
+  double state_copy_s() const override {
+    return last_[tp_].params_per_gpu * state_bytes_per_param() / detail_.setup.scaleout_Bps;
+  }
+  double ntp_reshard_s(int from, int to) const override {
+    if (from == to || from < 1 || to < 1) return 0;
+    const double stage_params = last_[tp_].params_per_gpu * tp_;
+    const auto g = reshard_geometry(stage_params, std::max(from, to), std::min(from, to));
+    const double params = from > to ? g.moved_per_core : g.shard_n1;
+    return params * state_bytes_per_param() / detail_.setup.nvlink_Bps;
+  }
   double step_s(int microbatches) const override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -169,6 +179,7 @@ class IterationCost final : public CostModel {
   }
 
  private:
+  double state_bytes_per_param() const { return 2.0 + 12.0 / std::max(1, detail_.setup.dp); }
   PipelineSpec spec_for(std::span<const int> degrees, std::span<const double> powers) const {
     PipelineSpec spec;
     spec.microbatches = m_;

@@ -44,6 +44,16 @@ class CostModel {
   // its full batch; max_power when even that is not enough.
   virtual double boost_power(int degree, double max_power) const;
   virtual const IterationDetail* iteration_detail() const { return nullptr; }
+  // Derived prices of state moves (the price list's defaults for /recovery/state_copy_s and
+  // /recovery/ntp_reshard_s; 0 under the proportional model, which has no model shape).
+  // Training state on a GPU: bf16 weights plus fp32 master weights and Adam moments over the
+  // DP shard (distributed optimizer), 2 + 12 / dp bytes per parameter of its TP shard.
+  // state_copy_s: one GPU's state from a DP peer over the scale-out link (GPUs in parallel).
+  // ntp_reshard_s(from, to): a TP group of a stage goes from `from` to `to` ranks; the busiest
+  // rank's bytes over NVLink (shrinking: the extra columns each core rank takes on; growing:
+  // a new rank's whole shard).
+  virtual double state_copy_s() const { return 0; }
+  virtual double ntp_reshard_s(int /*from*/, int /*to*/) const { return 0; }
 
  protected:
   CostModel(PowerCurve curve, int tp, int pp) : curve_(std::move(curve)), tp_(tp), pp_(pp) {}

@@ -15,4 +15,17 @@ const char* bucket_name(Bucket b) {
   return "?";
 }
 
+const char* mechanism_name(Mechanism m) {
+  switch (m) {
+    case Mechanism::Detection: return "detection";
+    case Mechanism::JobRestart: return "job_restart";
+    case Mechanism::CheckpointLoad: return "checkpoint_load";
+    case Mechanism::CommunicatorRebuild: return "communicator_rebuild";
+    case Mechanism::StateCopy: return "state_copy";
+    case Mechanism::SpareSwapIn: return "spare_swap_in";
+    case Mechanism::NtpReshard: return "ntp_reshard";
+  }
+  return "?";
+}
+
 }  // namespace goodput

@@ -26,6 +26,21 @@ enum class Bucket : std::uint8_t {
 inline constexpr int kBucketCount = 7;
 const char* bucket_name(Bucket b);  // the report's key, e.g. "WASTED_PROGRESS_FROM_DISRUPTION"
 
+// The recovery mechanisms a strategy pays for, each priced once in the scenario's price list
+// (/recovery, models/scenario/scenario_params.cpp): the same physical action costs the same
+// under every strategy.
+enum class Mechanism : std::uint8_t {
+  Detection,            // /recovery/detection_s
+  JobRestart,           // /recovery/restart_s
+  CheckpointLoad,       // /checkpoint/load_s
+  CommunicatorRebuild,  // /recovery/communicator_rebuild_s
+  StateCopy,            // /recovery/state_copy_s (or derived from bytes)
+  SpareSwapIn,          // /recovery/spare_swap_s
+  NtpReshard,           // /recovery/ntp_reshard_s (or derived from bytes)
+};
+inline constexpr int kMechanismCount = 7;
+const char* mechanism_name(Mechanism m);  // the report's key, e.g. "communicator_rebuild"
+
 // Periodic checkpoints while running, described in closed form instead of as events: save k
 // starts at anchor + k (interval + blocking) + interval, training stops for `blocking`, and the
 // snapshot taken at the save's start becomes restorable `durable` after it (durable >= blocking,
@@ -82,6 +97,9 @@ class JobObserver {
   virtual void replicas(Time t, int active, int total) = 0;
   // Power boost in force from t: extra power in GPU-TDP units, and domains boosted.
   virtual void boost(Time t, double extra_power_gpus, int boosted_domains) = 0;
+  // A recovery mechanism was paid (at t, when it ended); `stalled`: how long the job stood
+  // still for it (0 for work done in the background, e.g. a rejoining replica's state copy).
+  virtual void paid(Time /*t*/, Mechanism /*m*/, Time /*stalled*/) {}
 };
 
 // Fans every signal out to the registered observers, in registration order.
@@ -97,6 +115,7 @@ class JobSignals final : public JobObserver {
   void gpus_in_use(Time t, std::int64_t n) override { for (auto* o : observers_) o->gpus_in_use(t, n); }
   void replicas(Time t, int a, int n) override { for (auto* o : observers_) o->replicas(t, a, n); }
   void boost(Time t, double p, int d) override { for (auto* o : observers_) o->boost(t, p, d); }
+  void paid(Time t, Mechanism m, Time s) override { for (auto* o : observers_) o->paid(t, m, s); }
 
  private:
   std::vector<JobObserver*> observers_;

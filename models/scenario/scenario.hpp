@@ -27,9 +27,16 @@ struct JobSpec {
   Json model;           // transformer shape, for the cost model and calibration
 };
 
+// The price list of recovery mechanisms (declared with defaults and sources in
+// scenario_params.cpp, /recovery): every strategy pays these for the same physical action.
+// A negative state_copy_s / ntp_reshard_s means "derive from the bytes moved" (cost model).
 struct RecoverySpec {
   double detection_s = 120;
   double restart_s = 600;
+  double communicator_rebuild_s = 60;
+  double spare_swap_s = 180;
+  double state_copy_s = -1;
+  double ntp_reshard_s = -1;
 };
 
 struct CheckpointSpec {

@@ -235,6 +235,10 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   const ParamReader rec = top.object("recovery");
   s.recovery.detection_s = rec.number("detection_s");
   s.recovery.restart_s = rec.number("restart_s");
+  s.recovery.communicator_rebuild_s = rec.number("communicator_rebuild_s");
+  s.recovery.spare_swap_s = rec.number("spare_swap_s");
+  s.recovery.state_copy_s = rec.present("state_copy_s") ? rec.number("state_copy_s") : -1;
+  s.recovery.ntp_reshard_s = rec.present("ntp_reshard_s") ? rec.number("ntp_reshard_s") : -1;
   parse_checkpoint(top.object("checkpoint"), s);
   const ParamReader cost = top.object("cost");
   s.cost.model = cost.string("model");

@@ -131,10 +131,37 @@ const ParamSection& job() {
 }
 
 const ParamSection& recovery() {
-  static const ParamSection s{"recovery", "Costs shared by every strategy.", {
-      number("detection_s", "s", 120.0, 0, kInf, "time to notice a failure (collective time-out, health check)"),
-      number("restart_s", "s", 600.0, 0, kInf, "job restart: rescheduling, process start-up, communicator set-up"),
-  }};
+  static const ParamSection s{
+      "recovery",
+      "The price list of recovery mechanisms: every strategy pays the same price for the same physical "
+      "action (the report lists what each strategy paid and how often; `goodput sensitivity` moves them).",
+      {
+          number("detection_s", "s", 120.0, 0, kInf,
+                 "notice a failure: collective time-out or health check. Paid on every unplanned interruption. "
+                 "Source: public reports put detection at minutes (shared/reference/failure-rates.md)"),
+          number("restart_s", "s", 600.0, 0, kInf,
+                 "restart the whole job: reschedule, start every process, rendezvous, set up communicators "
+                 "(the checkpoint load, /checkpoint/load_s, comes after it). Source: minutes per interruption "
+                 "in public reports (failure-rates.md)"),
+          number("communicator_rebuild_s", "s", 60.0, 0, kInf,
+                 "re-form the collective communicators when ranks leave or join while the processes stay up "
+                 "(a replica dropped or rejoining, a TP group re-formed, a spare attached). Assumption: "
+                 "communicator set-up at thousands of ranks takes tens of seconds"),
+          number("spare_swap_s", "s", 180.0, 0, kInf,
+                 "attach hardware the job was not using (a warm spare node or domain, repaired hardware a "
+                 "replica rejoins on): rank reassignment, health check, rendezvous. Source: a hot-spare swap "
+                 "takes a few minutes (failure-rates.md)"),
+          optional(number("state_copy_s", "s", Json(), 0, kInf,
+                          "copy weights and optimizer state from a data-parallel peer to GPUs that have none "
+                          "(a re-formed group's new GPU, a spare, a rejoining replica). Default: derived, one "
+                          "GPU's state (bf16 weights + fp32 master and Adam moments over the DP shard) over "
+                          "its scale-out link (/cost/scaleout_gbps), the GPUs copying in parallel; 0 under "
+                          "the proportional cost model (no model shape)")),
+          optional(number("ntp_reshard_s", "s", Json(), 0, kInf,
+                          "NTP in-place reshard: redistribute a stage's weights and optimizer state over the "
+                          "surviving (or regained) ranks of a TP group. Default: derived, the busiest rank's "
+                          "bytes over NVLink (/cost/nvlink_gbps); 0 under the proportional cost model")),
+      }};
   return s;
 }
 

@@ -1,6 +1,8 @@
-// dp_drop: the damaged replica(s) leave and the job goes on with fewer replicas after a short
-// reconfiguration; once hardware for a whole replica is healthy again (repair or spares,
-// damaged domains packed together) the replica rejoins after a state copy from a peer.
+// dp_drop: the damaged replica(s) leave and the job goes on with fewer replicas after a
+// communicator rebuild; once hardware for a whole replica is healthy again (repair or spares,
+// damaged domains packed together) the replica rejoins: its hardware is attached and its state
+// copied from a peer in the background, then the job stalls for a communicator rebuild.
+// Prices: /recovery (the price list).
 #include "models/strategies/strategy_factories.hpp"
 
 namespace goodput {
@@ -26,8 +28,6 @@ const ParamSection& dp_drop_params() {
              "shrink: fewer samples per step; accumulate: same global batch, more micro-batches per "
              "replica (whole micro-batches); pause_below: shrink, but stop below min_replicas"),
       integer("min_replicas", "replicas", 1, 1, 1e7, "pause_below: fewest replicas that may train"),
-      number("reconfig_s", "s", 60.0, 0, kInf, "stall to rebuild communicators without the lost replica"),
-      number("state_copy_s", "s", 300.0, 0, kInf, "time to copy model and optimizer state to a rejoining replica"),
   }};
   return s;
 }
@@ -38,8 +38,6 @@ DropOptions read_drop_options(const Json& params) {
   const std::string p = r.string("batch_policy");
   o.policy = p == "shrink" ? BatchPolicy::Shrink : p == "accumulate" ? BatchPolicy::Accumulate : BatchPolicy::PauseBelow;
   o.min_replicas = r.integer32("min_replicas");
-  o.reconfig_s = r.number("reconfig_s");
-  o.state_copy_s = r.number("state_copy_s");
   return o;
 }
 

@@ -1,8 +1,11 @@
-// hot_spares: a warm spare replaces the damaged unit after a swap time, the replica keeps its
-// state (from a DP peer) and the job loses only the step in flight. Scope gpu: idle healthy
-// GPUs of the same domain; node: the same where a node is part of a larger domain, whole
-// spare nodes (= domains) on HGX; domain: in-domain GPUs first, then a spare domain. A failed
-// unit rejoins the pool when repaired. With no spare in scope, the fallback strategy acts.
+// hot_spares: a warm spare replaces the damaged unit, gets its replica's state from a DP peer,
+// and the job loses only the step in flight. Scope gpu: idle healthy GPUs of the same domain;
+// node: the same where a node is part of a larger domain, whole spare nodes (= domains) on
+// HGX; domain: in-domain GPUs first, then a spare domain. Prices (/recovery): an in-domain
+// re-form pays state copy + communicator rebuild (as ntp does for the same action); a spare
+// node/domain pays spare swap-in on top. A restart-only fault with no spare in scope re-forms
+// in place once its processes are back. A failed unit rejoins the pool when repaired. With no
+// spare in scope, the fallback strategy acts.
 #include "models/strategies/strategy_factories.hpp"
 
 namespace goodput {
@@ -11,7 +14,6 @@ namespace {
 
 struct SpareOptions {
   bool spare_domains = true;  // may move a group to another domain
-  double swap_s = 300;
   bool fallback_restart = true;
   bool rollback = false;
 };
@@ -22,16 +24,18 @@ class HotSpares final : public JobController {
 
  protected:
   void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) override {
-    const auto& recovery = scenario().recovery;
     if (degraded()) {  // already running on the dp_drop fallback
       recover_by_drop(impact.hits.size(), hit_domains);
       return;
     }
-    // In-domain replacements were already made; now a spare domain if the scope allows. A
-    // restart-only fault needs no swap: the processes restart, on any healthy hardware.
-    if (o_.spare_domains || impact.restart_only) ctx().layout->retarget(job_groups(), {});
-    if (impact.restart_only) recover_in_place(recovery.restart_s, o_.rollback);  // waits if its GPUs stay out
-    else if (layout_full()) recover_in_place(o_.swap_s, o_.rollback);
+    // The state comes from a DP peer, or from the checkpoint when the swap rolls back.
+    const Step state = pay(o_.rollback ? Mechanism::CheckpointLoad : Mechanism::StateCopy);
+    const Step rebuild = pay(Mechanism::CommunicatorRebuild);
+    // In-domain replacements were already made (idle GPUs of the hit domains).
+    if (layout_full()) return recover({state, rebuild}, o_.rollback);
+    if (o_.spare_domains) ctx().layout->retarget(job_groups(), {});
+    if (layout_full()) recover({pay(Mechanism::SpareSwapIn), state, rebuild}, o_.rollback);
+    else if (impact.restart_only) recover({state, rebuild}, o_.rollback);  // waits for its processes
     else if (o_.fallback_restart) recover_by_restart(hit_domains);
     else recover_by_drop(impact.hits.size(), hit_domains);
   }
@@ -48,7 +52,6 @@ const ParamSection& hot_spares_params() {
       choice("scope", {"gpu", "node", "domain"}, "domain",
              "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain on multi-node "
              "domains, a spare domain on HGX), domain (in-domain first, then a whole spare domain)"),
-      number("swap_s", "s", 300.0, 0, kInf, "time to bring a spare in (after detection)"),
       choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
              "what happens when no spare is available; dp_drop takes its parameters from "
              "/strategies/dp_drop when present"),
@@ -73,7 +76,6 @@ std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& 
   SpareOptions o;
   const std::string scope = r.string("scope");
   o.spare_domains = scope == "domain" || (scope == "node" && scenario.cluster.nodes_per_domain == 1);
-  o.swap_s = r.number("swap_s");
   o.fallback_restart = r.string("fallback") == "checkpoint_restart";
   o.rollback = r.boolean("rollback_to_checkpoint");
   const StrategyConfig* drop = scenario.strategy("dp_drop");

@@ -1,6 +1,7 @@
 #include "models/strategies/job_controller.hpp"
 
 #include "models/cost/cost_model.hpp"
+#include "models/strategies/price_list.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -58,17 +59,29 @@ void JobController::handle(std::uint32_t kind, std::uint64_t) {
   ++events_;
   switch (kind) {
     case kStallStep: next_stall_step(); break;
-    case kJoin:
+    case kJoin: {
       joins_.pop_front();
       --joining_;
       ++active_;
-      if (mode_ == Mode::Running || (mode_ == Mode::Waiting && can_run())) resume();
+      const Time now = ctx_->sim->now();
+      ctx_->signals->paid(now, Mechanism::SpareSwapIn, 0);  // in the background
+      ctx_->signals->paid(now, Mechanism::StateCopy, 0);
+      // The replica joins through a communicator rebuild (in a stall under way: that one's).
+      if (mode_ == Mode::Running || (mode_ == Mode::Waiting && can_run()))
+        recover({pay(Mechanism::CommunicatorRebuild)}, false, /*planned=*/true);
       break;
+    }
     default: break;
   }
 }
 
 // --- procedures ---------------------------------------------------------------------------
+
+double JobController::price_s(Mechanism m) const { return mechanism_price_s(scenario(), ctx_->cost, m); }
+
+double JobController::ntp_reshard_price_s(int from, int to) const {
+  return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+}
 
 void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
   interrupt(/*rollback=*/true);
@@ -78,24 +91,19 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
   active_ = scenario().job.dp;
   restarting_ = true;
   ctx_->layout->retarget(job_groups(), dirty);
-  const auto& r = scenario().recovery;
   if (layout_full()) {
     full_restart_pending_ = false;
-    begin_stall({{from_seconds(r.detection_s), Bucket::InfrastructureRecovery},
-                 {from_seconds(r.restart_s), Bucket::InfrastructureRecovery},
-                 {from_seconds(scenario().checkpoint.load_s), Bucket::CheckpointRestore}},
+    begin_stall({pay(Mechanism::Detection), pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)},
                 After::FullRestart);
   } else {
     full_restart_pending_ = true;
-    begin_stall({{from_seconds(r.detection_s), Bucket::InfrastructureRecovery}}, After::WaitForFullRestart);
+    begin_stall({pay(Mechanism::Detection)}, After::WaitForFullRestart);
   }
 }
 
 void JobController::begin_full_restart() {
   full_restart_pending_ = false;
-  begin_stall({{from_seconds(scenario().recovery.restart_s), Bucket::InfrastructureRecovery},
-               {from_seconds(scenario().checkpoint.load_s), Bucket::CheckpointRestore}},
-              After::FullRestart);
+  begin_stall({pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)}, After::FullRestart);
 }
 
 void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty) {
@@ -107,29 +115,18 @@ void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std:
   interrupt(/*rollback=*/false);
   active_ -= lost;
   relayout_replicas(dirty);
-  begin_stall({{from_seconds(scenario().recovery.detection_s), Bucket::InfrastructureRecovery},
-               {from_seconds(drop_.reconfig_s), Bucket::InfrastructureRecovery}},
-              After::Resume);
+  begin_stall({pay(Mechanism::Detection), pay(Mechanism::CommunicatorRebuild)}, After::Resume);
 }
 
-void JobController::recover_by_reconfiguring(double infra_s, double restore_s, bool rollback, bool planned) {
+void JobController::recover(std::vector<Step> steps, bool rollback, bool planned) {
   if (restarting_ || full_restart_pending_) return;  // the restart under way re-forms the job
-  interrupt(rollback, !planned);
-  const double detection = planned ? 0.0 : scenario().recovery.detection_s;
-  std::vector<Step> steps{{from_seconds(detection + infra_s), Bucket::InfrastructureRecovery}};
-  if (restore_s > 0) steps.push_back({from_seconds(restore_s), Bucket::CheckpointRestore});
+  interrupt(rollback, !planned, !planned);
+  if (!planned) steps.insert(steps.begin(), pay(Mechanism::Detection));
   begin_stall(std::move(steps), After::Resume);
 }
 
 void JobController::refresh_phase() {
   if (mode_ == Mode::Running || mode_ == Mode::Waiting) resume();
-}
-
-void JobController::recover_in_place(double swap_s, bool rollback) {
-  interrupt(rollback);
-  begin_stall({{from_seconds(scenario().recovery.detection_s), Bucket::InfrastructureRecovery},
-               {from_seconds(swap_s), Bucket::InfrastructureRecovery}},
-              After::Resume);
 }
 
 // Fits active and joining replicas to what the layout can hold (packing damaged domains
@@ -145,8 +142,9 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
     joins_.pop_back();
     --joining_;
   }
+  const Time join_after = from_seconds(price_s(Mechanism::SpareSwapIn) + price_s(Mechanism::StateCopy));
   while (active_ + joining_ < formable) {
-    joins_.push_back(ctx_->sim->schedule_after(from_seconds(drop_.state_copy_s), this, kJoin));
+    joins_.push_back(ctx_->sim->schedule_after(join_after, this, kJoin));
     ++joining_;
   }
   layout.retarget(static_cast<std::int64_t>(formable) * pp, {});
@@ -154,18 +152,26 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
 
 // --- stalls, phases, checkpoints ----------------------------------------------------------
 
-void JobController::interrupt(bool rollback, bool count) {
+void JobController::interrupt(bool rollback, bool count, bool lose_step) {
   const Time now = ctx_->sim->now();
   if (count && mode_ != Mode::Waiting) ctx_->signals->interruption(now);
+  close_step(now);
   if (stall_event_) ctx_->sim->cancel(stall_event_);
   stall_event_ = 0;
   if (mode_ == Mode::Running) stop_cycle(now);
   ctx_->signals->checkpoint_aborted(now);  // a save in flight (or not yet durable) is lost
   if (rollback) ctx_->signals->rollback(now);
-  else if (mode_ == Mode::Running) ctx_->signals->partial_step_lost(now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
+  else if (mode_ == Mode::Running && lose_step) ctx_->signals->partial_step_lost(now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
+}
+
+void JobController::close_step(Time now) {
+  if (!step_open_) return;
+  step_open_ = false;
+  ctx_->signals->paid(now, steps_[step_ - 1].mechanism, now - step_started_);
 }
 
 void JobController::begin_stall(std::vector<Step> steps, After after) {
+  close_step(ctx_->sim->now());
   if (stall_event_) ctx_->sim->cancel(stall_event_);
   steps_ = std::move(steps);
   step_ = 0;
@@ -176,10 +182,19 @@ void JobController::begin_stall(std::vector<Step> steps, After after) {
 }
 
 void JobController::next_stall_step() {
+  const Time now = ctx_->sim->now();
+  close_step(now);
   stall_event_ = 0;
-  if (step_ < steps_.size()) {
+  while (step_ < steps_.size()) {
     const Step s = steps_[step_++];
-    ctx_->signals->phase(ctx_->sim->now(), Phase::stalled(s.bucket));
+    if (s.duration <= 0) {  // free: paid, no time
+      ctx_->signals->paid(now, s.mechanism, 0);
+      continue;
+    }
+    const bool load = s.mechanism == Mechanism::CheckpointLoad;
+    ctx_->signals->phase(now, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
+    step_open_ = true;
+    step_started_ = now;
     stall_event_ = ctx_->sim->schedule_after(s.duration, this, kStallStep);
     return;
   }

@@ -1,9 +1,12 @@
-// Mechanisms every strategy is built from: stalls made of timed steps, checkpoint saves,
-// and three recovery procedures — restart the whole job from the last checkpoint, drop the
-// damaged replicas and let them rejoin after a state copy, or swap the damaged hardware in
-// place. A strategy file picks which procedure answers each fault (react()). The controller
-// keeps the job's replica counts and always leaves the layout holding complete groups for
-// the replicas that are active or joining.
+// Mechanisms every strategy is built from: stalls made of priced steps, checkpoint saves,
+// and the recovery procedures — restart the whole job from the last checkpoint, drop the
+// damaged replicas and let them rejoin, or re-form in place with a list of mechanisms. Every
+// step is a mechanism of the price list (/recovery, Mechanism in job_signals.hpp), paid at
+// its one price and reported through JobObserver::paid. A strategy file picks which
+// procedure answers each fault (react()). The controller keeps the job's replica counts and
+// always leaves the layout holding complete groups for the replicas that are active or
+// joining. A rejoining replica gets its hardware attached and its state copied in the
+// background (spare swap-in + state copy), then the job stalls for a communicator rebuild.
 #pragma once
 
 #include <deque>
@@ -18,8 +21,6 @@ enum class BatchPolicy { Shrink, Accumulate, PauseBelow };
 struct DropOptions {
   BatchPolicy policy = BatchPolicy::Shrink;
   int min_replicas = 1;
-  double reconfig_s = 60;
-  double state_copy_s = 300;
 };
 
 // Throughput of `active` of `dp` replicas under a batch policy (m micro-batches per replica).
@@ -50,11 +51,23 @@ class JobController : public Strategy {
   virtual Phase running_phase() const;
   virtual bool can_run() const;
 
+  // One step of a stall: a mechanism at its price (checkpoint loads count as CHECKPOINT_RESTORE,
+  // the rest as INFRASTRUCTURE_RECOVERY).
+  struct Step {
+    Time duration;
+    Mechanism mechanism;
+  };
+  Step pay(Mechanism m) const { return {from_seconds(price_s(m)), m}; }
+  Step pay(Mechanism m, double seconds) const { return {from_seconds(seconds), m}; }
+  // The price list resolved for this scenario (derived state moves from the cost model).
+  double price_s(Mechanism m) const;
+  double ntp_reshard_price_s(int from, int to) const;
+
   void recover_by_restart(std::span<const std::uint32_t> dirty);
-  // Stall for detection + infra_s (INFRASTRUCTURE_RECOVERY) + restore_s (checkpoint restore),
-  // then run in the new layout.
-  // `planned`: a change the strategy chose (not counted as an interruption).
-  void recover_by_reconfiguring(double infra_s, double restore_s, bool rollback, bool planned = false);
+  // Stall for detection (unless planned) and `steps`, then run in the new layout. `planned`: a
+  // change the strategy chose, at a step boundary (no detection, no interruption counted, no
+  // step lost). Does nothing while a whole-job restart is pending or under way.
+  void recover(std::vector<Step> steps, bool rollback, bool planned = false);
   bool restarting() const { return restarting_ || full_restart_pending_; }
   // Re-emits the running phase after the strategy changed what running_phase() returns.
   void refresh_phase();
@@ -64,7 +77,6 @@ class JobController : public Strategy {
     if (mode_ == Mode::Waiting && can_run()) resume();
   }
   void recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty);
-  void recover_in_place(double swap_s, bool rollback);
 
   bool layout_full() const { return ctx_->layout->total_assigned() >= job_groups(); }
   std::int64_t job_groups() const { return static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp; }
@@ -79,16 +91,13 @@ class JobController : public Strategy {
   enum Event : std::uint32_t { kStallStep = 1, kJoin };
   enum class Mode { Running, Stalled, Waiting };
   enum class After { Resume, FullRestart, WaitForFullRestart };
-  struct Step {
-    Time duration;
-    Bucket bucket;
-  };
 
   void begin_stall(std::vector<Step> steps, After after);
   void begin_full_restart();  // restart + checkpoint load, once capacity is there
   void next_stall_step();
   void resume();
-  void interrupt(bool rollback, bool count = true);
+  void interrupt(bool rollback, bool count = true, bool lose_step = true);
+  void close_step(Time now);  // reports the mechanism of the stall step under way as paid
   // Checkpoints are a closed-form cycle on the running phase (CheckpointCycle), not events.
   CheckpointCycle cycle() const;
   void stop_cycle(Time now);  // leaving the running state: where the next save falls
@@ -102,6 +111,8 @@ class JobController : public Strategy {
   std::vector<Step> steps_;
   std::size_t step_ = 0;
   EventId stall_event_ = 0;
+  bool step_open_ = false;
+  Time step_started_ = 0;
   Time next_due_ = 0;  // start of the next save (while not running)
   Time anchor_ = 0;    // the running phase's cycle anchor
   bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart

@@ -14,9 +14,10 @@ std::vector<ParamDecl> ntp_common() {
       numbers("allowed_tp", "GPUs", Json::array(), 1, 4096, "allowed degrees (empty: every degree from min_tp to tp)"),
       boolean("packing", true, "gather damaged domains into as few replicas as possible on every reconfiguration"),
       choice("reconfig", {"inplace", "restart"}, "inplace",
-             "inplace: redistribute weights and optimizer state over NVLink (inplace_s); restart: reload in the "
-             "new layout (restart_s + load_s)"),
-      number("inplace_s", "s", 60.0, 0, kInf, "in-place reconfiguration time (after detection)"),
+             "inplace: the lost shards come from a DP peer (state copy), the groups reshard over NVLink (ntp "
+             "reshard) and re-form (communicator rebuild), plus a spare swap-in when a group moves to hardware "
+             "the job was not using; restart: restart the job in the new layout (job restart + checkpoint "
+             "load). Prices: /recovery"),
       boolean("in_memory_recovery", true, "restart reconfiguration keeps the state in memory (no rollback)"),
       boolean("upgrade_on_repair", true, "reconfigure to a better layout when repairs allow and the gain repays the reconfiguration "
               "before the next expected job fault (which reconfigures anyway)"),

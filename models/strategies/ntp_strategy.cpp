@@ -22,6 +22,7 @@ NtpConfig NtpJob::compute() const {
 void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial) {
   JobLayout& layout = *ctx().layout;
   const bool used = full || partial, was_used = use_full_[d] || use_partial_[d];
+  new_domains_ = new_domains_ || (used && !was_used);
   if (used ? layout.assigned(d) != full || layout.partial(d) != partial : was_used) layout.assign(d, full, partial);
   use_full_[d] = full;
   use_partial_[d] = static_cast<std::uint16_t>(partial);
@@ -81,6 +82,7 @@ void NtpJob::apply_covering() {
 
 void NtpJob::on_layout_reset() {
   config_ = NtpConfig{};
+  new_domains_ = false;
   // The controller laid out dp x pp full groups; describe them (and drop any partial group).
   JobLayout& layout = *ctx().layout;
   const std::uint32_t domains = ctx().health->topology().domains();
@@ -99,16 +101,28 @@ void NtpJob::on_layout_reset() {
   ctx().signals->boost(ctx().sim->now(), 0, 0);
 }
 
-void NtpJob::reconfigure(bool planned) {
-  const auto& r = scenario().recovery;
-  if (o_.inplace) recover_by_reconfiguring(o_.inplace_s, 0, false, planned);
-  else recover_by_reconfiguring(r.restart_s, scenario().checkpoint.load_s, !o_.in_memory_recovery && !planned, planned);
+std::vector<JobController::Step> NtpJob::reconfiguration_steps(bool planned, int from, int to) const {
+  if (!o_.inplace) return {pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)};
+  std::vector<Step> steps;
+  if (new_domains_) steps.push_back(pay(Mechanism::SpareSwapIn));
+  if (!planned) steps.push_back(pay(Mechanism::StateCopy));  // the lost GPUs' shards, from a DP peer
+  if (from != to) steps.push_back(pay(Mechanism::NtpReshard, ntp_reshard_price_s(from, to)));
+  steps.push_back(pay(Mechanism::CommunicatorRebuild));
+  return steps;
+}
+
+void NtpJob::reconfigure(bool planned, int from) {
+  const bool rollback = !o_.inplace && !o_.in_memory_recovery && !planned;
+  recover(reconfiguration_steps(planned, from, config_.min_degree), rollback, planned);
+  new_domains_ = false;
 }
 
 void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domains) {
   // Fast path: every hit domain was refilled in place (idle GPUs of the domain stood in), so the
   // layout is unchanged; the job still pays the reconfiguration (the new GPU needs its shard).
   const JobLayout& layout = *ctx().layout;
+  const int from = config_.min_degree;
+  new_domains_ = false;
   bool unchanged = true;
   for (std::uint32_t d : hit_domains) {
     const bool used = use_full_[d] || use_partial_[d];
@@ -125,7 +139,7 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
     }
     apply(next);
   }
-  reconfigure(false);
+  reconfigure(false, from);
 }
 
 void NtpJob::react_repair(const RepairImpact&) {
@@ -140,14 +154,18 @@ void NtpJob::react_repair(const RepairImpact&) {
   if (gain <= 1e-12) return;
   // The next fault that changes the layout reconfigures anyway (and takes the better layout
   // then): upgrade now only if the gain repays the stall before that fault is expected.
+  const int from = config_.min_degree;
   if (!waiting() && ctx().job_faults_per_hour > 0) {
-    const double stall_s = o_.inplace ? o_.inplace_s : scenario().recovery.restart_s + scenario().checkpoint.load_s;
+    double stall_s = 0;
+    for (const Step& s : reconfiguration_steps(true, from, covering ? scenario().job.tp : next.min_degree))
+      stall_s += static_cast<double>(s.duration) / kMillisPerSecond;
     if (gain * 3600.0 / ctx().job_faults_per_hour < stall_s) return;
   }
+  new_domains_ = false;
   if (covering) apply_covering();
   else apply(next);
   if (waiting()) resume_if_waiting();
-  else reconfigure(true);  // an upgrade after repairs: planned, no detection, no rollback
+  else reconfigure(true, from);  // an upgrade after repairs: planned, no detection, no rollback
 }
 
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost) {
@@ -182,7 +200,6 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
   o.layout.boost = boost;
   if (boost) o.layout.max_power = r.number("max_power");
   o.inplace = r.string("reconfig") == "inplace";
-  o.inplace_s = r.number("inplace_s");
   o.in_memory_recovery = r.boolean("in_memory_recovery");
   o.upgrade_on_repair = r.boolean("upgrade_on_repair");
   return o;

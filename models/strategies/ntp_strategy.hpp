@@ -1,9 +1,11 @@
 // The nonuniform-TP job (shared by ntp and ntp_boost): after every fault that hits the job, and
 // after repairs that allow a better layout, it recomputes the NTP layout (ntp_config.hpp),
-// moves the groups and pays a reconfiguration: `inplace` (detection + inplace_s, weights and
-// optimizer state redistributed over NVLink, lost shards from a peer) or `restart` (detection
-// + restart + checkpoint load, rolled back unless in-memory recovery is on). With no replica
-// left it falls back to a whole-job restart.
+// moves the groups and pays a reconfiguration from the price list: `inplace` (detection, the
+// lost shards copied from a DP peer, the reshard between the old and new TP degrees over
+// NVLink, a communicator rebuild, and a spare swap-in when a group lands on a domain the job
+// was not using; an upgrade after repairs is planned: no detection, no state copy) or
+// `restart` (detection + job restart + checkpoint load, rolled back unless in-memory recovery
+// is on). With no replica left it falls back to a whole-job restart.
 #pragma once
 
 #include <memory>
@@ -18,7 +20,6 @@ namespace goodput {
 struct NtpStrategyOptions {
   NtpOptions layout;
   bool inplace = true;
-  double inplace_s = 60;
   bool in_memory_recovery = true;
   bool upgrade_on_repair = true;
 };
@@ -37,7 +38,9 @@ class NtpJob final : public JobController {
  private:
   NtpConfig compute() const;
   void apply(const NtpConfig& c);
-  void reconfigure(bool planned);
+  // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
+  void reconfigure(bool planned, int from);
+  std::vector<Step> reconfiguration_steps(bool planned, int from, int to) const;
   // Fast path: while the healthy full groups cover dp x pp, ntp_config's answer is the prefix of
   // domains whose capacity reaches dp x pp, no partial group, every replica whole. It is found
   // with a Fenwick tree (CapacityIndex) and applied by re-assigning only the domains whose health
@@ -52,6 +55,7 @@ class NtpJob final : public JobController {
   std::vector<std::uint32_t> use_full_;     // per domain: full groups of the applied config
   std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
   std::unique_ptr<CapacityIndex> caps_;
+  bool new_domains_ = false;      // a domain the job did not use got groups since the last reset
   bool covering_ = false;          // the layout is exactly the fast-path target of the last apply
   std::uint32_t applied_cut_ = 0;  // that target's cut domain
   std::size_t applied_log_ = 0;    // health log entries already reflected in the layout

@@ -15,7 +15,7 @@
 
 namespace goodput {
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;  // 2: per-strategy checkpoint, price list, mechanisms paid
 extern const char* const kToolVersion;
 
 struct StrategySummary {
@@ -30,6 +30,8 @@ struct StrategySummary {
   Summary failed_gpus_mean, failed_gpus_p50, failed_gpus_p90, failed_gpus_p99, paused_hours;
   std::vector<Summary> time_above_failed;  // per /report/failed_gpu_thresholds entry
   double mtbi_hours = 0;
+  // Recovery mechanisms paid per run (Mechanism order): how often, hours the job stood still.
+  std::array<Summary, kMechanismCount> paid_count, paid_stall_hours;
 };
 
 struct Report {

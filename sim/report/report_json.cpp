@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "sim/report/report.hpp"
+#include "models/strategies/price_list.hpp"
 
 namespace goodput {
 
@@ -21,6 +22,12 @@ Summary scale(Summary s, double k, double offset = 0) {
   s.stddev *= std::abs(k);
   s.ci95 *= std::abs(k);
   return s;
+}
+
+Json checkpoint_json(const RunPlan::Checkpointing& c) {
+  return {{"interval_s", to_seconds(c.interval)},
+          {"reason", c.reason},
+          {"rollbacks_per_hour", c.rollbacks_per_hour >= 0 ? Json(c.rollbacks_per_hour) : Json(nullptr)}};
 }
 
 }  // namespace
@@ -51,8 +58,7 @@ Json report_json(const Report& rep) {
                   {"spare_domains", sc.spare_domains},
                   {"job_gpus", static_cast<std::int64_t>(sc.job.tp) * sc.job.pp * sc.job.dp}};
   j["checkpoint"] = {{"policy", plan.checkpoint_policy},
-                     {"interval_s", to_seconds(plan.checkpoint_interval)},
-                     {"reason", plan.checkpoint_reason},
+                     {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
                      {"job_faults_per_hour", plan.job_faults_per_hour}};
   const double job_domains = std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
   const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
@@ -71,6 +77,7 @@ Json report_json(const Report& rep) {
     }
     strategies[s.name] = {
         {"params", sc.strategy(s.name)->params},
+        {"checkpoint", checkpoint_json(plan.checkpointing(s.name))},
         {"goodput", summary_json(s.goodput)},
         {"badput", badput},
         {"badput_ci95", badput_ci},
@@ -100,10 +107,27 @@ Json report_json(const Report& rep) {
           {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
           {"paused_hours", summary_json(s.paused_hours)}};
     }
+    if (sc.mode != "snapshot") {
+      Json paid = Json::object();
+      for (int k = 0; k < kMechanismCount; ++k)
+        paid[mechanism_name(static_cast<Mechanism>(k))] = {{"count", summary_json(s.paid_count[k])},
+                                                           {"stall_hours", summary_json(s.paid_stall_hours[k])}};
+      strategies[s.name]["mechanisms_paid"] = paid;
+    }
     if (sc.mode == "snapshot") {
       strategies[s.name]["healthy_tp_groups_fraction"] = summary_json(s.healthy_tp_groups_fraction);
       strategies[s.name]["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
     }
+  }
+  if (sc.mode != "snapshot") {
+    Json prices = Json::array();
+    for (int k = 0; k < kMechanismCount; ++k) {
+      const auto m = static_cast<Mechanism>(k);
+      prices.push_back({{"mechanism", mechanism_name(m)},
+                        {"price_s", mechanism_price_s(sc, plan.cost.get(), m)},
+                        {"from", mechanism_price_source(sc, plan.cost.get(), m)}});
+    }
+    j["price_list"] = prices;
   }
   j["strategies"] = strategies;
   j["winner"] = rep.strategies[rep.winner].name;  // the leader; see "verdict" for whether it is significant

@@ -52,6 +52,10 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       s.time_above_failed.push_back(summarize_by(r, [k](const RunMetrics& m) {
         return k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0;
       }));
+    for (int k = 0; k < kMechanismCount; ++k) {
+      s.paid_count[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_count[k]; });
+      s.paid_stall_hours[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_stall_hours[k]; });
+    }
     double wall = 0, interruptions = 0;
     for (const auto& m : r) {
       wall += m.wall_hours;

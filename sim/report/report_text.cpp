@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/report/report.hpp"
+#include "models/strategies/price_list.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/text_util.hpp"
@@ -92,7 +93,8 @@ std::string report_markdown(const Report& rep) {
   s << "| strategy | Goodput | vs winner (pp) | ETTR | interruptions | checkpoints |\n|---|---|---|---|---|---|\n";
   for (const auto& st : rep.strategies)
     s << "| " << st.name << " | " << pct_ci(st.goodput) << " | "
-      << fmt("%+.2f", 100 * st.difference_vs_winner.mean) << " ± " << fmt("%.2f", 100 * st.difference_vs_winner.ci95)
+      << fmt("%+.2f", 100 * st.difference_vs_winner.mean)
+      << (st.difference_vs_winner.n < 2 ? std::string() : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
       << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | " << num_ci(st.checkpoints, "%.0f") << " |\n";
   s << "\n## Where the rest went (share of wall time)\n\n| bucket |";
   for (const auto& st : rep.strategies) s << " " << st.name << " |";
@@ -154,6 +156,25 @@ std::string report_markdown(const Report& rep) {
   for (const auto& st : rep.strategies)
     s << "| " << st.name << " | " << (st.mtbi_hours > 0 ? fmt("%.1f", st.mtbi_hours) : std::string("no interruption"))
       << " | " << num_ci(st.paused_hours, "%.1f") << " |\n";
+  s << "\n## Recovery prices and what each strategy paid\n\nOne price list for every strategy: the same physical "
+       "action costs the same whoever performs it.\n\n| mechanism | price (s) | from |\n|---|---|---|\n";
+  for (int k = 0; k < kMechanismCount; ++k) {
+    const auto m = static_cast<Mechanism>(k);
+    s << "| " << mechanism_name(m) << " | " << fmt("%.4g", mechanism_price_s(sc, plan.cost.get(), m)) << " | "
+      << mechanism_price_source(sc, plan.cost.get(), m) << " |\n";
+  }
+  s << "\nMechanisms paid per run (mean count; hours the job stood still for them in brackets; background work, "
+       "e.g. a rejoining replica's state copy, costs no stall):\n\n| strategy |";
+  for (int k = 0; k < kMechanismCount; ++k) s << " " << mechanism_name(static_cast<Mechanism>(k)) << " |";
+  s << "\n|---|";
+  for (int k = 0; k < kMechanismCount; ++k) s << "---|";
+  s << "\n";
+  for (const auto& st : rep.strategies) {
+    s << "| " << st.name << " |";
+    for (int k = 0; k < kMechanismCount; ++k)
+      s << " " << fmt("%.1f", st.paid_count[k].mean) << " (" << fmt("%.1f", st.paid_stall_hours[k].mean) << " h) |";
+    s << "\n";
+  }
   s << "\n## Set-up\n\n"
     << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
     << topo.domains() << " domains of " << topo.gpus_per_domain() << " (" << sc.spare_domains << " spare domains).\n"
@@ -163,12 +184,18 @@ std::string report_markdown(const Report& rep) {
     << ", rate scale " << sc.failures.rate_scale << "; expected faults touching the job: "
     << fmt("%.3f", plan.job_faults_per_hour) << " per hour (job MTBF "
     << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h" : std::string("infinite")) << ").\n"
-    << "- Recovery: detection " << sc.recovery.detection_s << " s, restart " << sc.recovery.restart_s << " s, checkpoint load "
-    << sc.checkpoint.load_s << " s, save " << sc.checkpoint.save_s << " s (" << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
+    << "- Recovery: prices above; checkpoint save " << sc.checkpoint.save_s << " s ("
+    << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
     << "- Cost model: " << plan.cost_info.name
     << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash + ")" : std::string())
     << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n"
-    << "- Checkpoint interval: " << plan.checkpoint_policy << " — " << plan.checkpoint_reason << ".\n"
+    << "- Checkpoint interval (" << plan.checkpoint_policy << "), per strategy:\n";
+  for (const auto& st : rep.strategies) {
+    const auto& c = plan.checkpointing(st.name);
+    s << "  - " << st.name << ": " << (c.interval > 0 ? fmt("%.0f s", to_seconds(c.interval)) : std::string("none"))
+      << " — " << c.reason << ".\n";
+  }
+  s
     << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row per seed x strategy).\n";
   return s.str();
 }

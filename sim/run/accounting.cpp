@@ -92,6 +92,7 @@ void Accounting::checkpoint_aborted(Time t) {
 
 void Accounting::rollback(Time t) {
   advance(t);
+  ++m_.rollbacks;
   const double lost = progress_ - durable_progress_;
   progress_ -= lost;
   bucket_[static_cast<int>(Bucket::WastedProgress)] += lost;
@@ -125,6 +126,11 @@ void Accounting::boost(Time t, double extra_power_gpus, int boosted_domains) {
   advance(t);
   boost_power_ = extra_power_gpus;
   boosted_domains_ = boosted_domains;
+}
+
+void Accounting::paid(Time, Mechanism m, Time stalled) {
+  ++m_.paid_count[static_cast<int>(m)];
+  m_.paid_stall_hours[static_cast<int>(m)] += to_seconds(stalled) / 3600.0;
 }
 
 void Accounting::gpus_down(Time t, std::int64_t down) {

@@ -26,6 +26,7 @@ class Accounting final : public JobObserver {
   void gpus_in_use(Time t, std::int64_t in_use) override;
   void replicas(Time, int, int) override {}
   void boost(Time t, double extra_power_gpus, int boosted_domains) override;
+  void paid(Time t, Mechanism m, Time stalled) override;
 
   void gpus_down(Time t, std::int64_t down);  // from the driver, on every health change
   void count_failure(bool hit_job);

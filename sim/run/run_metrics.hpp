@@ -4,10 +4,12 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "models/job/job_signals.hpp"
+#include "sim/core/params.hpp"
 
 namespace goodput {
 
@@ -22,6 +24,7 @@ struct RunMetrics {
   std::int64_t peak_failed_gpus = 0;
   double spare_gpu_hours = 0;   // healthy GPUs not used by the job, integrated
   std::int64_t checkpoints = 0; // durable checkpoints
+  std::int64_t rollbacks = 0;   // returns to the last durable checkpoint
   std::int64_t events = 0;      // engine events fired
   double boost_energy_gpu_hours = 0;  // extra power x time, in GPU-TDP-hours
   double boosted_domain_hours = 0;    // domains boosted x time
@@ -32,7 +35,23 @@ struct RunMetrics {
   // time with more than that fraction of all GPUs failed.
   double failed_gpus_mean = 0, failed_gpus_p50 = 0, failed_gpus_p90 = 0, failed_gpus_p99 = 0;
   std::vector<double> time_above_failed;
+  // Recovery mechanisms paid (JobObserver::paid): how often, and hours the job stood still.
+  std::array<std::int64_t, kMechanismCount> paid_count{};
+  std::array<double, kMechanismCount> paid_stall_hours{};
 };
+
+// The per-run metrics as a table (run_metrics.cpp): each field once, with its name, unit and
+// meaning, so records (sweep points, MPI transfers) store metrics by name and a new field is
+// one line there. to_json/from_json go through it; from_json throws std::out_of_range when a
+// field is missing (an older record).
+struct RunMetricField {
+  std::string name, unit, doc;
+  std::function<Json(const RunMetrics&)> get;
+  std::function<void(RunMetrics&, const Json&)> set;
+};
+const std::vector<RunMetricField>& run_metric_fields();
+Json run_metrics_to_json(const RunMetrics& m);
+RunMetrics run_metrics_from_json(const Json& j);
 
 struct StrategyRuns {
   std::string strategy;

@@ -10,6 +10,7 @@
 #include "models/job/job_layout.hpp"
 #include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
+#include "sim/run/single_run.hpp"
 
 namespace goodput {
 
@@ -70,6 +71,89 @@ Exposure job_exposure(const Scenario& s, const Topology& topo) {
   return e;
 }
 
+// The interval an adaptive policy gives for checkpoint cost `cost` and mean time between
+// rollbacks `mtbf_s`, and the sentence that says so.
+double adaptive_interval(const Scenario& s, double cost, double mtbf_s, std::ostringstream& why) {
+  const auto& ck = s.checkpoint;
+  const bool young = ck.policy == CheckpointSpec::Policy::Young;
+  const bool daly = ck.policy == CheckpointSpec::Policy::Daly;
+  const double restart = s.recovery.detection_s + s.recovery.restart_s + ck.load_s;
+  const double interval = young ? young_interval_s(cost, mtbf_s)
+                          : daly ? daly_interval_s(cost, mtbf_s)
+                                 : availability_optimal_interval_s(cost, mtbf_s, restart);
+  why << (young ? "Young: sqrt(2 C M)" : daly ? "Daly's higher-order formula" : "minimum of Daly's expected run time T(tau)")
+      << " with checkpoint cost C = " << cost << " s, mean time between rollbacks M = " << mtbf_s / 3600.0 << " h"
+      << (young || daly ? "" : ", restart R = " + std::to_string(static_cast<int>(restart)) + " s")
+      << " gives " << interval << " s";
+  return interval;
+}
+
+// Fills plan.checkpoints: the same interval for all under `none`/`fixed`, else each strategy's
+// own optimum from its rollback rate in a pilot without checkpoints.
+void resolve_checkpointing(RunPlan& plan) {
+  const Scenario& s = plan.scenario;
+  const auto& ck = s.checkpoint;
+  const std::size_t n = s.strategies.size();
+  plan.checkpoints.assign(n, {});
+  auto for_all = [&](double interval, const std::string& reason) {
+    plan.default_checkpointing.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    plan.default_checkpointing.reason = reason;
+    for (auto& c : plan.checkpoints) c = plan.default_checkpointing;
+  };
+  std::ostringstream why;
+  why.precision(4);
+  switch (ck.policy) {
+    case CheckpointSpec::Policy::None:
+      plan.checkpoint_policy = "none";
+      for_all(0, "no checkpoints: a restart goes back to the start of the run");
+      return;
+    case CheckpointSpec::Policy::Fixed:
+      plan.checkpoint_policy = "fixed";
+      why << "fixed interval of " << ck.interval_s << " s (the same for every strategy)";
+      for_all(ck.interval_s, why.str());
+      return;
+    default: break;
+  }
+  plan.checkpoint_policy = ck.policy == CheckpointSpec::Policy::Young  ? "young"
+                           : ck.policy == CheckpointSpec::Policy::Daly ? "daly"
+                                                                        : "availability_optimal";
+  const double cost = ck.async ? ck.async_blocking_s : ck.save_s;
+  if (cost <= 0 || plan.job_faults_per_hour <= 0) {
+    why << "no job failures expected (or free checkpoints): fell back to interval_s = " << ck.interval_s << " s";
+    for_all(ck.interval_s, why.str());
+    return;
+  }
+  {
+    std::ostringstream w;
+    w.precision(4);
+    w << "every job fault taken as a rollback; ";
+    const double interval = adaptive_interval(s, cost, 3600.0 / plan.job_faults_per_hour, w);
+    plan.default_checkpointing.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    plan.default_checkpointing.reason = w.str();
+  }
+  // Pilot: every strategy on the first runs' faults, checkpoints off; count rollbacks.
+  const int pilots = plan.trace_faults ? 1 : std::max(1, std::min(s.seeds, 2));
+  std::vector<std::int64_t> rollbacks(n, 0);
+  for (int run = 0; run < pilots; ++run) {
+    const auto m = simulate_all(plan, faults_for(plan, run), s.strategies);
+    for (std::size_t i = 0; i < n; ++i) rollbacks[i] += m[i].rollbacks;
+  }
+  const double hours = pilots * s.horizon_hours;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& c = plan.checkpoints[i];
+    c.rollbacks_per_hour = static_cast<double>(rollbacks[i]) / hours;
+    std::ostringstream w;
+    w.precision(4);
+    // No rollback in the pilot: the mean time between rollbacks is at least its length.
+    const double mtbf_s = 3600.0 * (rollbacks[i] > 0 ? hours / static_cast<double>(rollbacks[i]) : hours);
+    w << rollbacks[i] << " rollback(s) in a " << hours << " h pilot without checkpoints"
+      << (rollbacks[i] > 0 ? "" : " (M taken as the pilot's length)") << "; ";
+    const double interval = adaptive_interval(s, cost, mtbf_s, w);
+    c.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    c.reason = w.str();
+  }
+}
+
 }  // namespace
 
 RunPlan make_plan(const Scenario& scenario) {
@@ -81,7 +165,8 @@ RunPlan make_plan(const Scenario& scenario) {
   plan.cost = make_cost_model(scenario, &plan.cost_info);
   if (scenario.mode == "snapshot") {
     plan.checkpoint_policy = "none";
-    plan.checkpoint_reason = "snapshot mode has no time axis";
+    plan.checkpoints.assign(scenario.strategies.size(), {0, "snapshot mode has no time axis", -1});
+    plan.default_checkpointing = plan.checkpoints.empty() ? RunPlan::Checkpointing{} : plan.checkpoints.front();
     return plan;
   }
 
@@ -104,44 +189,14 @@ RunPlan make_plan(const Scenario& scenario) {
                                   exposure[static_cast<int>(c.scope)];
   }
 
-  const auto& ck = scenario.checkpoint;
-  const double cost = ck.async ? ck.async_blocking_s : ck.save_s;
-  const double mtbf_s = plan.job_faults_per_hour > 0 ? 3600.0 / plan.job_faults_per_hour : INFINITY;
-  const double restart = scenario.recovery.detection_s + scenario.recovery.restart_s + ck.load_s;
-  std::ostringstream why;
-  why.precision(4);
-  double interval = 0;
-  switch (ck.policy) {
-    case CheckpointSpec::Policy::None:
-      plan.checkpoint_policy = "none";
-      why << "no checkpoints: a restart goes back to the start of the run";
-      break;
-    case CheckpointSpec::Policy::Fixed:
-      plan.checkpoint_policy = "fixed";
-      interval = ck.interval_s;
-      why << "fixed interval of " << interval << " s";
-      break;
-    default: {
-      const bool young = ck.policy == CheckpointSpec::Policy::Young;
-      const bool daly = ck.policy == CheckpointSpec::Policy::Daly;
-      plan.checkpoint_policy = young ? "young" : daly ? "daly" : "availability_optimal";
-      if (!std::isfinite(mtbf_s) || cost <= 0) {
-        interval = ck.interval_s;
-        why << "no job failures expected (or free checkpoints): fell back to interval_s = " << interval << " s";
-        break;
-      }
-      interval = young ? young_interval_s(cost, mtbf_s)
-                 : daly ? daly_interval_s(cost, mtbf_s)
-                        : availability_optimal_interval_s(cost, mtbf_s, restart);
-      why << (young ? "Young: sqrt(2 C M)" : daly ? "Daly's higher-order formula" : "minimum of Daly's expected run time T(tau)")
-          << " with checkpoint cost C = " << cost << " s, job MTBF M = " << mtbf_s / 3600.0 << " h"
-          << (young || daly ? "" : ", restart R = " + std::to_string(static_cast<int>(restart)) + " s")
-          << " gives " << interval << " s";
-    }
-  }
-  plan.checkpoint_interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
-  plan.checkpoint_reason = why.str();
+  resolve_checkpointing(plan);
   return plan;
+}
+
+const RunPlan::Checkpointing& RunPlan::checkpointing(const std::string& strategy) const {
+  for (std::size_t i = 0; i < scenario.strategies.size() && i < checkpoints.size(); ++i)
+    if (scenario.strategies[i].name == strategy) return checkpoints[i];
+  return default_checkpointing;
 }
 
 FaultList faults_for(const RunPlan& plan, int run) {

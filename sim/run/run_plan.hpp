@@ -1,6 +1,9 @@
 // Everything a scenario's runs share, prepared once: the topology (with its blast radii),
-// the checkpoint interval the policy resolves to (and why), the job's expected interruption
-// rate, and, for trace replay, the parsed trace. faults_for(run) draws or replays the fault
+// each strategy's checkpoint interval (and why), the job's expected interruption rate, and,
+// for trace replay, the parsed trace. A fixed interval (or none) applies to every strategy;
+// the adaptive policies (young, daly, availability_optimal) put each strategy at its own
+// optimum, from the rate of the events that roll *it* back: a pilot simulation without
+// checkpoints (the first min(seeds, 2) runs' faults) counts each strategy's rollbacks. faults_for(run) draws or replays the fault
 // list of one Monte Carlo run; every strategy of that run replays the same list.
 #pragma once
 
@@ -20,9 +23,17 @@ struct RunPlan {
   std::shared_ptr<const Topology> topology;
   Time horizon = 0;
   double job_faults_per_hour = 0;  // expected faults touching the job's GPUs (all of them up)
-  Time checkpoint_interval = 0;    // 0: no checkpoints
   std::string checkpoint_policy;   // name of the policy in force
-  std::string checkpoint_reason;   // one sentence: the formula and its inputs
+  struct Checkpointing {
+    Time interval = 0;             // 0: no checkpoints
+    std::string reason;            // one sentence: the formula and its inputs
+    double rollbacks_per_hour = -1;  // measured by the pilot (-1: not needed)
+  };
+  std::vector<Checkpointing> checkpoints;  // one per scenario.strategies entry, same order
+  // For a strategy outside the scenario's list: the fixed interval, or the adaptive formula
+  // with the job's fault rate (every job fault taken as a rollback).
+  Checkpointing default_checkpointing;
+  const Checkpointing& checkpointing(const std::string& strategy) const;
   std::shared_ptr<const FaultList> trace_faults;  // trace replay only
   // Components outside the job's failure-free layout (by id), when idle hardware fails at a
   // different rate (/failures/idle_rate_scale < 1); null otherwise.

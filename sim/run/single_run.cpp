@@ -28,7 +28,7 @@ struct Lane {
     ctx.health = &health;
     ctx.layout = &layout;
     ctx.signals = &signals;
-    ctx.checkpoint_interval = plan.checkpoint_interval;
+    ctx.checkpoint_interval = plan.checkpointing(config.name).interval;
     ctx.cost = plan.cost.get();
     ctx.job_faults_per_hour = plan.job_faults_per_hour;
   }

@@ -65,7 +65,8 @@ TEST_CASE("a valid scenario resolves its defaults, and the resolved form loads a
   CHECK(s.spare_domains == 1);
   CHECK(s.strategies.size() == 3);
   CHECK(s.resolved["recovery"]["detection_s"] == 100.0);
-  CHECK(s.resolved["strategies"]["hot_spares"]["swap_s"] == 300.0);
+  CHECK(s.resolved["recovery"]["spare_swap_s"] == 180.0);
+  CHECK(!s.resolved["recovery"].contains("state_copy_s"));  // absent: derived from bytes
   const Scenario again = parse_scenario(s.resolved, "resolved.json");
   CHECK(again.resolved == s.resolved);
 }

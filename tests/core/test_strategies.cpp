@@ -2,6 +2,7 @@
 // invariants every strategy in the table must keep.
 #include <doctest/doctest.h>
 
+#include "models/job/checkpoint_policy.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/run/single_run.hpp"
 #include "support.hpp"
@@ -69,23 +70,36 @@ TEST_CASE("checkpoint_restart without a spare waits for the repair") {
   CHECK(m.goodput * H == doctest::Approx(H - 36000 - 35900 - 300 - 300).epsilon(1e-9));
 }
 
-TEST_CASE("dp_drop: the damaged replica leaves and rejoins after repair plus a state copy") {
+TEST_CASE("dp_drop: the damaged replica leaves, and rejoins through a swap-in, a state copy and a rebuild") {
   Json j = small_scenario(3, 3);  // no spare
   j["checkpoint"]["interval"] = "none";
+  j["recovery"]["state_copy_s"] = 40;  // spare swap-in: 180 s (default), communicator rebuild: 60 s
   const double t0 = 36003;  // 3 s into a 10 s step
   const RunMetrics m = run_one_fault(j, "dp_drop", t0 / 3600, 20.0);
-  CHECK(m.interruptions == 1);
+  CHECK(m.interruptions == 1);  // the rejoin is planned: not an interruption, no step lost
   CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3).epsilon(1e-9));
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60).epsilon(1e-9));
-  // Two of three replicas from the end of the stall until repair (72,000 s) + state copy (300 s).
-  CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx((72300 - (t0 + 160)) / 3).epsilon(1e-9));
+  // Detection + rebuild when it leaves; a rebuild when it rejoins.
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60 + 60).epsilon(1e-9));
+  // Two of three replicas from the end of the stall until repair (72,000 s) + swap-in + state copy.
+  CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx((72000 + 180 + 40 - (t0 + 160)) / 3).epsilon(1e-9));
   CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
+  auto paid = [&](const RunMetrics& r, Mechanism k) { return r.paid_count[static_cast<int>(k)]; };
+  CHECK(paid(m, Mechanism::Detection) == 1);
+  CHECK(paid(m, Mechanism::CommunicatorRebuild) == 2);
+  CHECK(paid(m, Mechanism::SpareSwapIn) == 1);
+  CHECK(paid(m, Mechanism::StateCopy) == 1);
+  CHECK(paid(m, Mechanism::JobRestart) == 0);
+  // The state copy ran in the background: no stall; the rebuilds stalled 2 x 60 s.
+  CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::StateCopy)] == 0);
+  CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::CommunicatorRebuild)] * 3600 == doctest::Approx(120));
 
-  // With a spare node the replica is rebuilt at once and rejoins after the state copy.
+  // With a spare node the replica is rebuilt at once and rejoins after swap-in + state copy.
   Json s = small_scenario(3, 4);
   s["checkpoint"]["interval"] = "none";
+  s["recovery"]["state_copy_s"] = 40;
   const RunMetrics ms = run_one_fault(s, "dp_drop", t0 / 3600, 20.0);
-  CHECK(bucket(ms, Bucket::DegradedCapacity) * H == doctest::Approx((300 - 160) / 3.0).epsilon(1e-9));
+  CHECK(bucket(ms, Bucket::DegradedCapacity) * H == doctest::Approx((180 + 40 - 160) / 3.0).epsilon(1e-9));
+  CHECK(bucket(ms, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60 + 60).epsilon(1e-9));
 }
 
 TEST_CASE("dp_drop batch policies") {
@@ -94,7 +108,7 @@ TEST_CASE("dp_drop batch policies") {
   j["job"]["microbatches"] = 1;
   j["strategies"]["dp_drop"]["batch_policy"] = "accumulate";
   // accumulate with one micro-batch per replica: 2 replicas need 2 rounds -> half speed.
-  const double degraded_s = 72300 - 36160;
+  const double degraded_s = 72180 - 36160;  // until repair + spare swap-in (state copy: 0 s, no shape)
   RunMetrics m = run_one_fault(j, "dp_drop", 10.0, 20.0);
   CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx(degraded_s / 2).epsilon(1e-9));
   // pause_below 3: the job waits instead of running on two replicas.
@@ -109,7 +123,8 @@ TEST_CASE("hot_spares swaps a spare in, and falls back when the pool is empty") 
   j["checkpoint"]["interval"] = "none";
   const double t0 = 36003;
   RunMetrics m = run_one_fault(j, "hot_spares", t0 / 3600, 20.0);
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 300).epsilon(1e-9));
+  // Detection, spare swap-in (180 s), state copy (0 s: no model shape), communicator rebuild (60 s).
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
   CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3).epsilon(1e-9));
   CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
   // Scope gpu on HGX: no idle GPU inside the node, so the checkpoint_restart fallback acts.
@@ -169,11 +184,13 @@ TEST_CASE("hot_spares: a restart-only fault restarts on a spare, without waiting
   Json j = small_scenario(3, 4);
   j["checkpoint"]["interval"] = "none";
   const RunMetrics m = run_one_fault(j, "hot_spares", 10.0, 20.0, "gpu/0", /*restart_only=*/true);
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 200).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
   CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
-  // Without a spare it waits for the GPU (10 h outage) after the restart.
+  // Without a spare it re-forms in place (state copy + rebuild) and waits for its processes
+  // (the 10 h outage).
   const RunMetrics w = run_one_fault(small_scenario(3, 3), "hot_spares", 10.0, 20.0, "gpu/0", true);
-  CHECK(bucket(w, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 300).epsilon(1e-9));
+  CHECK(bucket(w, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60).epsilon(1e-9));
+  CHECK(bucket(w, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 160).epsilon(1e-9));
 }
 
 TEST_CASE("async checkpoints: a snapshot counts only once durable; a save cut short is lost") {
@@ -213,4 +230,68 @@ TEST_CASE("the step in flight is counted from the end of the last checkpoint sav
   CHECK(lost(667) == doctest::Approx(7).epsilon(1e-9));    // 7 s after the first save ended
   CHECK(lost(1333) == doctest::Approx(3).epsilon(1e-9));   // 13 s after the second: 3 s into a step
   CHECK(lost(655) == 0);                                    // during a save: no step in flight
+}
+
+TEST_CASE("equal prices, equal results: hot_spares and ntp re-form in-domain at the same price") {
+  // NVL32 domains of 32 GPUs hold 3 TP8 groups of the job (8 idle GPUs each): every single-GPU
+  // fault is refilled in place by an idle GPU of its domain. Both strategies then pay detection,
+  // state copy and communicator rebuild, and lose the step in flight: identical results.
+  Json j = Json::parse(R"({
+    "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "domains": 2},
+    "job": {"tp": 8, "pp": 1, "dp": 3, "step_s": 10},
+    "failures": {"preset": "none"},
+    "recovery": {"detection_s": 100, "communicator_rebuild_s": 30, "state_copy_s": 45},
+    "checkpoint": {"interval": "none"},
+    "strategies": {"hot_spares": {"scope": "gpu"}, "ntp": {}}
+  })");
+  const RunPlan plan = make_plan(scenario_from(j));
+  FaultList faults;
+  faults.classes.push_back({"gpu", false});
+  const Topology& topo = *plan.topology;
+  for (int k = 0; k < 6; ++k)  // GPUs 1..6 of domain 0 (in the job), 10 h apart, each down 3 h
+    faults.faults.push_back({from_hours(5.0 + 10 * k), from_hours(8.0 + 10 * k),
+                             *topo.resolve("gpu/" + std::to_string(k + 1)), 0});
+  const RunMetrics hs = simulate(plan, faults, config_for(plan.scenario, "hot_spares"));
+  const RunMetrics ntp = simulate(plan, faults, config_for(plan.scenario, "ntp"));
+  CHECK(hs.interruptions == 6);
+  CHECK(hs.goodput == doctest::Approx(ntp.goodput).epsilon(1e-12));
+  CHECK(hs.badput == ntp.badput);
+  CHECK(hs.paid_count == ntp.paid_count);
+  CHECK(hs.paid_count[static_cast<int>(Mechanism::StateCopy)] == 6);
+  CHECK(hs.paid_count[static_cast<int>(Mechanism::SpareSwapIn)] == 0);
+  CHECK(bucket(hs, Bucket::InfrastructureRecovery) * H == doctest::Approx(6 * (100 + 45 + 30)).epsilon(1e-9));
+}
+
+TEST_CASE("each strategy checkpoints at its own Daly interval, from the rollbacks it suffers") {
+  Json j = Json::parse(R"({
+    "horizon_hours": 400, "seeds": 2, "seed": 3,
+    "cluster": {"preset": "nvl32", "spare_domains": 1},
+    "job": {"tp": 16, "pp": 2, "dp": 4, "step_s": 7},
+    "failures": {"preset": "pessimistic", "rate_scale": 20},
+    "checkpoint": {"interval": "daly", "save_s": 60},
+    "strategies": {"checkpoint_restart": {}, "dp_drop": {}, "ntp": {"reconfig": "restart", "in_memory_recovery": false}}
+  })");
+  const RunPlan plan = make_plan(scenario_from(j));
+  // The rollbacks of the first two runs without checkpoints, counted directly.
+  Json none = j;
+  none["checkpoint"]["interval"] = "none";
+  const RunPlan bare = make_plan(scenario_from(none));
+  for (const auto& sc : plan.scenario.strategies) {
+    CAPTURE(sc.name);
+    std::int64_t rollbacks = 0;
+    for (int run = 0; run < 2; ++run) rollbacks += simulate(bare, faults_for(bare, run), sc).rollbacks;
+    const auto& c = plan.checkpointing(sc.name);
+    CHECK(c.rollbacks_per_hour == doctest::Approx(static_cast<double>(rollbacks) / 800.0).epsilon(1e-12));
+    const double mtbf_s = 3600.0 * 800.0 / static_cast<double>(std::max<std::int64_t>(rollbacks, 1));
+    CHECK(to_seconds(c.interval) == doctest::Approx(daly_interval_s(60, mtbf_s)).epsilon(1e-6));
+  }
+  // checkpoint_restart rolls back on every job fault; ntp with restart reconfiguration and no
+  // in-memory state too; dp_drop only when no replica survives: it checkpoints far less often.
+  const auto& cr = plan.checkpointing("checkpoint_restart");
+  const auto& drop = plan.checkpointing("dp_drop");
+  CHECK(cr.rollbacks_per_hour > 0);
+  CHECK(drop.rollbacks_per_hour < cr.rollbacks_per_hour / 10);
+  CHECK(drop.interval > 2 * cr.interval);
+  CHECK(plan.checkpointing("ntp").rollbacks_per_hour > 0);
 }
