@@ -2,6 +2,8 @@
 # Regenerates the reference reports under results/ from the shipped scenarios: each scenario's
 # report (report.md / .html / .json, runs.csv, timeline.json of run 0), the NTP paper's
 # throughput-loss-vs-failed-fraction sweep, and its spare domains vs Goodput (sweep and seek).
+# The commands are the golden cases' (tests/golden/results-*/args), which CI re-runs and
+# compares with these references (tests/golden/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -25,20 +27,12 @@ publish() {  # publish NAME: build/regenerate/NAME -> results/NAME, without good
   mv "$stage/$1" "results/$1"
   echo "results/$1"
 }
-for s in default llama3-16k-h100 trace-example infinitehbd-replay lanl-system20 ntp-paper-nvl32; do
-  $g run "scenarios/$s.json" --out "$stage/$s" --quiet
-  publish "$s"
+# One command per reference, shared with the golden cases that check it in CI:
+# tests/golden/results-NAME/args (goodput's arguments, one per line) makes results/NAME.
+for dir in tests/golden/results-*/; do
+  name=$(basename "$dir")
+  name=${name#results-}
+  mapfile -t args <"$dir/args"
+  $g "${args[@]}" --out "$stage/$name" --quiet
+  publish "$name"
 done
-# The NTP paper's question: throughput loss vs the fraction of failed GPUs (snapshot mode).
-$g sweep scenarios/ntp-paper-nvl32.json --set /mode=snapshot --seeds 100 \
-  --axis /failures/failed_fraction=0,0.0005,0.001,0.0015,0.002,0.0025,0.003,0.0035,0.004 \
-  --out "$stage/ntp-paper-nvl32-snapshot" --quiet
-publish ntp-paper-nvl32-snapshot
-# Spare NVL32 domains vs Goodput over 30 days, seeds added until every CI is within 0.2 pp.
-$g sweep scenarios/ntp-paper-nvl32.json --axis /cluster/spare_domains=0,8,16,32,48,64,96 \
-  --seeds auto --ci-target 0.002 --max-seeds 40 --out "$stage/ntp-paper-nvl32-spares" --quiet
-publish ntp-paper-nvl32-spares
-# The fewest spare domains that keep dp_drop's Goodput at 93%, by bisection.
-$g sweep scenarios/ntp-paper-nvl32.json --seek /cluster/spare_domains --min 0 --max 128 \
-  --target-goodput 0.93 --strategy dp_drop --out "$stage/ntp-paper-nvl32-seek-spares" --quiet
-publish ntp-paper-nvl32-seek-spares
