@@ -3,6 +3,9 @@
 # and runs the whole test suite through CTest. GPU tests skip cleanly without a GPU; the
 # headless-browser test of report.html needs chromium (installed here) and the vendored
 # plotting libraries (fetched here from the npm registry; skipped if that fails).
+# Then the same suite again, built with clang under AddressSanitizer + UndefinedBehaviorSanitizer
+# (any finding fails its test; the build also makes the libFuzzer harnesses and replays their
+# regression inputs), and each fuzz harness for FUZZ_SECONDS (default 30) from its seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
@@ -10,3 +13,5 @@ bash scripts/vendor-js.sh || echo "warning: could not vendor the plotting librar
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOODPUT_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build/test -j "$(nproc)"
 ctest --test-dir build/test --output-on-failure -j "$(nproc)"
+bash scripts/test-asan.sh fuzz
+FUZZ_SKIP_BUILD=1 FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz-smoke.sh
