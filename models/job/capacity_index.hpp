@@ -34,6 +34,12 @@ class CapacityIndex {
 
   std::uint32_t cap(std::uint32_t d) const { return cap_[d]; }  // as of the last sync
   std::int64_t total() const { return total_; }
+  // Full groups of domains 0..n-1.
+  std::int64_t prefix(std::uint32_t n) const {
+    std::int64_t sum = 0;
+    for (std::size_t i = std::min<std::size_t>(n, tree_.size() - 1); i > 0; i -= i & (~i + 1)) sum += tree_[i];
+    return sum;
+  }
 
   // For 1 <= k <= total(): the smallest domain c whose running sum (domains 0..c) reaches k;
   // *before = the sum over domains 0..c-1 (< k).

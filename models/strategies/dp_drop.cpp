@@ -23,12 +23,17 @@ class DpDrop final : public JobController {
 
 const ParamSection& dp_drop_params() {
   using namespace param;
-  static const ParamSection s{"dp_drop", "Drop damaged data-parallel replicas; rejoin after repair.", {
-      choice("batch_policy", {"shrink", "accumulate", "pause_below"}, "shrink",
-             "shrink: fewer samples per step; accumulate: same global batch, more micro-batches per "
-             "replica (whole micro-batches); pause_below: shrink, but stop below min_replicas"),
-      integer("min_replicas", "replicas", 1, 1, 1e7, "pause_below: fewest replicas that may train"),
-  }};
+  static const ParamSection s{
+      "dp_drop",
+      "Drop damaged data-parallel replicas; rejoin after repair.",
+      {
+          choice("batch_policy", {"shrink", "accumulate", "pause_below"}, "shrink",
+                 "shrink: fewer samples per step; accumulate: same global batch, more "
+                 "micro-batches per "
+                 "replica (whole micro-batches); pause_below: shrink, but stop below min_replicas"),
+          integer("min_replicas", "replicas", 1, 1, 1e7,
+                  "pause_below: fewest replicas that may train"),
+      }};
   return s;
 }
 
@@ -36,7 +41,9 @@ DropOptions read_drop_options(const Json& params) {
   const ParamReader r(params, dp_drop_params(), "", "", nullptr);
   DropOptions o;
   const std::string p = r.string("batch_policy");
-  o.policy = p == "shrink" ? BatchPolicy::Shrink : p == "accumulate" ? BatchPolicy::Accumulate : BatchPolicy::PauseBelow;
+  o.policy = p == "shrink"       ? BatchPolicy::Shrink
+             : p == "accumulate" ? BatchPolicy::Accumulate
+                                 : BatchPolicy::PauseBelow;
   o.min_replicas = r.integer32("min_replicas");
   return o;
 }
@@ -45,7 +52,8 @@ DropOptions read_drop_options(const Json& params) {
 Phase snapshot_dp_drop(const SnapshotInput& in) {
   const JobSpec& j = in.scenario->job;
   const DropOptions o = read_drop_options(in.params);
-  const auto replicas = static_cast<int>(std::min<std::int64_t>(j.dp, full_group_capacity(*in.health, j.tp) / j.pp));
+  const auto replicas =
+      static_cast<int>(std::min<std::int64_t>(j.dp, full_group_capacity(*in.health, j.tp) / j.pp));
   const double rate = drop_rate(o, replicas, j.dp, j.microbatches, in.cost);
   return rate > 0 ? Phase::running(rate) : Phase::stalled(Bucket::WaitingForCapacity);
 }

@@ -34,10 +34,14 @@ class HotSpares final : public JobController {
     // In-domain replacements were already made (idle GPUs of the hit domains).
     if (layout_full()) return recover({state, rebuild}, o_.rollback);
     if (o_.spare_domains) ctx().layout->retarget(job_groups(), {});
-    if (layout_full()) recover({pay(Mechanism::SpareSwapIn), state, rebuild}, o_.rollback);
-    else if (impact.restart_only) recover({state, rebuild}, o_.rollback);  // waits for its processes
-    else if (o_.fallback_restart) recover_by_restart(hit_domains);
-    else recover_by_drop(impact.hits.size(), hit_domains);
+    if (layout_full())
+      recover({pay(Mechanism::SpareSwapIn), state, rebuild}, o_.rollback);
+    else if (impact.restart_only)
+      recover({state, rebuild}, o_.rollback);  // waits for its processes
+    else if (o_.fallback_restart)
+      recover_by_restart(hit_domains);
+    else
+      recover_by_drop(impact.hits.size(), hit_domains);
   }
 
  private:
@@ -48,16 +52,22 @@ class HotSpares final : public JobController {
 
 const ParamSection& hot_spares_params() {
   using namespace param;
-  static const ParamSection s{"hot_spares", "Swap in a warm spare; fall back when the pool is empty.", {
-      choice("scope", {"gpu", "node", "domain"}, "domain",
-             "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain on multi-node "
-             "domains, a spare domain on HGX), domain (in-domain first, then a whole spare domain)"),
-      choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
-             "what happens when no spare is available; dp_drop takes its parameters from "
-             "/strategies/dp_drop when present"),
-      boolean("rollback_to_checkpoint", false,
-              "roll back to the last checkpoint on a swap (false: the spare gets state from a DP peer)"),
-  }};
+  static const ParamSection s{
+      "hot_spares",
+      "Swap in a warm spare; fall back when the pool is empty.",
+      {
+          choice("scope", {"gpu", "node", "domain"}, "domain",
+                 "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain on "
+                 "multi-node "
+                 "domains, a spare domain on HGX), domain (in-domain first, then a whole spare "
+                 "domain)"),
+          choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
+                 "what happens when no spare is available; dp_drop takes its parameters from "
+                 "/strategies/dp_drop when present"),
+          boolean("rollback_to_checkpoint", false,
+                  "roll back to the last checkpoint on a swap (false: the spare gets state from a "
+                  "DP peer)"),
+      }};
   return s;
 }
 
@@ -75,7 +85,8 @@ std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& 
   const ParamReader r(params, hot_spares_params(), "", "", nullptr);
   SpareOptions o;
   const std::string scope = r.string("scope");
-  o.spare_domains = scope == "domain" || (scope == "node" && scenario.cluster.nodes_per_domain == 1);
+  o.spare_domains =
+      scope == "domain" || (scope == "node" && scenario.cluster.nodes_per_domain == 1);
   o.fallback_restart = r.string("fallback") == "checkpoint_restart";
   o.rollback = r.boolean("rollback_to_checkpoint");
   const StrategyConfig* drop = scenario.strategy("dp_drop");

@@ -1,10 +1,10 @@
 #include "models/strategies/job_controller.hpp"
 
-#include "models/cost/cost_model.hpp"
-#include "models/strategies/price_list.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "models/cost/cost_model.hpp"
+#include "models/strategies/price_list.hpp"
 
 namespace goodput {
 
@@ -58,7 +58,9 @@ void JobController::react_repair(const RepairImpact& impact) {
 void JobController::handle(std::uint32_t kind, std::uint64_t) {
   ++events_;
   switch (kind) {
-    case kStallStep: next_stall_step(); break;
+    case kStallStep:
+      next_stall_step();
+      break;
     case kJoin: {
       joins_.pop_front();
       --joining_;
@@ -71,13 +73,16 @@ void JobController::handle(std::uint32_t kind, std::uint64_t) {
         recover({pay(Mechanism::CommunicatorRebuild)}, false, /*planned=*/true);
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
 // --- procedures ---------------------------------------------------------------------------
 
-double JobController::price_s(Mechanism m) const { return mechanism_price_s(scenario(), ctx_->cost, m); }
+double JobController::price_s(Mechanism m) const {
+  return mechanism_price_s(scenario(), ctx_->cost, m);
+}
 
 double JobController::ntp_reshard_price_s(int from, int to) const {
   return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
@@ -93,8 +98,9 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
   ctx_->layout->retarget(job_groups(), dirty);
   if (layout_full()) {
     full_restart_pending_ = false;
-    begin_stall({pay(Mechanism::Detection), pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)},
-                After::FullRestart);
+    begin_stall(
+        {pay(Mechanism::Detection), pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)},
+        After::FullRestart);
   } else {
     full_restart_pending_ = true;
     begin_stall({pay(Mechanism::Detection)}, After::WaitForFullRestart);
@@ -107,7 +113,8 @@ void JobController::begin_full_restart() {
 }
 
 void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty) {
-  const int lost = static_cast<int>(std::min<std::size_t>(groups_hit, static_cast<std::size_t>(active_)));
+  const int lost =
+      static_cast<int>(std::min<std::size_t>(groups_hit, static_cast<std::size_t>(active_)));
   if (active_ - lost <= 0 && joining_ == 0) {
     recover_by_restart(dirty);  // no replica holds the model state any more
     return;
@@ -142,7 +149,8 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
     joins_.pop_back();
     --joining_;
   }
-  const Time join_after = from_seconds(price_s(Mechanism::SpareSwapIn) + price_s(Mechanism::StateCopy));
+  const Time join_after =
+      from_seconds(price_s(Mechanism::SpareSwapIn) + price_s(Mechanism::StateCopy));
   while (active_ + joining_ < formable) {
     joins_.push_back(ctx_->sim->schedule_after(join_after, this, kJoin));
     ++joining_;
@@ -160,8 +168,11 @@ void JobController::interrupt(bool rollback, bool count, bool lose_step) {
   stall_event_ = 0;
   if (mode_ == Mode::Running) stop_cycle(now);
   ctx_->signals->checkpoint_aborted(now);  // a save in flight (or not yet durable) is lost
-  if (rollback) ctx_->signals->rollback(now);
-  else if (mode_ == Mode::Running && lose_step) ctx_->signals->partial_step_lost(now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
+  if (rollback)
+    ctx_->signals->rollback(now);
+  else if (mode_ == Mode::Running && lose_step)
+    ctx_->signals->partial_step_lost(
+        now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
 }
 
 void JobController::close_step(Time now) {
@@ -192,14 +203,17 @@ void JobController::next_stall_step() {
       continue;
     }
     const bool load = s.mechanism == Mechanism::CheckpointLoad;
-    ctx_->signals->phase(now, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
+    ctx_->signals->phase(
+        now, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
     step_open_ = true;
     step_started_ = now;
     stall_event_ = ctx_->sim->schedule_after(s.duration, this, kStallStep);
     return;
   }
   switch (after_) {
-    case After::Resume: resume(); break;
+    case After::Resume:
+      resume();
+      break;
     case After::FullRestart:
       restarting_ = false;
       active_ = scenario().job.dp;
@@ -237,7 +251,8 @@ double drop_rate(const DropOptions& o, int active, int dp, int m, const CostMode
 }
 
 Phase JobController::running_phase() const {
-  return Phase::running(drop_rate(drop_, active_, scenario().job.dp, scenario().job.microbatches, ctx_->cost));
+  return Phase::running(
+      drop_rate(drop_, active_, scenario().job.dp, scenario().job.microbatches, ctx_->cost));
 }
 
 void JobController::resume() {
@@ -249,7 +264,8 @@ void JobController::resume() {
     set_in_use();
     return;
   }
-  if (mode_ != Mode::Running) anchor_ = std::max(next_due_, now) - cycle().interval;  // a save overdue starts now
+  if (mode_ != Mode::Running)
+    anchor_ = std::max(next_due_, now) - cycle().interval;  // a save overdue starts now
   mode_ = Mode::Running;
   Phase p = running_phase();
   p.cycle = cycle();
@@ -258,7 +274,9 @@ void JobController::resume() {
   set_in_use();
 }
 
-void JobController::set_in_use() { ctx_->signals->gpus_in_use(ctx_->sim->now(), ctx_->layout->in_use_gpus()); }
+void JobController::set_in_use() {
+  ctx_->signals->gpus_in_use(ctx_->sim->now(), ctx_->layout->in_use_gpus());
+}
 
 CheckpointCycle JobController::cycle() const {
   const Time interval = ctx_->checkpoint_interval;

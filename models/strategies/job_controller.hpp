@@ -79,7 +79,9 @@ class JobController : public Strategy {
   void recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty);
 
   bool layout_full() const { return ctx_->layout->total_assigned() >= job_groups(); }
-  std::int64_t job_groups() const { return static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp; }
+  std::int64_t job_groups() const {
+    return static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp;
+  }
   const Scenario& scenario() const { return *ctx_->scenario; }
   JobContext& ctx() { return *ctx_; }
   const JobContext& ctx() const { return *ctx_; }
@@ -113,8 +115,8 @@ class JobController : public Strategy {
   EventId stall_event_ = 0;
   bool step_open_ = false;
   Time step_started_ = 0;
-  Time next_due_ = 0;  // start of the next save (while not running)
-  Time anchor_ = 0;    // the running phase's cycle anchor
+  Time next_due_ = 0;                  // start of the next save (while not running)
+  Time anchor_ = 0;                    // the running phase's cycle anchor
   bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
   bool restarting_ = false;            // a whole-job restart is under way
 

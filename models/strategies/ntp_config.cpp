@@ -23,15 +23,17 @@ int allowed_degree(const NtpOptions& o, int tp, int available) {
   return best >= o.min_tp ? best : 0;
 }
 
-NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost) {
+NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost,
+                     std::uint32_t domains) {
   const Topology& topo = health.topology();
+  const std::uint32_t limit = std::min(domains, topo.domains());
   const std::int64_t needed = static_cast<std::int64_t>(dp) * pp;
   NtpConfig c;
   // Full groups, in domain order, up to what the job needs.
   std::int64_t full_used = 0;
   std::vector<std::pair<int, std::uint32_t>> partials;  // (degree, domain)
-  c.use.reserve(topo.domains());
-  for (std::uint32_t d = 0; d < topo.domains(); ++d) {
+  c.use.reserve(limit);
+  for (std::uint32_t d = 0; d < limit; ++d) {
     const int h = static_cast<int>(health.healthy_in_domain(d));
     const auto full = static_cast<std::uint32_t>(std::min<std::int64_t>(h / tp, needed - full_used));
     full_used += full;

@@ -44,6 +44,8 @@ struct NtpConfig {
 };
 
 int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
-NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost);
+// `domains`: only the first `domains` domains may be used (default: all).
+NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost,
+                     std::uint32_t domains = UINT32_MAX);
 
 }  // namespace goodput

@@ -14,16 +14,12 @@ Phase ntp_phase(const NtpConfig& c) {
   return p;
 }
 
-NtpConfig NtpJob::compute() const {
-  const JobSpec& j = scenario().job;
-  return ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost);
-}
-
 void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial) {
   JobLayout& layout = *ctx().layout;
   const bool used = full || partial, was_used = use_full_[d] || use_partial_[d];
   new_domains_ = new_domains_ || (used && !was_used);
-  if (used ? layout.assigned(d) != full || layout.partial(d) != partial : was_used) layout.assign(d, full, partial);
+  if (used ? layout.assigned(d) != full || layout.partial(d) != partial : was_used)
+    layout.assign(d, full, partial);
   use_full_[d] = full;
   use_partial_[d] = static_cast<std::uint16_t>(partial);
 }
@@ -59,14 +55,18 @@ void NtpJob::apply_covering() {
   std::int64_t before = 0;
   const std::uint32_t cut = caps_->cutoff(static_cast<std::int64_t>(j.dp) * j.pp, &before);
   const auto cut_full = static_cast<std::uint32_t>(static_cast<std::int64_t>(j.dp) * j.pp - before);
-  auto target = [&](std::uint32_t d) { set_domain(d, d < cut ? caps_->cap(d) : d == cut ? cut_full : 0, 0); };
+  auto target = [&](std::uint32_t d) {
+    set_domain(d, d < cut ? caps_->cap(d) : d == cut ? cut_full : 0, 0);
+  };
   const auto& log = ctx().health->changed_domains();
   if (!covering_ || applied_log_ > log.size()) {
     for (std::uint32_t d = 0; d < ctx().health->topology().domains(); ++d) target(d);
   } else {
-    // Elsewhere the capacity and the side of the cut are as at the last apply, and so is the layout.
+    // Elsewhere the capacity and the side of the cut are as at the last apply, and so is the
+    // layout.
     for (std::size_t k = applied_log_; k < log.size(); ++k) target(log[k]);
-    for (std::uint32_t d = std::min(cut, applied_cut_); d <= std::max(cut, applied_cut_); ++d) target(d);
+    for (std::uint32_t d = std::min(cut, applied_cut_); d <= std::max(cut, applied_cut_); ++d)
+      target(d);
   }
   covering_ = true;
   applied_cut_ = cut;
@@ -101,11 +101,13 @@ void NtpJob::on_layout_reset() {
   ctx().signals->boost(ctx().sim->now(), 0, 0);
 }
 
-std::vector<JobController::Step> NtpJob::reconfiguration_steps(bool planned, int from, int to) const {
+std::vector<JobController::Step> NtpJob::reconfiguration_steps(bool planned, int from,
+                                                               int to) const {
   if (!o_.inplace) return {pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)};
   std::vector<Step> steps;
   if (new_domains_) steps.push_back(pay(Mechanism::SpareSwapIn));
-  if (!planned) steps.push_back(pay(Mechanism::StateCopy));  // the lost GPUs' shards, from a DP peer
+  if (!planned)
+    steps.push_back(pay(Mechanism::StateCopy));  // the lost GPUs' shards, from a DP peer
   if (from != to) steps.push_back(pay(Mechanism::NtpReshard, ntp_reshard_price_s(from, to)));
   steps.push_back(pay(Mechanism::CommunicatorRebuild));
   return steps;
@@ -117,6 +119,43 @@ void NtpJob::reconfigure(bool planned, int from) {
   new_domains_ = false;
 }
 
+NtpJob::Candidate NtpJob::candidate(bool own) {
+  const JobSpec& j = scenario().job;
+  const std::uint32_t all = ctx().health->topology().domains();
+  const auto spares = static_cast<std::uint32_t>(std::max(0, scenario().spare_domains));
+  const std::uint32_t limit = own ? all - std::min(all, spares) : all;
+  Candidate c;
+  c.own = own;
+  c.covering = caps_->prefix(limit) >= static_cast<std::int64_t>(j.dp) * j.pp;
+  if (c.covering) {
+    c.rate = 1.0;
+    return c;
+  }
+  c.config = ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost, limit);
+  c.rate = c.config.throughput * (1 - c.config.reshard);
+  return c;
+}
+
+NtpJob::Candidate NtpJob::best_candidate() {
+  full_groups_suffice();  // syncs the capacity index
+  Candidate own = candidate(true);
+  if (scenario().spare_domains <= 0 || own.covering) return own;
+  Candidate any = candidate(false);
+  if (any.rate <= own.rate) return own;
+  if (own.rate <= 0 || ctx().job_faults_per_hour <= 0) return any;
+  const double until_next_fault_s = 3600.0 / ctx().job_faults_per_hour;
+  return (any.rate - own.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any : own;
+}
+
+void NtpJob::take(const Candidate& c) {
+  if (c.covering) {
+    apply_covering();
+  } else {
+    covering_ = false;
+    apply(c.config);
+  }
+}
+
 void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domains) {
   // Fast path: every hit domain was refilled in place (idle GPUs of the domain stood in), so the
   // layout is unchanged; the job still pays the reconfiguration (the new GPU needs its shard).
@@ -126,18 +165,16 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
   bool unchanged = true;
   for (std::uint32_t d : hit_domains) {
     const bool used = use_full_[d] || use_partial_[d];
-    unchanged = unchanged && used && layout.assigned(d) == use_full_[d] && layout.partial(d) == use_partial_[d];
+    unchanged = unchanged && used && layout.assigned(d) == use_full_[d] &&
+                layout.partial(d) == use_partial_[d];
   }
-  if (!unchanged && full_groups_suffice()) {
-    apply_covering();
-  } else if (!unchanged) {
-    covering_ = false;
-    const NtpConfig next = compute();
-    if (next.replicas == 0) {
+  if (!unchanged) {
+    const Candidate next = best_candidate();
+    if (!next.covering && next.config.replicas == 0) {
       recover_by_restart(hit_domains);
       return;
     }
-    apply(next);
+    take(next);
   }
   reconfigure(false, from);
 }
@@ -146,26 +183,25 @@ void NtpJob::react_repair(const RepairImpact&) {
   if (!o_.upgrade_on_repair && !waiting()) return;
   // Nothing to gain when the job already runs every replica whole.
   if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
-  const bool covering = full_groups_suffice();  // the fast path's config runs at 1.0
-  NtpConfig next;
-  if (!covering) next = compute();
-  const double next_rate = covering ? 1.0 : next.throughput * (1 - next.reshard);
-  const double gain = next_rate - config_.throughput * (1 - config_.reshard);
+  const Candidate next = best_candidate();
+  const double gain = next.rate - config_.throughput * (1 - config_.reshard);
   if (gain <= 1e-12) return;
   // The next fault that changes the layout reconfigures anyway (and takes the better layout
   // then): upgrade now only if the gain repays the stall before that fault is expected.
   const int from = config_.min_degree;
   if (!waiting() && ctx().job_faults_per_hour > 0) {
-    double stall_s = 0;
-    for (const Step& s : reconfiguration_steps(true, from, covering ? scenario().job.tp : next.min_degree))
+    double stall_s = next.own ? 0.0 : price_s(Mechanism::SpareSwapIn);
+    for (const Step& s : reconfiguration_steps(
+             true, from, next.covering ? scenario().job.tp : next.config.min_degree))
       stall_s += static_cast<double>(s.duration) / kMillisPerSecond;
     if (gain * 3600.0 / ctx().job_faults_per_hour < stall_s) return;
   }
   new_domains_ = false;
-  if (covering) apply_covering();
-  else apply(next);
-  if (waiting()) resume_if_waiting();
-  else reconfigure(true, from);  // an upgrade after repairs: planned, no detection, no rollback
+  take(next);
+  if (waiting())
+    resume_if_waiting();
+  else
+    reconfigure(true, from);  // an upgrade after repairs: planned, no detection, no rollback
 }
 
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost) {
@@ -178,9 +214,13 @@ Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   return ntp_phase(ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost));
 }
 
-Phase NtpJob::running_phase() const { return ntp_phase(config_); }
+Phase NtpJob::running_phase() const {
+  return ntp_phase(config_);
+}
 
-bool NtpJob::can_run() const { return !restarting() && config_.replicas > 0; }
+bool NtpJob::can_run() const {
+  return !restarting() && config_.replicas > 0;
+}
 
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost) {
   const ParamReader r(params, boost ? ntp_boost_params() : ntp_params(), "", "", nullptr);
@@ -189,11 +229,13 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
   o.layout.min_tp = r.present("min_tp") ? r.integer32("min_tp") : default_min_tp(tp);
   const std::string where = "/strategies/" + std::string(boost ? "ntp_boost" : "ntp");
   if (o.layout.min_tp > tp)
-    throw InputError(scenario.file, where + "/min_tp", "min_tp " + std::to_string(o.layout.min_tp) +
-                                                           " is above the job's tp " + std::to_string(tp));
+    throw InputError(scenario.file, where + "/min_tp",
+                     "min_tp " + std::to_string(o.layout.min_tp) + " is above the job's tp " +
+                         std::to_string(tp));
   for (double d : r.numbers("allowed_tp")) {
     if (d != static_cast<int>(d) || d > tp)
-      throw InputError(scenario.file, where + "/allowed_tp", "allowed degrees must be integers <= tp");
+      throw InputError(scenario.file, where + "/allowed_tp",
+                       "allowed degrees must be integers <= tp");
     o.layout.allowed.push_back(static_cast<int>(d));
   }
   o.layout.packing = r.boolean("packing");

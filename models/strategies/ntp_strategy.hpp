@@ -36,8 +36,20 @@ class NtpJob final : public JobController {
   bool can_run() const override;
 
  private:
-  NtpConfig compute() const;
   void apply(const NtpConfig& c);
+  // A layout NTP could move to: within the job's own domains (all but the last spare_domains)
+  // or anywhere, spare domains included. `rate`: its running rate (covering: 1).
+  struct Candidate {
+    bool covering = false;  // full groups cover the job (the fast path's layout)
+    bool own = true;        // restricted to the job's own domains
+    NtpConfig config;       // when not covering
+    double rate = 0;
+  };
+  Candidate candidate(bool own);
+  // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
+  // foreground spare swap-in before the next expected job fault (or keeps replicas alive).
+  Candidate best_candidate();
+  void take(const Candidate& c);
   // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
   void reconfigure(bool planned, int from);
   std::vector<Step> reconfiguration_steps(bool planned, int from, int to) const;
@@ -55,7 +67,7 @@ class NtpJob final : public JobController {
   std::vector<std::uint32_t> use_full_;     // per domain: full groups of the applied config
   std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
   std::unique_ptr<CapacityIndex> caps_;
-  bool new_domains_ = false;      // a domain the job did not use got groups since the last reset
+  bool new_domains_ = false;       // a domain the job did not use got groups since the last reset
   bool covering_ = false;          // the layout is exactly the fast-path target of the last apply
   std::uint32_t applied_cut_ = 0;  // that target's cut domain
   std::size_t applied_log_ = 0;    // health log entries already reflected in the layout

@@ -13,13 +13,20 @@ double ntp_reshard_price_s(const Scenario& s, const CostModel* cost, int from, i
 double mechanism_price_s(const Scenario& s, const CostModel* cost, Mechanism m) {
   const RecoverySpec& r = s.recovery;
   switch (m) {
-    case Mechanism::Detection: return r.detection_s;
-    case Mechanism::JobRestart: return r.restart_s;
-    case Mechanism::CheckpointLoad: return s.checkpoint.load_s;
-    case Mechanism::CommunicatorRebuild: return r.communicator_rebuild_s;
-    case Mechanism::SpareSwapIn: return r.spare_swap_s;
-    case Mechanism::StateCopy: return r.state_copy_s >= 0 ? r.state_copy_s : cost ? cost->state_copy_s() : 0;
-    case Mechanism::NtpReshard: return ntp_reshard_price_s(s, cost, s.job.tp, s.job.tp - 1);
+    case Mechanism::Detection:
+      return r.detection_s;
+    case Mechanism::JobRestart:
+      return r.restart_s;
+    case Mechanism::CheckpointLoad:
+      return s.checkpoint.load_s;
+    case Mechanism::CommunicatorRebuild:
+      return r.communicator_rebuild_s;
+    case Mechanism::SpareSwapIn:
+      return r.spare_swap_s;
+    case Mechanism::StateCopy:
+      return r.state_copy_s >= 0 ? r.state_copy_s : cost ? cost->state_copy_s() : 0;
+    case Mechanism::NtpReshard:
+      return ntp_reshard_price_s(s, cost, s.job.tp, s.job.tp - 1);
   }
   return 0;
 }
@@ -27,20 +34,26 @@ double mechanism_price_s(const Scenario& s, const CostModel* cost, Mechanism m) 
 std::string mechanism_price_source(const Scenario& s, const CostModel* cost, Mechanism m) {
   const bool derived = cost && cost->iteration_detail();
   switch (m) {
-    case Mechanism::CheckpointLoad: return "/checkpoint/load_s";
+    case Mechanism::CheckpointLoad:
+      return "/checkpoint/load_s";
     case Mechanism::StateCopy:
       if (s.recovery.state_copy_s >= 0) return "/recovery/state_copy_s";
       return derived ? "derived: one GPU's weights + optimizer state over its scale-out link"
                      : "derived: 0 (proportional cost model, no model shape)";
     case Mechanism::NtpReshard:
       if (s.recovery.ntp_reshard_s >= 0) return "/recovery/ntp_reshard_s";
-      return derived ? "derived per reconfiguration from the TP degrees (shown: tp -> tp-1), busiest rank's "
+      return derived ? "derived per reconfiguration from the TP degrees (shown: tp -> tp-1), "
+                       "busiest rank's "
                        "bytes over NVLink"
                      : "derived: 0 (proportional cost model, no model shape)";
-    case Mechanism::Detection: return "/recovery/detection_s";
-    case Mechanism::JobRestart: return "/recovery/restart_s";
-    case Mechanism::CommunicatorRebuild: return "/recovery/communicator_rebuild_s";
-    case Mechanism::SpareSwapIn: return "/recovery/spare_swap_s";
+    case Mechanism::Detection:
+      return "/recovery/detection_s";
+    case Mechanism::JobRestart:
+      return "/recovery/restart_s";
+    case Mechanism::CommunicatorRebuild:
+      return "/recovery/communicator_rebuild_s";
+    case Mechanism::SpareSwapIn:
+      return "/recovery/spare_swap_s";
   }
   return "?";
 }

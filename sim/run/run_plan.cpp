@@ -78,11 +78,14 @@ double adaptive_interval(const Scenario& s, double cost, double mtbf_s, std::ost
   const bool young = ck.policy == CheckpointSpec::Policy::Young;
   const bool daly = ck.policy == CheckpointSpec::Policy::Daly;
   const double restart = s.recovery.detection_s + s.recovery.restart_s + ck.load_s;
-  const double interval = young ? young_interval_s(cost, mtbf_s)
+  const double interval = young  ? young_interval_s(cost, mtbf_s)
                           : daly ? daly_interval_s(cost, mtbf_s)
                                  : availability_optimal_interval_s(cost, mtbf_s, restart);
-  why << (young ? "Young: sqrt(2 C M)" : daly ? "Daly's higher-order formula" : "minimum of Daly's expected run time T(tau)")
-      << " with checkpoint cost C = " << cost << " s, mean time between rollbacks M = " << mtbf_s / 3600.0 << " h"
+  why << (young  ? "Young: sqrt(2 C M)"
+          : daly ? "Daly's higher-order formula"
+                 : "minimum of Daly's expected run time T(tau)")
+      << " with checkpoint cost C = " << cost
+      << " s, mean time between rollbacks M = " << mtbf_s / 3600.0 << " h"
       << (young || daly ? "" : ", restart R = " + std::to_string(static_cast<int>(restart)) + " s")
       << " gives " << interval << " s";
   return interval;
@@ -96,7 +99,8 @@ void resolve_checkpointing(RunPlan& plan) {
   const std::size_t n = s.strategies.size();
   plan.checkpoints.assign(n, {});
   auto for_all = [&](double interval, const std::string& reason) {
-    plan.default_checkpointing.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    plan.default_checkpointing.interval =
+        interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
     plan.default_checkpointing.reason = reason;
     for (auto& c : plan.checkpoints) c = plan.default_checkpointing;
   };
@@ -112,14 +116,16 @@ void resolve_checkpointing(RunPlan& plan) {
       why << "fixed interval of " << ck.interval_s << " s (the same for every strategy)";
       for_all(ck.interval_s, why.str());
       return;
-    default: break;
+    default:
+      break;
   }
   plan.checkpoint_policy = ck.policy == CheckpointSpec::Policy::Young  ? "young"
                            : ck.policy == CheckpointSpec::Policy::Daly ? "daly"
-                                                                        : "availability_optimal";
+                                                                       : "availability_optimal";
   const double cost = ck.async ? ck.async_blocking_s : ck.save_s;
   if (cost <= 0 || plan.job_faults_per_hour <= 0) {
-    why << "no job failures expected (or free checkpoints): fell back to interval_s = " << ck.interval_s << " s";
+    why << "no job failures expected (or free checkpoints): fell back to interval_s = "
+        << ck.interval_s << " s";
     for_all(ck.interval_s, why.str());
     return;
   }
@@ -128,7 +134,8 @@ void resolve_checkpointing(RunPlan& plan) {
     w.precision(4);
     w << "every job fault taken as a rollback; ";
     const double interval = adaptive_interval(s, cost, 3600.0 / plan.job_faults_per_hour, w);
-    plan.default_checkpointing.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    plan.default_checkpointing.interval =
+        interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
     plan.default_checkpointing.reason = w.str();
   }
   // Pilot: every strategy on the first runs' faults, checkpoints off; count rollbacks.
@@ -145,7 +152,8 @@ void resolve_checkpointing(RunPlan& plan) {
     std::ostringstream w;
     w.precision(4);
     // No rollback in the pilot: the mean time between rollbacks is at least its length.
-    const double mtbf_s = 3600.0 * (rollbacks[i] > 0 ? hours / static_cast<double>(rollbacks[i]) : hours);
+    const double mtbf_s =
+        3600.0 * (rollbacks[i] > 0 ? hours / static_cast<double>(rollbacks[i]) : hours);
     w << rollbacks[i] << " rollback(s) in a " << hours << " h pilot without checkpoints"
       << (rollbacks[i] > 0 ? "" : " (M taken as the pilot's length)") << "; ";
     const double interval = adaptive_interval(s, cost, mtbf_s, w);
@@ -166,7 +174,8 @@ RunPlan make_plan(const Scenario& scenario) {
   if (scenario.mode == "snapshot") {
     plan.checkpoint_policy = "none";
     plan.checkpoints.assign(scenario.strategies.size(), {0, "snapshot mode has no time axis", -1});
-    plan.default_checkpointing = plan.checkpoints.empty() ? RunPlan::Checkpointing{} : plan.checkpoints.front();
+    plan.default_checkpointing =
+        plan.checkpoints.empty() ? RunPlan::Checkpointing{} : plan.checkpoints.front();
     return plan;
   }
 
@@ -185,8 +194,8 @@ RunPlan make_plan(const Scenario& scenario) {
     plan.job_faults_per_hour = static_cast<double>(hits) * share_gpus / scenario.horizon_hours;
   } else {
     for (const auto& c : scenario.failures.classes)
-      plan.job_faults_per_hour += class_rate_per_hour(scenario.failures, c, *topo) *
-                                  exposure[static_cast<int>(c.scope)];
+      plan.job_faults_per_hour +=
+          class_rate_per_hour(scenario.failures, c, *topo) * exposure[static_cast<int>(c.scope)];
   }
 
   resolve_checkpointing(plan);

@@ -3,8 +3,9 @@
 // for trace replay, the parsed trace. A fixed interval (or none) applies to every strategy;
 // the adaptive policies (young, daly, availability_optimal) put each strategy at its own
 // optimum, from the rate of the events that roll *it* back: a pilot simulation without
-// checkpoints (the first min(seeds, 2) runs' faults) counts each strategy's rollbacks. faults_for(run) draws or replays the fault
-// list of one Monte Carlo run; every strategy of that run replays the same list.
+// checkpoints (the first min(seeds, 2) runs' faults) counts each strategy's rollbacks.
+// faults_for(run) draws or replays the fault list of one Monte Carlo run; every strategy of that
+// run replays the same list.
 #pragma once
 
 #include <memory>
@@ -25,8 +26,8 @@ struct RunPlan {
   double job_faults_per_hour = 0;  // expected faults touching the job's GPUs (all of them up)
   std::string checkpoint_policy;   // name of the policy in force
   struct Checkpointing {
-    Time interval = 0;             // 0: no checkpoints
-    std::string reason;            // one sentence: the formula and its inputs
+    Time interval = 0;               // 0: no checkpoints
+    std::string reason;              // one sentence: the formula and its inputs
     double rollbacks_per_hour = -1;  // measured by the pilot (-1: not needed)
   };
   std::vector<Checkpointing> checkpoints;  // one per scenario.strategies entry, same order

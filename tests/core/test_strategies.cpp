@@ -295,3 +295,29 @@ TEST_CASE("each strategy checkpoints at its own Daly interval, from the rollback
   CHECK(drop.interval > 2 * cr.interval);
   CHECK(plan.checkpointing("ntp").rollbacks_per_hour > 0);
 }
+
+TEST_CASE("ntp at its own best: degrade in place unless spare hardware repays its swap-in") {
+  // Two TP32 replicas in NVL32 domains (no idle GPU in a domain) and one spare domain.
+  Json j = Json::parse(R"({
+    "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "spare_domains": 1},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10},
+    "failures": {"preset": "none"},
+    "recovery": {"detection_s": 100, "communicator_rebuild_s": 60, "spare_swap_s": 180, "state_copy_s": 0},
+    "checkpoint": {"interval": "none"},
+    "strategies": {"ntp": {}, "ntp_boost": {}}
+  })");
+  auto swap_ins = [](const RunMetrics& m) { return m.paid_count[static_cast<int>(Mechanism::SpareSwapIn)]; };
+  // ntp_boost keeps the full batch at TP31 with more power: the spare would gain nothing, so it
+  // stays in place (detection + rebuild only) and boosts until the repair.
+  const RunMetrics boost = run_one_fault(j, "ntp_boost", 10.0, 20.0);
+  CHECK(swap_ins(boost) == 0);
+  CHECK(boost.boost_energy_gpu_hours > 0);
+  CHECK(bucket(boost, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60).epsilon(1e-9));
+  // ntp would lose 1/32 of a replica for 10 h; with no further fault expected the spare domain
+  // repays its 180 s swap-in: it moves the group there and runs whole.
+  const RunMetrics ntp = run_one_fault(j, "ntp", 10.0, 20.0);
+  CHECK(swap_ins(ntp) == 1);
+  CHECK(bucket(ntp, Bucket::DegradedCapacity) == 0);
+  CHECK(bucket(ntp, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
+}
