@@ -98,9 +98,7 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
   ctx_->layout->retarget(job_groups(), dirty);
   if (layout_full()) {
     full_restart_pending_ = false;
-    begin_stall(
-        {pay(Mechanism::Detection), pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)},
-        After::FullRestart);
+    begin_stall({pay(Mechanism::Detection), pay(Mechanism::JobRestart), restore_step()}, After::FullRestart);
   } else {
     full_restart_pending_ = true;
     begin_stall({pay(Mechanism::Detection)}, After::WaitForFullRestart);
@@ -109,7 +107,7 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
 
 void JobController::begin_full_restart() {
   full_restart_pending_ = false;
-  begin_stall({pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)}, After::FullRestart);
+  begin_stall({pay(Mechanism::JobRestart), restore_step()}, After::FullRestart);
 }
 
 void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty) {
@@ -281,7 +279,7 @@ void JobController::set_in_use() {
 CheckpointCycle JobController::cycle() const {
   const Time interval = ctx_->checkpoint_interval;
   if (interval <= 0) return {};
-  const auto& c = scenario().checkpoint;
+  const CheckpointSpec& c = ctx_->checkpoint ? *ctx_->checkpoint : scenario().checkpoint;
   const Time blocking = from_seconds(c.async ? c.async_blocking_s : c.save_s);
   // A save is durable save_s after it starts; the next one never starts before that.
   const Time durable = std::max(blocking, from_seconds(c.save_s));

@@ -62,6 +62,8 @@ class JobController : public Strategy {
   // The price list resolved for this scenario (derived state moves from the cost model).
   double price_s(Mechanism m) const;
   double ntp_reshard_price_s(int from, int to) const;
+  // How a whole-job restart gets the last checkpoint back (default: a load from storage).
+  virtual Step restore_step() const { return pay(Mechanism::CheckpointLoad); }
 
   void recover_by_restart(std::span<const std::uint32_t> dirty);
   // Stall for detection (unless planned) and `steps`, then run in the new layout. `planned`: a

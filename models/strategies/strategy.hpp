@@ -28,6 +28,7 @@ struct JobContext {
   JobLayout* layout = nullptr;
   JobObserver* signals = nullptr;
   Time checkpoint_interval = 0;  // resolved from the checkpoint policy; 0: no checkpoints
+  const CheckpointSpec* checkpoint = nullptr;  // the strategy's save costs (null: the scenario's)
   const CostModel* cost = nullptr;
   double job_faults_per_hour = 0;  // expected faults touching the job (RunPlan); 0: none
 };
@@ -68,6 +69,9 @@ struct StrategyInfo {
   std::unique_ptr<Strategy> (*make)(const Scenario& scenario, const Json& params);
   // Steady-state phase of the job on the snapshot's healthy GPUs.
   Phase (*snapshot)(const SnapshotInput& input);
+  // Its own checkpoint costs when it does not save like the scenario says (e.g. to a peer's
+  // memory); null: /checkpoint. The interval policy then uses these costs for it.
+  CheckpointSpec (*checkpoint_costs)(const Scenario& scenario, const Json& params) = nullptr;
 };
 
 // The explicit table of strategies, in report order.

@@ -15,6 +15,8 @@ const std::vector<StrategyInfo>& strategy_table() {
        &make_ntp, &snapshot_ntp},
       {"ntp_boost", "ntp with power boosting of degraded domains", &ntp_boost_params(), &make_ntp_boost,
        &snapshot_ntp_boost},
+      {"peer_memory", "checkpoint to a peer's memory; roll back to it and swap a spare in", &peer_memory_params(),
+       &make_peer_memory, &snapshot_peer_memory, &peer_memory_checkpoint_costs},
   };
   return table;
 }

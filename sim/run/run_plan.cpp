@@ -8,6 +8,7 @@
 #include "models/failures/failure_generator.hpp"
 #include "models/job/checkpoint_policy.hpp"
 #include "models/job/job_layout.hpp"
+#include "models/strategies/strategy.hpp"
 #include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/single_run.hpp"
@@ -98,11 +99,22 @@ void resolve_checkpointing(RunPlan& plan) {
   const auto& ck = s.checkpoint;
   const std::size_t n = s.strategies.size();
   plan.checkpoints.assign(n, {});
+  plan.default_checkpointing.spec = ck;
+  for (std::size_t i = 0; i < n; ++i) {  // each strategy's save costs
+    const StrategyInfo* info = find_strategy(s.strategies[i].name);
+    plan.checkpoints[i].spec = info && info->checkpoint_costs
+                                   ? info->checkpoint_costs(s, s.strategies[i].params)
+                                   : ck;
+  }
   auto for_all = [&](double interval, const std::string& reason) {
     plan.default_checkpointing.interval =
         interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
     plan.default_checkpointing.reason = reason;
-    for (auto& c : plan.checkpoints) c = plan.default_checkpointing;
+    for (auto& c : plan.checkpoints) {
+      const CheckpointSpec spec = c.spec;
+      c = plan.default_checkpointing;
+      c.spec = spec;
+    }
   };
   std::ostringstream why;
   why.precision(4);
@@ -122,7 +134,8 @@ void resolve_checkpointing(RunPlan& plan) {
   plan.checkpoint_policy = ck.policy == CheckpointSpec::Policy::Young  ? "young"
                            : ck.policy == CheckpointSpec::Policy::Daly ? "daly"
                                                                        : "availability_optimal";
-  const double cost = ck.async ? ck.async_blocking_s : ck.save_s;
+  auto cost_of = [](const CheckpointSpec& c) { return c.async ? c.async_blocking_s : c.save_s; };
+  const double cost = cost_of(ck);
   if (cost <= 0 || plan.job_faults_per_hour <= 0) {
     why << "no job failures expected (or free checkpoints): fell back to interval_s = "
         << ck.interval_s << " s";
@@ -156,7 +169,8 @@ void resolve_checkpointing(RunPlan& plan) {
         3600.0 * (rollbacks[i] > 0 ? hours / static_cast<double>(rollbacks[i]) : hours);
     w << rollbacks[i] << " rollback(s) in a " << hours << " h pilot without checkpoints"
       << (rollbacks[i] > 0 ? "" : " (M taken as the pilot's length)") << "; ";
-    const double interval = adaptive_interval(s, cost, mtbf_s, w);
+    const double interval = cost_of(c.spec) > 0 ? adaptive_interval(s, cost_of(c.spec), mtbf_s, w) : ck.interval_s;
+    if (cost_of(c.spec) <= 0) w << "free checkpoints: interval_s = " << ck.interval_s << " s";
     c.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
     c.reason = w.str();
   }
@@ -173,7 +187,7 @@ RunPlan make_plan(const Scenario& scenario) {
   plan.cost = make_cost_model(scenario, &plan.cost_info);
   if (scenario.mode == "snapshot") {
     plan.checkpoint_policy = "none";
-    plan.checkpoints.assign(scenario.strategies.size(), {0, "snapshot mode has no time axis", -1});
+    plan.checkpoints.assign(scenario.strategies.size(), {0, "snapshot mode has no time axis", -1, scenario.checkpoint});
     plan.default_checkpointing =
         plan.checkpoints.empty() ? RunPlan::Checkpointing{} : plan.checkpoints.front();
     return plan;

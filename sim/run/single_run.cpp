@@ -29,6 +29,7 @@ struct Lane {
     ctx.layout = &layout;
     ctx.signals = &signals;
     ctx.checkpoint_interval = plan.checkpointing(config.name).interval;
+    ctx.checkpoint = &plan.checkpointing(config.name).spec;
     ctx.cost = plan.cost.get();
     ctx.job_faults_per_hour = plan.job_faults_per_hour;
   }

@@ -321,3 +321,32 @@ TEST_CASE("ntp at its own best: degrade in place unless spare hardware repays it
   CHECK(bucket(ntp, Bucket::DegradedCapacity) == 0);
   CHECK(bucket(ntp, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
 }
+
+TEST_CASE("peer_memory: rolls back to the last snapshot in peer memory and swaps a spare in") {
+  Json j = small_scenario(3, 4);  // HGX-8: no idle GPU in a node, one spare node
+  j["checkpoint"] = {{"interval", "fixed"}, {"interval_s", 600}, {"save_s", 60}, {"load_s", 300}};
+  j["strategies"] = {{"peer_memory", {{"save_s", 5}}}};
+  const RunPlan plan = make_plan(scenario_from(j));
+  CHECK(plan.checkpointing("peer_memory").spec.save_s == 5);  // its own save cost, not /checkpoint's
+  const RunMetrics m =
+      simulate(plan, one_fault(*plan.topology, "gpu/0", 36003 / 3600.0, 20.0), config_for(plan.scenario, "peer_memory"));
+  // Snapshots start every 605 s (600 s of training + 5 s pause), the first at 600 s: the last
+  // before the fault started at 35,690 s (progress 35,690 - 58 x 5 = 35,400 s). At the fault
+  // progress is 36,003 - 59 x 5 = 35,708 s: 308 s roll back. The stall: detection 100 s, spare
+  // swap-in 180 s, state copy 0 s (no model shape), communicator rebuild 60 s; no job restart,
+  // no storage load.
+  CHECK(m.interruptions == 1);
+  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(308).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::CheckpointRestore) == 0);
+  CHECK(m.paid_count[static_cast<int>(Mechanism::JobRestart)] == 0);
+  CHECK(m.paid_count[static_cast<int>(Mechanism::CheckpointLoad)] == 0);
+  CHECK(m.paid_count[static_cast<int>(Mechanism::SpareSwapIn)] == 1);
+  // Without a spare node the whole job restarts, restoring from peer memory (state copy).
+  Json none = j;
+  none["cluster"]["domains"] = 3;
+  const RunMetrics w = run_one_fault(none, "peer_memory", 36003 / 3600.0, 20.0);
+  CHECK(w.paid_count[static_cast<int>(Mechanism::JobRestart)] == 1);
+  CHECK(w.paid_count[static_cast<int>(Mechanism::CheckpointLoad)] == 0);
+  CHECK(w.paid_count[static_cast<int>(Mechanism::StateCopy)] == 1);
+}
