@@ -20,6 +20,7 @@ struct JobSpec {
   int dp = 1;
   double step_s = 10;   // iteration time of the healthy job
   int microbatches = 8; // micro-batches per replica per step (granularity of accumulation)
+  bool fixed_batch = false;  // /job/batch: fixed keeps the global batch (pause rather than shrink)
   int micro_batch = 1;  // sequences per micro-batch
   int virtual_stages = 1;         // interleaved 1F1B when > 1
   std::string recompute = "none";  // none | selective | full

@@ -82,6 +82,7 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.dp = r.integer32("dp");
   s.job.step_s = r.number("step_s");
   s.job.microbatches = r.integer32("microbatches");
+  s.job.fixed_batch = r.string("batch") == "fixed";
   s.job.micro_batch = r.integer32("micro_batch");
   s.job.virtual_stages = r.integer32("virtual_stages");
   s.job.recompute = r.string("recompute");

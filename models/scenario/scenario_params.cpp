@@ -118,6 +118,11 @@ const ParamSection& job() {
       integer("dp", "replicas", Json(), 1, 1e7, "data-parallel replicas"),
       number("step_s", "s", 10.0, 1e-3, 1e6, "iteration time of the healthy job"),
       integer("microbatches", "", 8, 1, 1e6, "micro-batches per replica per step"),
+      choice("batch", {"elastic", "fixed"}, "elastic",
+             "elastic: the job may train on fewer samples per step (fewer or degraded replicas); fixed: the "
+             "global batch is kept — the job pauses (WAITING_FOR_CAPACITY) whenever it would fall short, "
+             "dp_drop's accumulate keeps it with more micro-batches, spare domains stand in for damaged "
+             "groups, and a rejoining replica's swap-in and state copy count as recovery"),
       integer("micro_batch", "sequences", 1, 1, 1e6, "sequences per micro-batch"),
       integer("virtual_stages", "chunks", 1, 1, 1024,
               "model chunks per pipeline stage: 1 = 1F1B, v > 1 = interleaved 1F1B (bubble (pp-1)/v)"),

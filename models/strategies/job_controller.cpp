@@ -47,7 +47,7 @@ void JobController::react_repair(const RepairImpact& impact) {
   JobLayout& layout = *ctx_->layout;
   if (degraded()) {
     relayout_replicas(impact.domains);
-    if (mode_ == Mode::Waiting && can_run()) resume();
+    if (mode_ == Mode::Waiting) resume();  // runs, or re-states why it waits
   } else if (!layout_full()) {
     layout.retarget(job_groups(), impact.domains);
     if (mode_ == Mode::Waiting && can_run()) resume();
@@ -231,7 +231,11 @@ void JobController::next_stall_step() {
 }
 
 bool JobController::can_run() const {
-  const int min_run = drop_.policy == BatchPolicy::PauseBelow ? std::max(1, drop_.min_replicas) : 1;
+  // A fixed global batch needs every replica unless accumulation makes up their samples.
+  const bool full = scenario().job.fixed_batch && drop_.policy != BatchPolicy::Accumulate;
+  const int min_run = full                                    ? scenario().job.dp
+                      : drop_.policy == BatchPolicy::PauseBelow ? std::max(1, drop_.min_replicas)
+                                                                : 1;
   return !restarting_ && active_ >= min_run &&
          ctx_->layout->total_assigned() >= static_cast<std::int64_t>(active_) * scenario().job.pp;
 }
@@ -258,7 +262,11 @@ void JobController::resume() {
   if (!can_run()) {
     if (mode_ == Mode::Running) stop_cycle(now);
     mode_ = Mode::Waiting;
-    ctx_->signals->phase(now, Phase::stalled(Bucket::WaitingForCapacity));
+    // Paused for a fixed batch while replicas are being brought back (swap-in, state copy):
+    // that is recovery; paused for lack of hardware: waiting for capacity.
+    const bool recovering = scenario().job.fixed_batch && joining_ > 0;
+    ctx_->signals->phase(now, Phase::stalled(recovering ? Bucket::InfrastructureRecovery
+                                                        : Bucket::WaitingForCapacity));
     set_in_use();
     return;
   }

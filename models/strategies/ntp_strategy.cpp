@@ -133,6 +133,7 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
   }
   c.config = ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost, limit);
   c.rate = c.config.throughput * (1 - c.config.reshard);
+  if (j.fixed_batch && c.config.throughput < 1 - 1e-12) c.rate = 0;  // would pause: short of the batch
   return c;
 }
 
@@ -211,7 +212,9 @@ std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bo
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   const auto o = read_ntp_options(*in.scenario, in.params, boost);
   const JobSpec& j = in.scenario->job;
-  return ntp_phase(ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost));
+  const NtpConfig c = ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost);
+  if (j.fixed_batch && c.throughput < 1 - 1e-12) return Phase::stalled(Bucket::WaitingForCapacity);
+  return ntp_phase(c);
 }
 
 Phase NtpJob::running_phase() const {
@@ -219,6 +222,8 @@ Phase NtpJob::running_phase() const {
 }
 
 bool NtpJob::can_run() const {
+  // A fixed global batch: every replica's full batch (degraded ones keep it only with boost).
+  if (scenario().job.fixed_batch) return !restarting() && config_.throughput >= 1 - 1e-12;
   return !restarting() && config_.replicas > 0;
 }
 

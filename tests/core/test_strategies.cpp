@@ -350,3 +350,45 @@ TEST_CASE("peer_memory: rolls back to the last snapshot in peer memory and swaps
   CHECK(w.paid_count[static_cast<int>(Mechanism::CheckpointLoad)] == 0);
   CHECK(w.paid_count[static_cast<int>(Mechanism::StateCopy)] == 1);
 }
+
+TEST_CASE("fixed global batch: dp_drop pauses until the replica is back, and only hardware shortage is waiting") {
+  Json j = small_scenario(3, 3);  // no spare
+  j["checkpoint"]["interval"] = "none";
+  j["job"]["batch"] = "fixed";
+  j["recovery"]["state_copy_s"] = 40;
+  const double t0 = 36003;
+  const RunMetrics m = run_one_fault(j, "dp_drop", t0 / 3600, 20.0);
+  // Detection + rebuild when the replica leaves; then paused without hardware until the repair
+  // at 72,000 s (WAITING_FOR_CAPACITY); then paused while it is swapped in and gets its state
+  // (180 + 40 s: recovery), and its rejoin's rebuild (60 s). Never fewer samples per step.
+  CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(72000 - (t0 + 160)).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60 + 220 + 60).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
+  // accumulate keeps the global batch with more micro-batches: no pause, slower steps instead.
+  j["strategies"]["dp_drop"]["batch_policy"] = "accumulate";
+  const RunMetrics a = run_one_fault(j, "dp_drop", t0 / 3600, 20.0);
+  CHECK(bucket(a, Bucket::WaitingForCapacity) == 0);
+  CHECK(bucket(a, Bucket::DegradedCapacity) > 0);
+  // ntp under a fixed batch: a TP31 replica would cut its batch, so with a spare domain it moves
+  // there (spare swap-in) instead; ntp_boost keeps the batch with power and stays in place.
+  Json n = Json::parse(R"({
+    "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "spare_domains": 1},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed"},
+    "failures": {"preset": "none"},
+    "recovery": {"state_copy_s": 0},
+    "checkpoint": {"interval": "none"},
+    "strategies": {"ntp": {}, "ntp_boost": {}}
+  })");
+  const RunMetrics ntp = run_one_fault(n, "ntp", 10.0, 20.0);
+  CHECK(ntp.paid_count[static_cast<int>(Mechanism::SpareSwapIn)] == 1);
+  CHECK(bucket(ntp, Bucket::WaitingForCapacity) == 0);
+  CHECK(bucket(ntp, Bucket::DegradedCapacity) == 0);
+  const RunMetrics boost = run_one_fault(n, "ntp_boost", 10.0, 20.0);
+  CHECK(boost.paid_count[static_cast<int>(Mechanism::SpareSwapIn)] == 0);
+  CHECK(bucket(boost, Bucket::WaitingForCapacity) == 0);
+  // Without the spare ntp pauses until the repair.
+  n["cluster"]["spare_domains"] = 0;
+  const RunMetrics wait = run_one_fault(n, "ntp", 10.0, 20.0);
+  CHECK(bucket(wait, Bucket::WaitingForCapacity) * H > 35000);
+}
