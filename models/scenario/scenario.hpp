@@ -85,6 +85,8 @@ struct Scenario {
   CostSpec cost;
   double failed_fraction = 0;  // snapshot mode
   std::vector<double> failed_gpu_thresholds{0.001};  // /report: cluster-health time-above thresholds
+  double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
+  double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost)
   std::vector<StrategyConfig> strategies;
   Json resolved;
   Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file) rebuilds this

@@ -262,6 +262,8 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   if (s.cost.model == "iteration" && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
   s.failed_gpu_thresholds = top.object("report").numbers("failed_gpu_thresholds");
+  s.train_hours = top.object("report").number("train_hours");
+  s.gpu_hour_price = top.object("report").number("gpu_hour_price");
   parse_strategies(top, s, resolved);
 
   // Domain count: what the job needs plus spares, unless given.

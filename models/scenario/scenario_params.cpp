@@ -211,6 +211,12 @@ const ParamSection& report() {
   static const ParamSection s{"report", "What reports add beyond the Goodput figures.", {
       numbers("failed_gpu_thresholds", "", Json::array({0.001}), 0, 1,
               "cluster health: for each fraction x, the share of time with more than x of all GPUs failed"),
+      number("train_hours", "h", 0.0, 0, kInf,
+             "training the job needs on the healthy, failure-free cluster; > 0 adds each strategy's "
+             "time to train (train_hours / Goodput) and GPU-hours (x every GPU of the cluster, spares "
+             "included) to the report"),
+      number("gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
+             "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to train"),
   }};
   return s;
 }

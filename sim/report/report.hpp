@@ -32,6 +32,9 @@ struct StrategySummary {
   double mtbi_hours = 0;
   // Recovery mechanisms paid per run (Mechanism order): how often, hours the job stood still.
   std::array<Summary, kMechanismCount> paid_count, paid_stall_hours;
+  // /report/train_hours > 0: wall hours to train (train_hours / Goodput, per run) and the GPU-hours
+  // (and cost, with /report/gpu_hour_price) of the whole cluster for that long.
+  Summary time_to_train_hours, gpu_hours_to_train, cost_to_train;
 };
 
 struct Report {

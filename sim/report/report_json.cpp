@@ -107,6 +107,12 @@ Json report_json(const Report& rep) {
           {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
           {"paused_hours", summary_json(s.paused_hours)}};
     }
+    if (sc.mode != "snapshot" && sc.train_hours > 0) {
+      strategies[s.name]["time_to_train"] = {{"train_hours", sc.train_hours},
+                                             {"wall_hours", summary_json(s.time_to_train_hours)},
+                                             {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
+      if (sc.gpu_hour_price > 0) strategies[s.name]["time_to_train"]["cost"] = summary_json(s.cost_to_train);
+    }
     if (sc.mode != "snapshot") {
       Json paid = Json::object();
       for (int k = 0; k < kMechanismCount; ++k)

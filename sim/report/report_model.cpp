@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "sim/report/report.hpp"
 
@@ -55,6 +56,14 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     for (int k = 0; k < kMechanismCount; ++k) {
       s.paid_count[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_count[k]; });
       s.paid_stall_hours[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_stall_hours[k]; });
+    }
+    if (plan.scenario.train_hours > 0) {
+      const double gpus = static_cast<double>(plan.topology->gpus());
+      const double need = plan.scenario.train_hours, price = plan.scenario.gpu_hour_price;
+      auto hours = [need](const RunMetrics& m) { return m.goodput > 0 ? need / m.goodput : INFINITY; };
+      s.time_to_train_hours = summarize_by(r, hours);
+      s.gpu_hours_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus; });
+      s.cost_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus * price; });
     }
     double wall = 0, interruptions = 0;
     for (const auto& m : r) {

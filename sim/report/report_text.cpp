@@ -96,6 +96,23 @@ std::string report_markdown(const Report& rep) {
       << fmt("%+.2f", 100 * st.difference_vs_winner.mean)
       << (st.difference_vs_winner.n < 2 ? std::string() : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
       << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | " << num_ci(st.checkpoints, "%.0f") << " |\n";
+  if (sc.train_hours > 0 && sc.mode != "snapshot") {
+    const bool priced = sc.gpu_hour_price > 0;
+    s << "\n## Time and cost to train\n\n" << fmt("%.0f", sc.train_hours)
+      << " hours of failure-free training take train_hours / Goodput of wall time under each strategy "
+         "(per run, mean ± 95% CI), for which the whole cluster (" << topo.gpus()
+      << " GPUs, spares included) is held" << (priced ? fmt(" at %.4g per GPU-hour", sc.gpu_hour_price) : "")
+      << ".\n\n| strategy | wall time (days) | GPU-hours |" << (priced ? " cost |" : "") << "\n|---|---|---|"
+      << (priced ? "---|" : "") << "\n";
+    for (const auto& st : rep.strategies) {
+      Summary days = st.time_to_train_hours;
+      days.mean /= 24;
+      days.ci95 /= 24;
+      s << "| " << st.name << " | " << num_ci(days, "%.2f") << " | " << num_ci(st.gpu_hours_to_train, "%.4g") << " |";
+      if (priced) s << " " << num_ci(st.cost_to_train, "%.4g") << " |";
+      s << "\n";
+    }
+  }
   s << "\n## Where the rest went (share of wall time)\n\n| bucket |";
   for (const auto& st : rep.strategies) s << " " << st.name << " |";
   s << "\n|---|";

@@ -91,3 +91,24 @@ TEST_CASE("the verdict names a winner only over a significant paired lead; else 
   CHECK(verdict_paragraph(one, false).find("no confidence interval") != std::string::npos);
   CHECK(report_markdown(one).find("± 0.00") == std::string::npos);
 }
+
+TEST_CASE("time and cost to train: train_hours / Goodput per run, for the whole cluster") {
+  Json j = goodput::test::small_scenario();  // 4 HGX-8 nodes: 32 GPUs
+  j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
+  j["seeds"] = 2;
+  j["report"] = {{"train_hours", 720}, {"gpu_hour_price", 2.5}};
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  const Report rep = two_strategies(plan, {0.90, 0.80}, {0.96, 0.96});
+  const StrategySummary& cr = rep.strategies[0];
+  CHECK(cr.time_to_train_hours.mean == doctest::Approx((720 / 0.90 + 720 / 0.80) / 2));
+  CHECK(cr.gpu_hours_to_train.mean == doctest::Approx(32 * (720 / 0.90 + 720 / 0.80) / 2));
+  CHECK(cr.cost_to_train.mean == doctest::Approx(2.5 * 32 * (720 / 0.90 + 720 / 0.80) / 2));
+  CHECK(rep.strategies[1].time_to_train_hours.mean == doctest::Approx(750));
+  const Json out = report_json(rep);
+  CHECK(out["strategies"]["dp_drop"]["time_to_train"]["wall_hours"]["mean"].get<double>() == doctest::Approx(750));
+  CHECK(report_markdown(rep).find("## Time and cost to train") != std::string::npos);
+  // Not asked for: no section.
+  j["report"] = Json::object();
+  const RunPlan bare = make_plan(goodput::test::scenario_from(j));
+  CHECK(report_markdown(two_strategies(bare, {0.9, 0.8}, {0.9, 0.8})).find("Time and cost") == std::string::npos);
+}
