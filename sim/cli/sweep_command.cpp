@@ -10,6 +10,7 @@
 
 #include "models/scenario/scenario_loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/suggest.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
@@ -69,9 +70,24 @@ SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) 
   return p;
 }
 
+// --target METRIC>=X, or --target-goodput X (a synonym of --target goodput>=X).
+SeekTarget seek_target(const SweepArgs& a) {
+  if (!a.target.empty() && a.target_goodput >= 0)
+    throw InputError("--target", a.target, "give --target or --target-goodput, not both");
+  if (a.target_goodput >= 0) {
+    SeekTarget t;
+    t.metric = find_strategy_metric("goodput");
+    t.value = a.target_goodput;
+    return t;
+  }
+  if (a.target.empty())
+    throw InputError("--target", "", "--seek needs a target: --target METRIC>=X or METRIC<=X (e.g. goodput>=0.95)");
+  return parse_seek_target(a.target, "--target");
+}
+
 int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::string>& overrides, int threads) {
-  if (a.target_goodput < 0 || a.strategy.empty())
-    throw InputError("--seek", a.seek, "needs --target-goodput X and --strategy NAME (and --min, --max)");
+  const SeekTarget target = seek_target(a);
+  if (a.strategy.empty()) throw InputError("--strategy", "", "--seek needs --strategy NAME: whose metric to seek");
   auto scenario_at = [&](long v) {
     auto o = overrides;
     o.push_back(a.seek + "=" + std::to_string(v));
@@ -80,11 +96,17 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   if (a.seek_min > a.seek_max)
     throw InputError("--min", std::to_string(a.seek_min), "is greater than --max " + std::to_string(a.seek_max));
   const Scenario first = scenario_at(a.seek_min);
-  if (!first.strategy(a.strategy)) throw InputError("--strategy", a.strategy, "not among the scenario's strategies");
+  if (!first.strategy(a.strategy)) {
+    std::vector<std::string> names;
+    for (const auto& s : first.strategies) names.push_back(s.name);
+    throw InputError("--strategy", a.strategy, "not among the scenario's strategies" + did_you_mean(a.strategy, names));
+  }
   check_budget(a, {scenario_at(a.seek_max)}, threads);  // both ends must be valid values; max is the largest
   OutputDir out(a.out.empty() ? default_output(first.name + "-seek") : a.out, a.out.empty() ? "default output" : "--out");
   std::map<long, SweepPoint> evaluated;
+  std::map<long, Summary> metric_at;
   Json steps = Json::array();
+  bool single_seed = true;  // every point ran one seed: no CI, the mean decides
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
     SweepPoint pt = run_point(scenario_at(v), threads, seeds);
@@ -92,10 +114,16 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     const auto& st = pt.report.strategies;
     std::size_t i = 0;
     while (st[i].name != a.strategy) ++i;
-    const bool ok = st[i].goodput.mean >= a.target_goodput;
-    steps.push_back({{"value", v}, {"goodput", st[i].goodput.mean}, {"ci95", st[i].goodput.ci95}, {"meets", ok}});
-    if (tty) std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " Goodput " << st[i].goodput.mean
-                       << (ok ? " meets" : " misses") << " the target\n";
+    const Summary s = target.metric->get(st[i]);
+    const double bound = ci_bound(s, target.comparison);
+    const bool ok = meets_target(s, target);
+    single_seed = single_seed && s.n < 2;
+    steps.push_back({{"value", v}, {"mean", s.mean}, {"ci95", s.ci95}, {"bound", bound}, {"seeds", s.n}, {"meets", ok}});
+    if (tty)
+      std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " " << target.metric->name << " "
+                << format_metric_value(*target.metric, s.mean) << " (bound " << format_metric_value(*target.metric, bound)
+                << ")" << (ok ? " meets" : " misses") << " the target\n";
+    metric_at.emplace(v, s);
     evaluated.emplace(v, std::move(pt));
     return ok;
   });
@@ -107,17 +135,29 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     sweep.points.push_back(std::move(pt));
   }
   for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
-  sweep.seek = {{"pointer", a.seek}, {"min", a.seek_min}, {"max", a.seek_max}, {"strategy", a.strategy},
-                {"target_goodput", a.target_goodput},
+  const Json warnings = monotonicity_warnings(target, a.seek, metric_at);
+  sweep.seek = {{"pointer", a.seek},
+                {"min", a.seek_min},
+                {"max", a.seek_max},
+                {"strategy", a.strategy},
+                {"metric", target.metric->name},
+                {"unit", target.metric->unit},
+                {"comparison", comparison_text(target.comparison)},
+                {"target", target.value},
+                {"rule", single_seed ? "mean (one seed per point: no 95% CI)" : "95% CI bound"},
+                {"bound", single_seed ? "mean" : bound_text(target.comparison)},
                 {"answer", r.answer ? Json(*r.answer) : Json(nullptr)},
-                {"assumption", "mean Goodput does not decrease as the value grows (bisection)"},
-                {"evaluated", steps}};
+                {"assumption", monotone_assumption(target, a.seek) +
+                                   " (bisection: once a value meets the target, every larger one does)"},
+                {"evaluated", steps},
+                {"warnings", warnings}};
   write_sweep_files(sweep, out.staging());
   out.publish();
-  if (!a.quiet)
-    std::cout << "goodput sweep --seek " << a.seek << ": smallest value with " << a.strategy << " Goodput >= "
-              << a.target_goodput << ": " << (r.answer ? std::to_string(*r.answer) : std::string("none in range"))
-              << " (" << r.steps.size() << " values evaluated)\nreport: " << display_path(out.target()) << "/report.md\n";
+  if (!a.quiet) {
+    for (const auto& w : warnings) std::cerr << "warning: " << w.get<std::string>() << "\n";
+    std::cout << "goodput sweep --seek " << a.seek << ": " << seek_answer_text(sweep.seek, false) << "\nreport: "
+              << display_path(out.target()) << "/report.md\n";
+  }
   return 0;
 }
 
@@ -128,6 +168,8 @@ int command_sweep(const SweepArgs& a) {
   if (!a.strategies.empty()) overrides.push_back(strategies_override(a.scenario, a.sets, a.strategies));
   const SeedPolicy seeds = seed_policy(a, overrides);
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (a.seek.empty() && (!a.target.empty() || a.target_goodput >= 0))
+    throw InputError(a.target.empty() ? "--target-goodput" : "--target", a.target, "goal seek only: give --seek PTR too");
   if (!a.seek.empty()) {
     if (!a.axes.empty()) throw InputError("--seek", a.seek, "give either --seek or --axis, not both");
     return seek(a, seeds, overrides, threads);
