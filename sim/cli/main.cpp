@@ -130,8 +130,8 @@ int main(int argc, char** argv) {
   sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider");
   sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider");
   sweep->add_option("--target", sw.target,
-                    "goal seek: METRIC>=X or METRIC<=X, met when the metric's 95% CI bound is (mean - CI for >=, "
-                    "mean + CI for <=; one seed: the mean). METRIC: any per-strategy metric, e.g. goodput>=0.95, "
+                    "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI bound clears X: "
+                    "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any per-strategy metric, e.g. goodput>=0.95, "
                     "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a wrong name lists them)");
   sweep->add_option("--target-goodput", sw.target_goodput, "goal seek: the same as --target goodput>=X")
       ->check(CLI::Range(0.0, 1.0));

@@ -22,9 +22,9 @@ struct SweepArgs {
   std::string seek, strategy;
   std::string strategies;  // --strategies a,b: only these (scenario parameters where given)
   long seek_min = 0, seek_max = 0;
-  std::string target;         // --target METRIC>=X or METRIC<=X (goal_seek.hpp)
+  std::string target;          // --target METRIC>=X or METRIC<=X (goal_seek.hpp)
   double target_goodput = -1;  // --target-goodput X: the same as --target goodput>=X
-  double max_events = 2e9;  // work budget (work_budget.hpp), over all points
+  double max_events = 2e9;     // work budget (work_budget.hpp), over all points
   std::string max_memory;
   // Set by goodput-mpi (sim/mpi/): where points run, and how many at once; --seek stays local.
   PointRunner runner;

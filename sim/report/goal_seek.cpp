@@ -32,7 +32,9 @@ SeekResult bisect_smallest(long lo, long hi, const std::function<bool(long)>& me
   return r;
 }
 
-const char* comparison_text(Comparison c) { return c == Comparison::AtLeast ? ">=" : "<="; }
+const char* comparison_text(Comparison c) {
+  return c == Comparison::AtLeast ? ">=" : "<=";
+}
 
 namespace {
 
@@ -56,12 +58,17 @@ SeekTarget parse_seek_target(const std::string& text, const std::string& flag) {
   const auto op = text.find_first_of("<>=");
   if (op == std::string::npos) throw InputError(flag, text, form);
   SeekTarget t;
-  if (text.compare(op, 2, ">=") == 0) t.comparison = Comparison::AtLeast;
-  else if (text.compare(op, 2, "<=") == 0) t.comparison = Comparison::AtMost;
-  else throw InputError(flag, text, form + " (only >= and <= compare)");
+  if (text.compare(op, 2, ">=") == 0)
+    t.comparison = Comparison::AtLeast;
+  else if (text.compare(op, 2, "<=") == 0)
+    t.comparison = Comparison::AtMost;
+  else
+    throw InputError(flag, text, form + " (only >= and <= compare)");
   const std::string name = trim(text.substr(0, op));
   std::string number = trim(text.substr(op + 2));
-  if (name.empty()) throw InputError(flag, text, form + " (no metric before " + comparison_text(t.comparison) + ")");
+  if (name.empty())
+    throw InputError(flag, text,
+                     form + " (no metric before " + comparison_text(t.comparison) + ")");
   t.metric = find_strategy_metric(name);
   if (!t.metric)
     throw InputError(flag, text,
@@ -70,17 +77,23 @@ SeekTarget parse_seek_target(const std::string& text, const std::string& flag) {
   const bool fraction = t.metric->unit == "fraction";
   const bool percent = !number.empty() && number.back() == '%';
   if (percent) {
-    if (!fraction) throw InputError(flag, text, name + " is in " + t.metric->unit + ", not a fraction: drop the %");
+    if (!fraction)
+      throw InputError(flag, text,
+                       name + " is in " + t.metric->unit + ", not a fraction: drop the %");
     number = trim(number.substr(0, number.size() - 1));
   }
   char* end = nullptr;
   const double x = number.empty() ? NAN : std::strtod(number.c_str(), &end);
   if (number.empty() || *end != '\0' || !std::isfinite(x))
-    throw InputError(flag, text, form + " (X is a number" + (fraction ? std::string(" or a percentage") : "") + ")");
+    throw InputError(
+        flag, text,
+        form + " (X is a number" + (fraction ? std::string(" or a percentage") : "") + ")");
   t.value = percent ? x / 100 : x;
   if (fraction && (t.value < 0 || t.value > 1))
-    throw InputError(flag, text, name + " is a fraction: the target must lie in [0, 1] (or 0%..100%)");
-  if (!fraction && t.value < 0) throw InputError(flag, text, name + " is never negative: the target must be >= 0");
+    throw InputError(flag, text,
+                     name + " is a fraction: the target must lie in [0, 1] (or 0%..100%)");
+  if (!fraction && t.value < 0)
+    throw InputError(flag, text, name + " is never negative: the target must be >= 0");
   return t;
 }
 
@@ -94,7 +107,8 @@ bool meets_target(const Summary& s, const SeekTarget& t) {
 }
 
 std::string target_text(const SeekTarget& t) {
-  return t.metric->name + " " + comparison_text(t.comparison) + " " + format_metric_value(*t.metric, t.value);
+  return t.metric->name + " " + comparison_text(t.comparison) + " " +
+         format_metric_value(*t.metric, t.value);
 }
 
 std::string bound_text(Comparison c) {
@@ -102,7 +116,8 @@ std::string bound_text(Comparison c) {
 }
 
 std::string monotone_assumption(const SeekTarget& t, const std::string& pointer) {
-  return t.metric->name + (t.comparison == Comparison::AtLeast ? " does not decrease" : " does not increase") +
+  return t.metric->name +
+         (t.comparison == Comparison::AtLeast ? " does not decrease" : " does not increase") +
          " as " + pointer + " grows";
 }
 
@@ -115,11 +130,12 @@ std::vector<std::string> monotonicity_warnings(const SeekTarget& t, const std::s
     if (prev) {
       const double slack = prev->ci95 + s.ci95;
       const bool wrong = t.comparison == Comparison::AtLeast ? s.mean < prev->mean - slack
-                                                              : s.mean > prev->mean + slack;
+                                                             : s.mean > prev->mean + slack;
       if (wrong)
         out.push_back(t.metric->name + " moves the wrong way between " + pointer + " = " +
-                      std::to_string(prev_v) + " (" + format_metric_value(*t.metric, prev->mean, 4) +
-                      ") and " + std::to_string(v) + " (" + format_metric_value(*t.metric, s.mean, 4) +
+                      std::to_string(prev_v) + " (" +
+                      format_metric_value(*t.metric, prev->mean, 4) + ") and " + std::to_string(v) +
+                      " (" + format_metric_value(*t.metric, s.mean, 4) +
                       "), beyond their 95% CIs: the monotonicity bisection assumes may not hold; "
                       "check with --axis");
     }
@@ -130,25 +146,33 @@ std::vector<std::string> monotonicity_warnings(const SeekTarget& t, const std::s
 }
 
 std::string seek_answer_text(const Json& k, bool markdown) {
-  const std::string name = k.at("metric").get<std::string>(), ptr = k.at("pointer").get<std::string>();
+  const std::string name = k.at("metric").get<std::string>(),
+                    ptr = k.at("pointer").get<std::string>();
   const StrategyMetric* metric = find_strategy_metric(name);
-  auto value = [&](double x) { return metric ? format_metric_value(*metric, x, 4) : std::to_string(x); };
-  auto target = [&](double x) { return metric ? format_metric_value(*metric, x) : std::to_string(x); };
+  auto value = [&](double x) {
+    return metric ? format_metric_value(*metric, x, 4) : std::to_string(x);
+  };
+  auto target = [&](double x) {
+    return metric ? format_metric_value(*metric, x) : std::to_string(x);
+  };
   auto code = [&](const std::string& s) { return markdown ? "`" + s + "`" : s; };
   auto bold = [&](const std::string& s) { return markdown ? "**" + s + "**" : s; };
   const std::string bound = k.at("bound").get<std::string>();
-  std::string s = "smallest " + code(ptr) + " with " + k.at("strategy").get<std::string>() + " " + name + " " +
-                  k.at("comparison").get<std::string>() + " " + target(k.at("target").get<double>()) + " (" +
-                  (bound == "mean" ? std::string("mean: one seed per point, no CI") : bound) + "): ";
+  std::string s =
+      "smallest " + code(ptr) + " with " + k.at("strategy").get<std::string>() + " " + name + " " +
+      k.at("comparison").get<std::string>() + " " + target(k.at("target").get<double>()) + " (" +
+      (bound == "mean" ? std::string("mean: one seed per point, no CI") : bound) + "): ";
   const Json& steps = k.at("evaluated");
   if (!k.at("answer").is_null()) {
     s += bold(k.at("answer").dump());
-    if (k.at("answer") == k.at("min") && k.at("min") != k.at("max")) s += ", already met at the minimum";
+    if (k.at("answer") == k.at("min") && k.at("min") != k.at("max"))
+      s += ", already met at the minimum";
   } else {
     s += bold("not reached in [" + k.at("min").dump() + ", " + k.at("max").dump() + "]");
     if (!steps.empty()) {
       const Json& top = steps.front();  // the maximum is evaluated first
-      s += ": even " + code(ptr) + " = " + top.at("value").dump() + " gives " + value(top.at("mean").get<double>());
+      s += ": even " + code(ptr) + " = " + top.at("value").dump() + " gives " +
+           value(top.at("mean").get<double>());
       if (bound != "mean") s += ", " + bound + " " + value(top.at("bound").get<double>());
     }
   }

@@ -16,13 +16,20 @@ StrategyMetric member(std::string name, std::string unit, std::string doc,
 
 const char* bucket_doc(Bucket b) {
   switch (b) {
-    case Bucket::WastedProgress: return "badput: work rolled back or lost mid-step";
-    case Bucket::InfrastructureRecovery: return "badput: detection, restart, swap and rebuild stalls";
-    case Bucket::CheckpointSave: return "badput: blocking checkpoint saves";
-    case Bucket::CheckpointRestore: return "badput: checkpoint loads";
-    case Bucket::DegradedCapacity: return "badput: running with fewer replicas or smaller batches";
-    case Bucket::ReshardOverhead: return "badput: exposed NTP gradient reshard time";
-    case Bucket::WaitingForCapacity: return "badput: paused for lack of healthy hardware";
+    case Bucket::WastedProgress:
+      return "badput: work rolled back or lost mid-step";
+    case Bucket::InfrastructureRecovery:
+      return "badput: detection, restart, swap and rebuild stalls";
+    case Bucket::CheckpointSave:
+      return "badput: blocking checkpoint saves";
+    case Bucket::CheckpointRestore:
+      return "badput: checkpoint loads";
+    case Bucket::DegradedCapacity:
+      return "badput: running with fewer replicas or smaller batches";
+    case Bucket::ReshardOverhead:
+      return "badput: exposed NTP gradient reshard time";
+    case Bucket::WaitingForCapacity:
+      return "badput: paused for lack of healthy hardware";
   }
   return "badput";
 }
@@ -34,8 +41,9 @@ std::vector<StrategyMetric> make_table() {
       member("ettr", "fraction", "training time kept / wall time", &S::ettr),
   };
   for (int b = 0; b < kBucketCount; ++b)
-    t.push_back({bucket_name(static_cast<Bucket>(b)), "fraction", bucket_doc(static_cast<Bucket>(b)),
-                 [b](const S& s) -> const Summary& { return s.badput[static_cast<std::size_t>(b)]; }});
+    t.push_back(
+        {bucket_name(static_cast<Bucket>(b)), "fraction", bucket_doc(static_cast<Bucket>(b)),
+         [b](const S& s) -> const Summary& { return s.badput[static_cast<std::size_t>(b)]; }});
   const std::vector<StrategyMetric> rest{
       member("interruptions", "count", "disruptions that stopped the whole job", &S::interruptions),
       member("paused_hours", "h", "hours paused for capacity (WAITING_FOR_CAPACITY x wall time)",

@@ -20,7 +20,7 @@ struct StrategyMetric {
   std::function<const Summary&(const StrategySummary&)> get;
 };
 
-const std::vector<StrategyMetric>& strategy_metrics();  // report order
+const std::vector<StrategyMetric>& strategy_metrics();                // report order
 const StrategyMetric* find_strategy_metric(const std::string& name);  // nullptr: unknown
 std::vector<std::string> strategy_metric_names();
 

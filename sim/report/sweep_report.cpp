@@ -29,15 +29,18 @@ std::string seek_markdown(const Json& k) {
   const bool ci = k.at("bound").get<std::string>() != "mean";
   std::string answer = seek_answer_text(k, true);
   answer[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(answer[0])));
-  s << "\n## Goal seek\n\n" << answer << ".\n\nRule: a value meets the target when "
+  s << "\n## Goal seek\n\n"
+    << answer << ".\n\nRule: a value meets the target when "
     << (ci ? "the " + k.at("bound").get<std::string>() + " of the strategy's metric (mean " +
                  (k.at("comparison") == ">=" ? "-" : "+") + " 95% CI half-width across seeds) "
            : std::string("the mean (one seed per point: no confidence interval) "))
-    << "is " << k.at("comparison").get<std::string>() << " the target. Found by bisection over [" << k.at("min").dump()
-    << ", " << k.at("max").dump() << "] (the maximum first, then the minimum, then halving), assuming "
-    << k.at("assumption").get<std::string>() << ".\n\n| evaluated | `" << k.at("pointer").get<std::string>()
-    << "` | " << k.at("metric").get<std::string>() << " mean |" << (ci ? " ± 95% CI | bound |" : "")
-    << " meets |\n|---|---|---|" << (ci ? "---|---|" : "") << "---|\n";
+    << "is " << k.at("comparison").get<std::string>() << " the target. Found by bisection over ["
+    << k.at("min").dump() << ", " << k.at("max").dump()
+    << "] (the maximum first, then the minimum, then halving), assuming "
+    << k.at("assumption").get<std::string>() << ".\n\n| evaluated | `"
+    << k.at("pointer").get<std::string>() << "` | " << k.at("metric").get<std::string>()
+    << " mean |" << (ci ? " ± 95% CI | bound |" : "") << " meets |\n|---|---|---|"
+    << (ci ? "---|---|" : "") << "---|\n";
   int i = 0;
   for (const auto& e : k.at("evaluated")) {
     s << "| " << ++i << " | " << e.at("value").dump() << " | " << value(e.at("mean")) << " |";

@@ -30,7 +30,8 @@ TEST_CASE("bisection finds a known threshold") {
 
 TEST_CASE("goal seek over spare domains agrees with a full scan") {
   auto goodput_at = [](long spares) {
-    const SweepPoint pt = run_point(small_at({"/cluster/spare_domains=" + std::to_string(spares)}), 2, {});
+    const SweepPoint pt =
+        run_point(small_at({"/cluster/spare_domains=" + std::to_string(spares)}), 2, {});
     for (const auto& st : pt.report.strategies)
       if (st.name == "hot_spares") return st.goodput.mean;
     return -1.0;
@@ -74,7 +75,8 @@ TEST_CASE("seek targets parse from the strategy metric table") {
   CHECK(parse_seek_target("spare_gpu_hours<=1e4").value == doctest::Approx(1e4));
   CHECK(parse_seek_target("communicator_rebuild_count<=3").metric->unit == "count");
   CHECK(bound_text(Comparison::AtLeast) == "lower 95% CI bound");
-  CHECK(monotone_assumption(parse_seek_target("WAITING_FOR_CAPACITY<=0.01"), "/cluster/spare_domains") ==
+  CHECK(monotone_assumption(parse_seek_target("WAITING_FOR_CAPACITY<=0.01"),
+                            "/cluster/spare_domains") ==
         "WAITING_FOR_CAPACITY does not increase as /cluster/spare_domains grows");
 }
 
@@ -87,9 +89,13 @@ TEST_CASE("bad seek targets are input errors naming the flag") {
     }
     return std::string("no error");
   };
-  CHECK(error("goodptu>=0.9").find("--target: goodptu>=0.9: unknown metric 'goodptu' (did you mean 'goodput'?)") == 0);
-  CHECK(error("WAITING_FOR_CAPACTY<=0.01").find("(did you mean 'WAITING_FOR_CAPACITY'?)") != std::string::npos);
-  CHECK(error("zzzzzz<=1").find("metrics: goodput, ettr, WASTED_PROGRESS_FROM_DISRUPTION") != std::string::npos);
+  CHECK(error("goodptu>=0.9")
+            .find("--target: goodptu>=0.9: unknown metric 'goodptu' (did you mean 'goodput'?)") ==
+        0);
+  CHECK(error("WAITING_FOR_CAPACTY<=0.01").find("(did you mean 'WAITING_FOR_CAPACITY'?)") !=
+        std::string::npos);
+  CHECK(error("zzzzzz<=1").find("metrics: goodput, ettr, WASTED_PROGRESS_FROM_DISRUPTION") !=
+        std::string::npos);
   CHECK(error("zzzzzz<=1").find("did you mean") == std::string::npos);
   CHECK(error("goodput>0.9").find("only >= and <= compare") != std::string::npos);
   CHECK(error("goodput=0.9").find("expected METRIC>=X or METRIC<=X") != std::string::npos);
@@ -100,7 +106,8 @@ TEST_CASE("bad seek targets are input errors naming the flag") {
   CHECK(error("goodput>=0.9x").find("X is a number") != std::string::npos);
   CHECK(error("goodput>=nan").find("X is a number") != std::string::npos);
   CHECK(error("goodput>=1.5").find("must lie in [0, 1]") != std::string::npos);
-  CHECK(error("paused_hours<=5%").find("paused_hours is in h, not a fraction: drop the %") != std::string::npos);
+  CHECK(error("paused_hours<=5%").find("paused_hours is in h, not a fraction: drop the %") !=
+        std::string::npos);
   CHECK(error("interruptions<=-1").find("must be >= 0") != std::string::npos);
 }
 
@@ -139,14 +146,18 @@ TEST_CASE("goal seek answers with the CI bound, not the mean") {
     return s;
   };
   auto rising = [](long v) { return static_cast<double>(v) / 64; };
-  const SeekTarget at_least = parse_seek_target("goodput>=0.5");  // the mean meets at 32, the CI at 48
-  const SeekResult up = bisect_smallest(0, 100, [&](long v) { return meets_target(summary(rising(v)), at_least); });
+  const SeekTarget at_least =
+      parse_seek_target("goodput>=0.5");  // the mean meets at 32, the CI at 48
+  const SeekResult up =
+      bisect_smallest(0, 100, [&](long v) { return meets_target(summary(rising(v)), at_least); });
   REQUIRE(up.answer);
   CHECK(*up.answer == 48);
-  CHECK(*bisect_smallest(0, 100, [&](long v) { return rising(v) >= 0.5; }).answer == 32);  // by the mean
-  const SeekTarget at_most = parse_seek_target("WAITING_FOR_CAPACITY<=0.25");  // mean 1 - v/64: 48, CI: 64
-  const SeekResult down =
-      bisect_smallest(0, 100, [&](long v) { return meets_target(summary(1 - rising(v)), at_most); });
+  CHECK(*bisect_smallest(0, 100, [&](long v) { return rising(v) >= 0.5; }).answer ==
+        32);  // by the mean
+  const SeekTarget at_most =
+      parse_seek_target("WAITING_FOR_CAPACITY<=0.25");  // mean 1 - v/64: 48, CI: 64
+  const SeekResult down = bisect_smallest(
+      0, 100, [&](long v) { return meets_target(summary(1 - rising(v)), at_most); });
   REQUIRE(down.answer);
   CHECK(*down.answer == 64);
   CHECK(ci_bound(summary(0.5), Comparison::AtLeast) == 0.25);
@@ -156,26 +167,41 @@ TEST_CASE("goal seek answers with the CI bound, not the mean") {
   one_seed.n = 1;
   CHECK(meets_target(one_seed, at_least));
   // Neither end meets: no answer, after evaluating only the maximum.
-  const SeekResult none =
-      bisect_smallest(0, 100, [&](long v) { return meets_target(summary(rising(v) / 8), at_least); });
+  const SeekResult none = bisect_smallest(
+      0, 100, [&](long v) { return meets_target(summary(rising(v) / 8), at_least); });
   CHECK(!none.answer);
   CHECK(none.steps.size() == 1);
 }
 
 TEST_CASE("the seek's answer line names the metric, the bound and the assumption") {
-  Json k = {{"pointer", "/cluster/spare_domains"}, {"min", 0}, {"max", 16}, {"strategy", "dp_drop"},
-            {"metric", "WAITING_FOR_CAPACITY"}, {"unit", "fraction"}, {"comparison", "<="}, {"target", 0.01},
-            {"rule", "95% CI bound"}, {"bound", "upper 95% CI bound"}, {"answer", 12},
-            {"assumption", "WAITING_FOR_CAPACITY does not increase as /cluster/spare_domains grows (bisection)"},
-            {"evaluated", Json::array({{{"value", 16}, {"mean", 0.001}, {"ci95", 0.001}, {"bound", 0.002}, {"meets", true}}})}};
-  CHECK(seek_answer_text(k, false) ==
-        "smallest /cluster/spare_domains with dp_drop WAITING_FOR_CAPACITY <= 1% (upper 95% CI bound): 12 (1 value "
-        "evaluated; assumed WAITING_FOR_CAPACITY does not increase as /cluster/spare_domains grows)");
+  Json k = {{"pointer", "/cluster/spare_domains"},
+            {"min", 0},
+            {"max", 16},
+            {"strategy", "dp_drop"},
+            {"metric", "WAITING_FOR_CAPACITY"},
+            {"unit", "fraction"},
+            {"comparison", "<="},
+            {"target", 0.01},
+            {"rule", "95% CI bound"},
+            {"bound", "upper 95% CI bound"},
+            {"answer", 12},
+            {"assumption",
+             "WAITING_FOR_CAPACITY does not increase as /cluster/spare_domains grows (bisection)"},
+            {"evaluated", Json::array({{{"value", 16},
+                                        {"mean", 0.001},
+                                        {"ci95", 0.001},
+                                        {"bound", 0.002},
+                                        {"meets", true}}})}};
+  CHECK(
+      seek_answer_text(k, false) ==
+      "smallest /cluster/spare_domains with dp_drop WAITING_FOR_CAPACITY <= 1% (upper 95% CI "
+      "bound): 12 (1 value "
+      "evaluated; assumed WAITING_FOR_CAPACITY does not increase as /cluster/spare_domains grows)");
   k["answer"] = nullptr;
   k["evaluated"][0]["bound"] = 0.05;
   const std::string none = seek_answer_text(k, true);
-  CHECK(none.find("**not reached in [0, 16]**: even `/cluster/spare_domains` = 16 gives 0.1%, upper 95% CI bound 5% (") !=
-        std::string::npos);
+  CHECK(none.find("**not reached in [0, 16]**: even `/cluster/spare_domains` = 16 gives 0.1%, "
+                  "upper 95% CI bound 5% (") != std::string::npos);
   k["bound"] = "mean";
   CHECK(seek_answer_text(k, false).find("(mean: one seed per point, no CI)") != std::string::npos);
 }
@@ -189,9 +215,13 @@ TEST_CASE("evaluated means that move against the assumed direction are flagged")
     return s;
   };
   const SeekTarget up = parse_seek_target("goodput>=0.9");
-  CHECK(monotonicity_warnings(up, "/x", {{0, at(0.80, 0.01)}, {4, at(0.85, 0.01)}, {8, at(0.95, 0.01)}}).empty());
-  CHECK(monotonicity_warnings(up, "/x", {{0, at(0.80, 0.01)}, {4, at(0.79, 0.01)}}).empty());  // within the CIs
-  const auto w = monotonicity_warnings(up, "/x", {{0, at(0.80, 0.01)}, {4, at(0.90, 0.01)}, {8, at(0.85, 0.01)}});
+  CHECK(monotonicity_warnings(up, "/x",
+                              {{0, at(0.80, 0.01)}, {4, at(0.85, 0.01)}, {8, at(0.95, 0.01)}})
+            .empty());
+  CHECK(monotonicity_warnings(up, "/x", {{0, at(0.80, 0.01)}, {4, at(0.79, 0.01)}})
+            .empty());  // within the CIs
+  const auto w = monotonicity_warnings(
+      up, "/x", {{0, at(0.80, 0.01)}, {4, at(0.90, 0.01)}, {8, at(0.85, 0.01)}});
   REQUIRE(w.size() == 1);
   CHECK(w[0].find("goodput moves the wrong way between /x = 4 (90%) and 8 (85%)") == 0);
   const SeekTarget down = parse_seek_target("interruptions<=10");
