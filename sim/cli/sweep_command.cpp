@@ -156,7 +156,13 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     sweep.points.push_back(std::move(pt));
   }
   for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
-  const Json warnings = monotonicity_warnings(target, a.seek, metric_at);
+  Json warnings = monotonicity_warnings(target, a.seek, metric_at);
+  if (r.only_min_meets)
+    warnings.push_back(
+        target.metric->name + " meets the target at " + a.seek + " = " +
+        std::to_string(a.seek_min) + " but not at " + std::to_string(a.seek_max) +
+        ": it moves away from the target as the value " +
+        "grows, the opposite of what bisection assumes; values in between were not evaluated");
   sweep.seek = {
       {"pointer", a.seek},
       {"min", a.seek_min},

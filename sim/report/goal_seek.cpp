@@ -18,7 +18,12 @@ SeekResult bisect_smallest(long lo, long hi, const std::function<bool(long)>& me
     r.steps.push_back({v, ok});
     return ok;
   };
-  if (!eval(hi)) return r;
+  if (!eval(hi)) {
+    // Neither end, or only lo: then lo is the smallest value meeting the target, but the
+    // property falls as the value grows, against what bisection assumes.
+    if (lo < hi && eval(lo)) r.answer = lo, r.only_min_meets = true;
+    return r;
+  }
   if (lo == hi || eval(lo)) {
     r.answer = lo == hi ? hi : lo;
     return r;
@@ -166,14 +171,18 @@ std::string seek_answer_text(const Json& k, bool markdown) {
   if (!k.at("answer").is_null()) {
     s += bold(k.at("answer").dump());
     if (k.at("answer") == k.at("min") && k.at("min") != k.at("max"))
-      s += ", already met at the minimum";
+      s += steps.front().at("meets").get<bool>() ? ", already met at the minimum"
+                                                 : ", met at the minimum but not at the maximum";
   } else {
     s += bold("not reached in [" + k.at("min").dump() + ", " + k.at("max").dump() + "]");
-    if (!steps.empty()) {
-      const Json& top = steps.front();  // the maximum is evaluated first
-      s += ": even " + code(ptr) + " = " + top.at("value").dump() + " gives " +
-           value(top.at("mean").get<double>());
-      if (bound != "mean") s += ", " + bound + " " + value(top.at("bound").get<double>());
+    // The maximum is evaluated first, then the minimum: neither met the target.
+    for (std::size_t i = 0; i < steps.size() && i < 2; ++i) {
+      const Json& e = steps[i];
+      s += (i == 0 ? std::string(steps.size() > 1 ? ": neither end meets it; " : ": ") + code(ptr) +
+                         " = "
+                   : std::string(", at ")) +
+           e.at("value").dump() + " gives " + value(e.at("mean").get<double>());
+      if (bound != "mean") s += " (" + bound + " " + value(e.at("bound").get<double>()) + ")";
     }
   }
   const std::string assumption = k.at("assumption").get<std::string>();

@@ -2,7 +2,8 @@
 // meets the target, by bisection. Assumes the property is monotone: once a value meets the
 // target every larger one does (e.g. Goodput does not fall, or WAITING_FOR_CAPACITY does not
 // rise, as spare domains are added). It evaluates hi first (no answer if even hi fails), then
-// lo, then halves the gap.
+// lo, then halves the gap. When hi misses it still evaluates lo, so "neither end meets" and
+// "only lo meets" (the property runs the other way) are told apart.
 //
 // The target is a per-strategy metric (strategy_metrics.hpp) compared with a bound, met when
 // its 95% CI clears the bound, not merely its mean: for `>=` the lower bound (mean - ci95), for
@@ -28,6 +29,9 @@ struct SeekStep {
 struct SeekResult {
   std::optional<long> answer;
   std::vector<SeekStep> steps;  // in evaluation order
+  // hi misses but lo meets: the answer is lo, but the property falls as the value grows, the
+  // opposite of what bisection assumes (values in between are not evaluated).
+  bool only_min_meets = false;
 };
 
 SeekResult bisect_smallest(long lo, long hi, const std::function<bool(long)>& meets);

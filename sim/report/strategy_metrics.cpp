@@ -1,5 +1,6 @@
 #include "sim/report/strategy_metrics.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "sim/report/text_util.hpp"
@@ -100,8 +101,10 @@ std::vector<std::string> strategy_metric_names() {
 }
 
 std::string format_metric_value(const StrategyMetric& metric, double value, int digits) {
-  char format[16];
+  char format[16];  // %.<digits>g, but whole numbers rather than exponents from 10^digits up
   std::snprintf(format, sizeof format, "%%.%dg", digits);
+  const double shown = metric.unit == "fraction" ? 100 * value : value;
+  if (std::fabs(shown) >= std::pow(10.0, digits)) std::snprintf(format, sizeof format, "%%.0f");
   if (metric.unit == "fraction") return fmt(format, 100 * value) + "%";
   if (metric.unit == "count") return fmt(format, value);
   return fmt(format, value) + " " + metric.unit;

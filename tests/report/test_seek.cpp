@@ -71,6 +71,9 @@ TEST_CASE("seek targets parse from the strategy metric table") {
   CHECK(parse_seek_target("paused_hours<=5").metric->unit == "h");
   CHECK(target_text(parse_seek_target("paused_hours<=5")) == "paused_hours <= 5 h");
   CHECK(target_text(parse_seek_target("interruptions<=400")) == "interruptions <= 400");
+  CHECK(format_metric_value(*find_strategy_metric("spare_gpu_hours"), 12521.7, 4) ==
+        "12522 GPU-hours");
+  CHECK(format_metric_value(*find_strategy_metric("goodput"), 0.98336, 4) == "98.34%");
   CHECK(parse_seek_target("ettr>=0.95").metric->name == "ettr");
   CHECK(parse_seek_target("spare_gpu_hours<=1e4").value == doctest::Approx(1e4));
   CHECK(parse_seek_target("communicator_rebuild_count<=3").metric->unit == "count");
@@ -170,7 +173,14 @@ TEST_CASE("goal seek answers with the CI bound, not the mean") {
   const SeekResult none = bisect_smallest(
       0, 100, [&](long v) { return meets_target(summary(rising(v) / 8), at_least); });
   CHECK(!none.answer);
-  CHECK(none.steps.size() == 1);
+  CHECK(none.steps.size() == 2);  // the maximum, then the minimum: neither end meets
+  CHECK(!none.only_min_meets);
+  // The property runs the other way (only the minimum meets): the answer is the minimum, flagged.
+  const SeekResult wrong_way = bisect_smallest(
+      0, 100, [&](long v) { return meets_target(summary(1 - rising(v)), at_least); });
+  REQUIRE(wrong_way.answer);
+  CHECK(*wrong_way.answer == 0);
+  CHECK(wrong_way.only_min_meets);
 }
 
 TEST_CASE("the seek's answer line names the metric, the bound and the assumption") {
@@ -200,8 +210,14 @@ TEST_CASE("the seek's answer line names the metric, the bound and the assumption
   k["answer"] = nullptr;
   k["evaluated"][0]["bound"] = 0.05;
   const std::string none = seek_answer_text(k, true);
-  CHECK(none.find("**not reached in [0, 16]**: even `/cluster/spare_domains` = 16 gives 0.1%, "
-                  "upper 95% CI bound 5% (") != std::string::npos);
+  CHECK(none.find("**not reached in [0, 16]**: `/cluster/spare_domains` = 16 gives 0.1% "
+                  "(upper 95% CI bound 5%) (1 value") != std::string::npos);
+  k["evaluated"].push_back(
+      {{"value", 0}, {"mean", 0.2}, {"ci95", 0.1}, {"bound", 0.3}, {"meets", false}});
+  CHECK(seek_answer_text(k, false).find(
+            "not reached in [0, 16]: neither end meets it; /cluster/spare_domains = 16 gives 0.1% "
+            "(upper 95% CI bound 5%), at 0 gives 20% (upper 95% CI bound 30%) (2 values") !=
+        std::string::npos);
   k["bound"] = "mean";
   CHECK(seek_answer_text(k, false).find("(mean: one seed per point, no CI)") != std::string::npos);
 }
