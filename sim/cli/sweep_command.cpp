@@ -114,8 +114,8 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     throw InputError("--strategy", a.strategy,
                      "not among the scenario's strategies" + did_you_mean(a.strategy, names));
   }
-  check_budget(a, {scenario_at(a.seek_max)},
-               threads);  // both ends must be valid values; max is the largest
+  // Both ends must be valid values; the maximum is the largest run.
+  check_budget(a, {scenario_at(a.seek_max)}, threads);
   OutputDir out(a.out.empty() ? default_output(first.name + "-seek") : a.out,
                 a.out.empty() ? "default output" : "--out");
   std::map<long, SweepPoint> evaluated;
@@ -158,11 +158,10 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
   Json warnings = monotonicity_warnings(target, a.seek, metric_at);
   if (r.only_min_meets)
-    warnings.push_back(
-        target.metric->name + " meets the target at " + a.seek + " = " +
-        std::to_string(a.seek_min) + " but not at " + std::to_string(a.seek_max) +
-        ": it moves away from the target as the value " +
-        "grows, the opposite of what bisection assumes; values in between were not evaluated");
+    warnings.push_back(target.metric->name + " meets the target at " + a.seek + " = " +
+                       std::to_string(a.seek_min) + " but not at " + std::to_string(a.seek_max) +
+                       ": it moves away from the target as the value grows, the opposite of what "
+                       "bisection assumes; values in between were not evaluated");
   sweep.seek = {
       {"pointer", a.seek},
       {"min", a.seek_min},
