@@ -126,12 +126,16 @@ int main(int argc, char** argv) {
   sweep->add_option("--max-seeds", sw.max_seeds, "--seeds auto: at most this many seeds per point (default 1000)")
       ->check(CLI::Range(2, 1000000));
   sweep->add_flag("--resume", sw.resume, "reuse the finished points of an interrupted sweep into the same --out");
-  sweep->add_option("--seek", sw.seek, "goal seek: /json/pointer of an integer field (instead of --axis)");
+  sweep->add_option("--seek", sw.seek, "goal seek: /json/pointer of an integer field (instead of --axis); the answer is its smallest value in [--min, --max] meeting --target, by bisection (assumes the metric moves toward the target as the value grows)");
   sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider");
   sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider");
-  sweep->add_option("--target-goodput", sw.target_goodput, "goal seek: mean Goodput to reach (a fraction, e.g. 0.95)")
+  sweep->add_option("--target", sw.target,
+                    "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI bound clears X: "
+                    "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any per-strategy metric, e.g. goodput>=0.95, "
+                    "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a wrong name lists them)");
+  sweep->add_option("--target-goodput", sw.target_goodput, "goal seek: the same as --target goodput>=X")
       ->check(CLI::Range(0.0, 1.0));
-  sweep->add_option("--strategy", sw.strategy, "goal seek: the strategy whose Goodput must reach the target");
+  sweep->add_option("--strategy", sw.strategy, "goal seek: the strategy whose metric must reach the target");
   sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
   sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare");
   sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));

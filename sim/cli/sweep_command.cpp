@@ -9,8 +9,9 @@
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
-#include "sim/core/error.hpp"
 #include "sim/cli/strategy_choice.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/suggest.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
@@ -23,17 +24,23 @@ namespace {
 
 std::string duration_text(double s) {
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", static_cast<long>(s) / 3600, static_cast<long>(s) % 3600 / 60);
-  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", static_cast<long>(s) / 60, static_cast<long>(s) % 60);
-  else std::snprintf(buf, sizeof buf, "%.0fs", s);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", static_cast<long>(s) / 3600,
+                  static_cast<long>(s) % 3600 / 60);
+  else if (s >= 60)
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", static_cast<long>(s) / 60,
+                  static_cast<long>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%.0fs", s);
   return buf;
 }
 
 void progress_bar(int done, int total, double left) {
   const int width = 30, filled = total ? done * width / total : width;
-  std::cerr << "\r  points " << done << "/" << total << " [" << std::string(static_cast<std::size_t>(filled), '#')
-            << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << duration_text(left) << " left   "
-            << std::flush;
+  std::cerr << "\r  points " << done << "/" << total << " ["
+            << std::string(static_cast<std::size_t>(filled), '#')
+            << std::string(static_cast<std::size_t>(width - filled), ' ') << "] "
+            << duration_text(left) << " left   " << std::flush;
 }
 
 // The budget covers the whole sweep: events add up over points; points run side by side.
@@ -57,7 +64,9 @@ void check_budget(const SweepArgs& a, const std::vector<Scenario>& points, int t
 SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
   SeedPolicy p;
   if (a.seeds == "auto") {
-    if (a.ci_target <= 0) throw InputError("--ci-target", "", "--seeds auto needs --ci-target > 0 (a Goodput fraction)");
+    if (a.ci_target <= 0)
+      throw InputError("--ci-target", "",
+                       "--seeds auto needs --ci-target > 0 (a Goodput fraction)");
     p.ci_target = a.ci_target;
     p.max_seeds = a.max_seeds;
   } else if (!a.seeds.empty()) {
@@ -69,22 +78,50 @@ SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) 
   return p;
 }
 
-int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::string>& overrides, int threads) {
-  if (a.target_goodput < 0 || a.strategy.empty())
-    throw InputError("--seek", a.seek, "needs --target-goodput X and --strategy NAME (and --min, --max)");
+// --target METRIC>=X, or --target-goodput X (a synonym of --target goodput>=X).
+SeekTarget seek_target(const SweepArgs& a) {
+  if (!a.target.empty() && a.target_goodput >= 0)
+    throw InputError("--target", a.target, "give --target or --target-goodput, not both");
+  if (a.target_goodput >= 0) {
+    SeekTarget t;
+    t.metric = find_strategy_metric("goodput");
+    t.value = a.target_goodput;
+    return t;
+  }
+  if (a.target.empty())
+    throw InputError("--target", "",
+                     "--seek needs a target: --target METRIC>=X or METRIC<=X (e.g. goodput>=0.95)");
+  return parse_seek_target(a.target, "--target");
+}
+
+int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::string>& overrides,
+         int threads) {
+  const SeekTarget target = seek_target(a);
+  if (a.strategy.empty())
+    throw InputError("--strategy", "", "--seek needs --strategy NAME: whose metric to seek");
   auto scenario_at = [&](long v) {
     auto o = overrides;
     o.push_back(a.seek + "=" + std::to_string(v));
     return load_scenario(a.scenario, o);
   };
   if (a.seek_min > a.seek_max)
-    throw InputError("--min", std::to_string(a.seek_min), "is greater than --max " + std::to_string(a.seek_max));
+    throw InputError("--min", std::to_string(a.seek_min),
+                     "is greater than --max " + std::to_string(a.seek_max));
   const Scenario first = scenario_at(a.seek_min);
-  if (!first.strategy(a.strategy)) throw InputError("--strategy", a.strategy, "not among the scenario's strategies");
-  check_budget(a, {scenario_at(a.seek_max)}, threads);  // both ends must be valid values; max is the largest
-  OutputDir out(a.out.empty() ? default_output(first.name + "-seek") : a.out, a.out.empty() ? "default output" : "--out");
+  if (!first.strategy(a.strategy)) {
+    std::vector<std::string> names;
+    for (const auto& s : first.strategies) names.push_back(s.name);
+    throw InputError("--strategy", a.strategy,
+                     "not among the scenario's strategies" + did_you_mean(a.strategy, names));
+  }
+  // Both ends must be valid values; the maximum is the largest run.
+  check_budget(a, {scenario_at(a.seek_max)}, threads);
+  OutputDir out(a.out.empty() ? default_output(first.name + "-seek") : a.out,
+                a.out.empty() ? "default output" : "--out");
   std::map<long, SweepPoint> evaluated;
+  std::map<long, Summary> metric_at;
   Json steps = Json::array();
+  bool single_seed = true;  // every point ran one seed: no CI, the mean decides
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
     SweepPoint pt = run_point(scenario_at(v), threads, seeds);
@@ -92,10 +129,22 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     const auto& st = pt.report.strategies;
     std::size_t i = 0;
     while (st[i].name != a.strategy) ++i;
-    const bool ok = st[i].goodput.mean >= a.target_goodput;
-    steps.push_back({{"value", v}, {"goodput", st[i].goodput.mean}, {"ci95", st[i].goodput.ci95}, {"meets", ok}});
-    if (tty) std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " Goodput " << st[i].goodput.mean
-                       << (ok ? " meets" : " misses") << " the target\n";
+    const Summary s = target.metric->get(st[i]);
+    const double bound = ci_bound(s, target.comparison);
+    const bool ok = meets_target(s, target);
+    single_seed = single_seed && s.n < 2;
+    steps.push_back({{"value", v},
+                     {"mean", s.mean},
+                     {"ci95", s.ci95},
+                     {"bound", bound},
+                     {"seeds", s.n},
+                     {"meets", ok}});
+    if (tty)
+      std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " " << target.metric->name
+                << " " << format_metric_value(*target.metric, s.mean) << " (bound "
+                << format_metric_value(*target.metric, bound) << ")" << (ok ? " meets" : " misses")
+                << " the target\n";
+    metric_at.emplace(v, s);
     evaluated.emplace(v, std::move(pt));
     return ok;
   });
@@ -107,17 +156,35 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     sweep.points.push_back(std::move(pt));
   }
   for (auto& pt : sweep.points) pt.report.plan = &pt.plan;
-  sweep.seek = {{"pointer", a.seek}, {"min", a.seek_min}, {"max", a.seek_max}, {"strategy", a.strategy},
-                {"target_goodput", a.target_goodput},
-                {"answer", r.answer ? Json(*r.answer) : Json(nullptr)},
-                {"assumption", "mean Goodput does not decrease as the value grows (bisection)"},
-                {"evaluated", steps}};
+  Json warnings = monotonicity_warnings(target, a.seek, metric_at);
+  if (r.only_min_meets)
+    warnings.push_back(target.metric->name + " meets the target at " + a.seek + " = " +
+                       std::to_string(a.seek_min) + " but not at " + std::to_string(a.seek_max) +
+                       ": it moves away from the target as the value grows, the opposite of what "
+                       "bisection assumes; values in between were not evaluated");
+  sweep.seek = {
+      {"pointer", a.seek},
+      {"min", a.seek_min},
+      {"max", a.seek_max},
+      {"strategy", a.strategy},
+      {"metric", target.metric->name},
+      {"unit", target.metric->unit},
+      {"comparison", comparison_text(target.comparison)},
+      {"target", target.value},
+      {"rule", single_seed ? "mean (one seed per point: no 95% CI)" : "95% CI bound"},
+      {"bound", single_seed ? "mean" : bound_text(target.comparison)},
+      {"answer", r.answer ? Json(*r.answer) : Json(nullptr)},
+      {"assumption", monotone_assumption(target, a.seek) +
+                         " (bisection: once a value meets the target, every larger one does)"},
+      {"evaluated", steps},
+      {"warnings", warnings}};
   write_sweep_files(sweep, out.staging());
   out.publish();
-  if (!a.quiet)
-    std::cout << "goodput sweep --seek " << a.seek << ": smallest value with " << a.strategy << " Goodput >= "
-              << a.target_goodput << ": " << (r.answer ? std::to_string(*r.answer) : std::string("none in range"))
-              << " (" << r.steps.size() << " values evaluated)\nreport: " << display_path(out.target()) << "/report.md\n";
+  if (!a.quiet) {
+    for (const auto& w : warnings) std::cerr << "warning: " << w.get<std::string>() << "\n";
+    std::cout << "goodput sweep --seek " << a.seek << ": " << seek_answer_text(sweep.seek, false)
+              << "\nreport: " << display_path(out.target()) << "/report.md\n";
+  }
   return 0;
 }
 
@@ -125,14 +192,22 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
 
 int command_sweep(const SweepArgs& a) {
   std::vector<std::string> overrides = a.sets;
-  if (!a.strategies.empty()) overrides.push_back(strategies_override(a.scenario, a.sets, a.strategies));
+  if (!a.strategies.empty())
+    overrides.push_back(strategies_override(a.scenario, a.sets, a.strategies));
   const SeedPolicy seeds = seed_policy(a, overrides);
-  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = a.threads > 0
+                          ? a.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (a.seek.empty() && (!a.target.empty() || a.target_goodput >= 0))
+    throw InputError(a.target.empty() ? "--target-goodput" : "--target", a.target,
+                     "goal seek only: give --seek PTR too");
   if (!a.seek.empty()) {
-    if (!a.axes.empty()) throw InputError("--seek", a.seek, "give either --seek or --axis, not both");
+    if (!a.axes.empty())
+      throw InputError("--seek", a.seek, "give either --seek or --axis, not both");
     return seek(a, seeds, overrides, threads);
   }
-  if (a.axes.empty()) throw InputError("--axis", "", "a sweep needs at least one --axis (or --seek)");
+  if (a.axes.empty())
+    throw InputError("--axis", "", "a sweep needs at least one --axis (or --seek)");
   Sweep sweep;
   sweep.scenario_file = a.scenario;
   for (const auto& t : a.axes) sweep.axes.push_back(parse_axis(t));
@@ -141,7 +216,8 @@ int command_sweep(const SweepArgs& a) {
   std::vector<Scenario> scenarios;
   for (const auto& values : combos) {
     auto o = overrides;
-    for (std::size_t i = 0; i < sweep.axes.size(); ++i) o.push_back(sweep.axes[i].pointer + "=" + values[i]);
+    for (std::size_t i = 0; i < sweep.axes.size(); ++i)
+      o.push_back(sweep.axes[i].pointer + "=" + values[i]);
     scenarios.push_back(load_scenario(a.scenario, o));
   }
   check_budget(a, scenarios, threads);
@@ -159,7 +235,8 @@ int command_sweep(const SweepArgs& a) {
   const SweepOutcome r = run_sweep(sweep, scenarios, combos, opt, out);
   if (opt.progress) std::cerr << "\n";
   if (!charts_available())
-    std::cerr << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
+    std::cerr
+        << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
   if (!a.quiet)
     std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("

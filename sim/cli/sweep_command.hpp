@@ -1,7 +1,8 @@
 // `goodput sweep`: the cross product of --axis values run as a streamed, resumable sweep
 // (sweep_runner.hpp), or with --seek a bisection for the smallest integer value of one field
-// that keeps a strategy's mean Goodput at or above a target (goal_seek.hpp). Throws
-// InputError for bad flags; returns the exit code.
+// whose 95% CI of a strategy's metric meets a target, `--target METRIC>=X` or `METRIC<=X`
+// (goal_seek.hpp; `--target-goodput X` is `--target goodput>=X`). Throws InputError for bad
+// flags; returns the exit code.
 #pragma once
 
 #include <string>
@@ -21,8 +22,9 @@ struct SweepArgs {
   std::string seek, strategy;
   std::string strategies;  // --strategies a,b: only these (scenario parameters where given)
   long seek_min = 0, seek_max = 0;
-  double target_goodput = -1;
-  double max_events = 2e9;  // work budget (work_budget.hpp), over all points
+  std::string target;          // --target METRIC>=X or METRIC<=X (goal_seek.hpp)
+  double target_goodput = -1;  // --target-goodput X: the same as --target goodput>=X
+  double max_events = 2e9;     // work budget (work_budget.hpp), over all points
   std::string max_memory;
   // Set by goodput-mpi (sim/mpi/): where points run, and how many at once; --seek stays local.
   PointRunner runner;

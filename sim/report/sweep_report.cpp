@@ -1,6 +1,7 @@
 #include "sim/report/sweep_report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/report/goal_seek.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/text_util.hpp"
@@ -17,7 +19,38 @@ namespace goodput {
 
 namespace {
 
-
+// The "Goal seek" section: the answer, the rule and the assumption, then every evaluation.
+std::string seek_markdown(const Json& k) {
+  std::ostringstream s;
+  const StrategyMetric* metric = find_strategy_metric(k.at("metric").get<std::string>());
+  auto value = [&](const Json& x) {
+    return metric ? format_metric_value(*metric, x.get<double>(), 4) : x.dump();
+  };
+  const bool ci = k.at("bound").get<std::string>() != "mean";
+  std::string answer = seek_answer_text(k, true);
+  answer[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(answer[0])));
+  s << "\n## Goal seek\n\n"
+    << answer << ".\n\nRule: a value meets the target when "
+    << (ci ? "the " + k.at("bound").get<std::string>() + " of the strategy's metric (mean " +
+                 (k.at("comparison") == ">=" ? "-" : "+") + " 95% CI half-width across seeds) "
+           : std::string("the mean (one seed per point: no confidence interval) "))
+    << "is " << k.at("comparison").get<std::string>() << " the target. Found by bisection over ["
+    << k.at("min").dump() << ", " << k.at("max").dump()
+    << "] (the maximum first, then the minimum, then halving), assuming "
+    << k.at("assumption").get<std::string>() << ".\n\n| evaluated | `"
+    << k.at("pointer").get<std::string>() << "` | " << k.at("metric").get<std::string>()
+    << " mean |" << (ci ? " ± 95% CI | bound |" : "") << " meets |\n|---|---|---|"
+    << (ci ? "---|---|" : "") << "---|\n";
+  int i = 0;
+  for (const auto& e : k.at("evaluated")) {
+    s << "| " << ++i << " | " << e.at("value").dump() << " | " << value(e.at("mean")) << " |";
+    if (ci) s << " " << value(e.at("ci95")) << " | " << value(e.at("bound")) << " |";
+    s << " " << (e.at("meets").get<bool>() ? "yes" : "no") << " |\n";
+  }
+  if (k.contains("warnings"))
+    for (const auto& w : k.at("warnings")) s << "\nWarning: " << w.get<std::string>() << ".\n";
+  return s.str();
+}
 
 std::string csv_field(const std::string& v) {
   if (v.find_first_of(",\"\n") == std::string::npos) return v;
@@ -62,15 +95,7 @@ std::string sweep_markdown(const Sweep& sw) {
     }
     s << "\n";
   }
-  if (!sw.seek.is_null()) {
-    const Json& k = sw.seek;
-    s << "\n## Goal seek\n\nSmallest `" << k["pointer"].get<std::string>() << "` in [" << k["min"].dump() << ", "
-      << k["max"].dump() << "] where " << k["strategy"].get<std::string>() << " keeps mean Goodput >= "
-      << fmt("%.4g", k["target_goodput"].get<double>()) << ": **"
-      << (k["answer"].is_null() ? std::string("none in range") : k["answer"].dump())
-      << "**. Found by bisection, assuming Goodput does not decrease as the value grows; evaluated "
-      << k["evaluated"].size() << " values (the points above).\n";
-  }
+  if (!sw.seek.is_null()) s << seek_markdown(sw.seek);
   s << "\nCharts: [report.html](report.html) (Goodput vs each axis with 95% CI bands; opens offline).\n";
   s << "\nFiles: `points.csv` (tidy: one row per point x strategy x seed), `sweep.json` (per point and strategy).\n";
   return s.str();

@@ -27,7 +27,7 @@ struct Sweep {
   std::string scenario_file;
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
-  Json seek;  // goal seek: target, strategy, evaluated values and the answer (null otherwise)
+  Json seek;  // goal seek: metric, comparison, target, rule, strategy, evaluations, answer (else null)
 };
 
 SweepAxis parse_axis(const std::string& text);  // "/json/pointer=v1,v2,..."
