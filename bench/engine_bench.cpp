@@ -2,10 +2,11 @@
 // BM_Engine: the real goodput::Simulator under a realistic mix — `pending` events in flight,
 //   each fired event re-schedules itself after an exponential delay (mean 1 h), every 8th
 //   also schedules a one-shot extra event and cancels the oldest of the last 16 extras (most
-//   extras are cancelled before they fire); the handler does trivial work. BM_BareHeap / BM_PriorityQueue: the same 40-byte entry, the same (time, id) order,
-//   the same delay table and the same heap operations (every extra is a tombstone skipped
-//   on pop, as a cancelled entry is) — the practical ceiling. items_per_second = events fired; bench/run.sh
-//   divides the two in the same run.
+//   extras are cancelled before they fire); the handler does trivial work. BM_BareHeap /
+//   BM_PriorityQueue: the same 40-byte entry, the same (time, id) order, the same delay table and
+//   the same heap operations (every extra is a tombstone skipped on pop, as a cancelled entry is) —
+//   the practical ceiling. items_per_second = events fired; bench/run.sh divides the two in the
+//   same run.
 // BM_Simulate/i: one simulate() of strategy i of GOODPUT_BENCH_SCENARIO (default
 //   scenarios/default.json at one year) on run 0's fault list; items = engine events.
 #include <benchmark/benchmark.h>

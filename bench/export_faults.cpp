@@ -30,7 +30,8 @@ void write_params(std::ofstream& o, const goodput::RunPlan& plan) {
   p("gpus", t.gpus());
   p("domains", t.domains());
   p("horizon_ms", plan.horizon);
-  for (const auto& st : s.strategies) p("checkpoint_interval_ms." + st.name, plan.checkpointing(st.name).interval);
+  for (const auto& st : s.strategies)
+    p("checkpoint_interval_ms." + st.name, plan.checkpointing(st.name).interval);
   p("step_ms", from_seconds(plan.cost ? plan.cost->healthy_step_s() : s.job.step_s));
   p("tp", s.job.tp);
   p("pp", s.job.pp);
@@ -47,14 +48,17 @@ void write_params(std::ofstream& o, const goodput::RunPlan& plan) {
     p("batch_policy", st.params.at("batch_policy").get<std::string>());
     p("min_replicas", st.params.value("min_replicas", 1));
     const auto& r = s.recovery;
-    const double copy_s = r.state_copy_s >= 0 ? r.state_copy_s : plan.cost ? plan.cost->state_copy_s() : 0;
+    const double copy_s = r.state_copy_s >= 0 ? r.state_copy_s
+                          : plan.cost         ? plan.cost->state_copy_s()
+                                              : 0;
     p("rebuild_ms", from_seconds(r.communicator_rebuild_s));
     p("join_ms", from_seconds(r.spare_swap_s) + from_seconds(copy_s));
   }
   for (std::uint32_t d = 0; d < t.domains(); ++d) {
     o << "domain," << d << ',';
     const char* sep = "";
-    for (std::uint32_t g : t.blast_radius(t.id(goodput::ComponentKind::Domain, d))) o << sep << g, sep = " ";
+    for (std::uint32_t g : t.blast_radius(t.id(goodput::ComponentKind::Domain, d)))
+      o << sep << g, sep = " ";
     o << '\n';
   }
 }
@@ -63,14 +67,18 @@ void write_params(std::ofstream& o, const goodput::RunPlan& plan) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: goodput_export_faults SCENARIO OUT.csv [--runs N] [--set /ptr=value ...]\n");
+    std::fprintf(
+        stderr,
+        "usage: goodput_export_faults SCENARIO OUT.csv [--runs N] [--set /ptr=value ...]\n");
     return 2;
   }
   int runs = 1;
   std::vector<std::string> sets;
   for (int i = 3; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--set")) sets.emplace_back(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--runs"))
+      runs = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--set"))
+      sets.emplace_back(argv[i + 1]);
   }
   try {
     const goodput::RunPlan plan = goodput::make_plan(goodput::load_scenario(argv[1], sets));
@@ -98,9 +106,10 @@ int main(int argc, char** argv) {
           ++reps;
           elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         } while (elapsed < 0.2);
-        const double ns = elapsed * 1e9 / reps / static_cast<double>(std::max<std::int64_t>(1, m.events));
-        o << "cpp," << r << ',' << st.name << ',' << m.goodput << ',' << m.events << ',' << ns << ','
-          << m.interruptions << '\n';
+        const double ns =
+            elapsed * 1e9 / reps / static_cast<double>(std::max<std::int64_t>(1, m.events));
+        o << "cpp," << r << ',' << st.name << ',' << m.goodput << ',' << m.events << ',' << ns
+          << ',' << m.interruptions << '\n';
       }
     }
   } catch (const std::exception& e) {

@@ -11,14 +11,18 @@
 using namespace goodput;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const nlohmann::json doc = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json doc =
+      nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return 0;
   calib::Profile p;
-  if (!fuzz::input_errors_only("from_json", [&] { p = calib::from_json(doc, "fuzz-profile.json"); })) return 0;
+  if (!fuzz::input_errors_only("from_json",
+                               [&] { p = calib::from_json(doc, "fuzz-profile.json"); }))
+    return 0;
   std::string first, second;
   const bool ok = fuzz::input_errors_only("round trip", [&] {
     first = calib::to_json(p).dump();
-    second = calib::to_json(calib::from_json(nlohmann::json::parse(first), "fuzz-profile.json")).dump();
+    second =
+        calib::to_json(calib::from_json(nlohmann::json::parse(first), "fuzz-profile.json")).dump();
   });
   if (!ok) fuzz::fail("a loaded profile does not read back from its canonical form");
   if (first != second) fuzz::fail("the canonical form of a profile changes when read back");

@@ -70,42 +70,79 @@ const std::vector<Base>& bases() {
 Json edge_value(FuzzedDataProvider& in, const ParamDecl* d) {
   const double lo = d ? d->min : 0, hi = d ? d->max : 1;
   switch (in.ConsumeIntegralInRange(0, 34)) {
-    case 0: return 0;
-    case 1: return 0.0;
-    case 2: return -1;
-    case 3: return 1;
-    case 4: return 1.0;
-    case 5: return 0.5;
-    case 6: return -0.5;
-    case 7: return 2;
-    case 8: return 1e15;
-    case 9: return std::int64_t{1000000000000000};
-    case 10: return 1e300;
-    case 11: return -1e300;
-    case 12: return std::numeric_limits<std::int64_t>::max();
-    case 13: return std::numeric_limits<std::int64_t>::min();
-    case 14: return std::numeric_limits<std::uint64_t>::max();
-    case 15: return std::int64_t{2147483648};
-    case 16: return 4294967296.0;
-    case 17: return 1e-300;
-    case 18: return 1e16;
-    case 19: return 1e12;
-    case 20: return "";
-    case 21: return "x";
-    case 22: return in.ConsumeBool();
-    case 23: return nullptr;
-    case 24: return Json::array();
-    case 25: return Json::object();
-    case 26: return Json::array({1});
-    case 27: return in.ConsumeFloatingPoint<double>();
-    case 28: return in.ConsumeIntegral<std::int64_t>();
-    case 29: return std::isfinite(lo) ? Json(lo) : Json(-1e308);                           // the bound,
-    case 30: return std::isfinite(hi) ? Json(hi) : Json(1e308);                            // as a double
-    case 31: return std::isfinite(lo) ? Json(std::nextafter(lo, -1e308)) : Json(-0.0);     // just past
-    case 32: return std::isfinite(hi) ? Json(std::nextafter(hi, 1e308)) : Json(9.3e18);
-    case 33: return d && !d->choices.empty() ? Json(d->choices[in.ConsumeIntegralInRange<std::size_t>(0, d->choices.size() - 1)])
-                                             : Json(in.ConsumeIntegralInRange<std::int64_t>(0, 100));
-    default: return d && !d->default_value.is_null() ? d->default_value : Json(3.0);
+    case 0:
+      return 0;
+    case 1:
+      return 0.0;
+    case 2:
+      return -1;
+    case 3:
+      return 1;
+    case 4:
+      return 1.0;
+    case 5:
+      return 0.5;
+    case 6:
+      return -0.5;
+    case 7:
+      return 2;
+    case 8:
+      return 1e15;
+    case 9:
+      return std::int64_t{1000000000000000};
+    case 10:
+      return 1e300;
+    case 11:
+      return -1e300;
+    case 12:
+      return std::numeric_limits<std::int64_t>::max();
+    case 13:
+      return std::numeric_limits<std::int64_t>::min();
+    case 14:
+      return std::numeric_limits<std::uint64_t>::max();
+    case 15:
+      return std::int64_t{2147483648};
+    case 16:
+      return 4294967296.0;
+    case 17:
+      return 1e-300;
+    case 18:
+      return 1e16;
+    case 19:
+      return 1e12;
+    case 20:
+      return "";
+    case 21:
+      return "x";
+    case 22:
+      return in.ConsumeBool();
+    case 23:
+      return nullptr;
+    case 24:
+      return Json::array();
+    case 25:
+      return Json::object();
+    case 26:
+      return Json::array({1});
+    case 27:
+      return in.ConsumeFloatingPoint<double>();
+    case 28:
+      return in.ConsumeIntegral<std::int64_t>();
+    case 29:
+      return std::isfinite(lo) ? Json(lo) : Json(-1e308);  // the bound,
+    case 30:
+      return std::isfinite(hi) ? Json(hi) : Json(1e308);  // as a double
+    case 31:
+      return std::isfinite(lo) ? Json(std::nextafter(lo, -1e308)) : Json(-0.0);  // just past
+    case 32:
+      return std::isfinite(hi) ? Json(std::nextafter(hi, 1e308)) : Json(9.3e18);
+    case 33:
+      return d && !d->choices.empty()
+                 ? Json(
+                       d->choices[in.ConsumeIntegralInRange<std::size_t>(0, d->choices.size() - 1)])
+                 : Json(in.ConsumeIntegralInRange<std::int64_t>(0, 100));
+    default:
+      return d && !d->default_value.is_null() ? d->default_value : Json(3.0);
   }
 }
 
@@ -153,7 +190,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int i = 0; i < edits && in.remaining_bytes() > 0; ++i) edit(doc, in);
 
   Scenario s;
-  if (!fuzz::input_errors_only("parse_scenario", [&] { s = parse_scenario(doc, base.file); })) return 0;
+  if (!fuzz::input_errors_only("parse_scenario", [&] { s = parse_scenario(doc, base.file); }))
+    return 0;
   fuzz::check_loaded(s);
   // The resolved scenario (written into report.json) must load on its own, to the same thing.
   Scenario again;
@@ -164,7 +202,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const Json difference = Json::diff(s.resolved, again.resolved);  // key order aside
   if (!difference.empty())
-    fuzz::fail("the resolved scenario reloads to a different one: " + difference.dump().substr(0, 300));
+    fuzz::fail("the resolved scenario reloads to a different one: " +
+               difference.dump().substr(0, 300));
   fuzz::plan_and_run(s);
   return 0;
 }

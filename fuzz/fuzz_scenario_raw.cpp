@@ -1,6 +1,6 @@
 // libFuzzer harness: the scenario loader on raw bytes. The input is written as a scenario file
-// (beside links to the shipped traces and profiles, so the shipped scenarios load) and loaded the way
-// `goodput run` loads it; what loads must honour its declared ranges, and small scenarios are
+// (beside links to the shipped traces and profiles, so the shipped scenarios load) and loaded the
+// way `goodput run` loads it; what loads must honour its declared ranges, and small scenarios are
 // planned and run once with the metric invariants checked (fuzz_support.hpp).
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string dir = fuzz::scratch_dir() + "/scenarios";
     if (mkdir(dir.c_str(), 0700) != 0) fuzz::fail("cannot create " + dir);
     auto link = [](const std::string& target, const std::string& name) {
-      if (symlink(target.c_str(), name.c_str()) != 0) fuzz::fail("cannot link " + name + " to " + target);
+      if (symlink(target.c_str(), name.c_str()) != 0)
+        fuzz::fail("cannot link " + name + " to " + target);
     };
     link(fuzz::source_dir() + "/scenarios/traces", dir + "/traces");
     link(fuzz::source_dir() + "/calibrate", fuzz::scratch_dir() + "/calibrate");

@@ -25,7 +25,9 @@ constexpr double kMaxGpus = 16384;
 constexpr double kMaxHorizonHours = 72;
 constexpr double kMaxExpectedFaults = 20000;
 
-std::string num(double x) { return Json(x).dump(); }
+std::string num(double x) {
+  return Json(x).dump();
+}
 
 // Every number the resolved tree holds for a declared key lies in the declared range, and
 // integers are integral.
@@ -57,7 +59,8 @@ void check_tree(const Json& tree, const ParamSection& section, const std::string
         break;
       case ParamType::ObjectList:
         if (d.nested && v.is_array())
-          for (std::size_t i = 0; i < v.size(); ++i) check_tree(v[i], *d.nested, p + "/" + std::to_string(i));
+          for (std::size_t i = 0; i < v.size(); ++i)
+            check_tree(v[i], *d.nested, p + "/" + std::to_string(i));
         break;
       default:
         break;
@@ -85,7 +88,8 @@ bool safe_path(const std::string& path) {
 void check_metrics(const RunMetrics& m, const std::string& strategy, const std::string& mode) {
   const std::string who = strategy + " (" + mode + " mode): ";
   auto unit = [&](double x, const char* what) {
-    if (!std::isfinite(x) || x < -1e-12 || x > 1 + 1e-12) fail(who + what + " = " + num(x) + " outside [0, 1]");
+    if (!std::isfinite(x) || x < -1e-12 || x > 1 + 1e-12)
+      fail(who + what + " = " + num(x) + " outside [0, 1]");
   };
   unit(m.goodput, "Goodput");
   unit(m.ettr, "ETTR");
@@ -111,7 +115,9 @@ bool verbose() {
   return on;
 }
 
-void note(const std::string& what) { std::fprintf(stderr, "goodput-fuzz: %s\n", what.c_str()); }
+void note(const std::string& what) {
+  std::fprintf(stderr, "goodput-fuzz: %s\n", what.c_str());
+}
 
 const std::string& scratch_dir() {
   static const std::string dir = [] {
@@ -129,11 +135,14 @@ void write_file(const std::string& path, const std::uint8_t* data, std::size_t s
   if (!out) fail("cannot write " + path);
 }
 
-std::string source_dir() { return GOODPUT_SOURCE_DIR; }
+std::string source_dir() {
+  return GOODPUT_SOURCE_DIR;
+}
 
 void check_loaded(const Scenario& s) {
   auto at_least = [](long long v, long long lo, const char* what) {
-    if (v < lo) fail(std::string("loaded ") + what + " = " + std::to_string(v) + " < " + std::to_string(lo));
+    if (v < lo)
+      fail(std::string("loaded ") + what + " = " + std::to_string(v) + " < " + std::to_string(lo));
   };
   at_least(s.seeds, 1, "seeds");
   at_least(s.job.tp, 1, "job.tp");
@@ -147,7 +156,8 @@ void check_loaded(const Scenario& s) {
   at_least(s.cluster.nodes_per_leaf, 1, "cluster.nodes_per_leaf");
   at_least(s.cluster.domains, 1, "cluster.domains");
   at_least(s.spare_domains, 0, "spare_domains");
-  if (!(std::isfinite(s.horizon_hours) && s.horizon_hours > 0)) fail("loaded horizon_hours = " + num(s.horizon_hours));
+  if (!(std::isfinite(s.horizon_hours) && s.horizon_hours > 0))
+    fail("loaded horizon_hours = " + num(s.horizon_hours));
   if (s.groups_per_domain() < 1) fail("loaded tp does not fit a domain");
   const long long job_gpus = 1LL * s.job.tp * s.job.pp * s.job.dp;
   const long long cluster_gpus = 1LL * s.cluster.domains * s.cluster.gpus_per_domain();
@@ -163,7 +173,8 @@ void check_loaded(const Scenario& s) {
 }
 
 bool files_are_safe(const Scenario& s) {
-  if (s.failures.model == FailureSpec::Model::Trace && !safe_path(s.failures.trace.path)) return false;
+  if (s.failures.model == FailureSpec::Model::Trace && !safe_path(s.failures.trace.path))
+    return false;
   return safe_path(s.cost.profile);
 }
 
@@ -180,7 +191,8 @@ void plan_and_run(Scenario s, std::size_t max_strategies) {
   if (!input_errors_only("make_plan", [&] { plan = make_plan(s); })) return;
   if (s.mode != "snapshot" && s.failures.model == FailureSpec::Model::Statistical) {
     double rate = 0;
-    for (const auto& c : s.failures.classes) rate += class_rate_per_hour(s.failures, c, *plan.topology);
+    for (const auto& c : s.failures.classes)
+      rate += class_rate_per_hour(s.failures, c, *plan.topology);
     if (!(rate * s.horizon_hours <= kMaxExpectedFaults)) {
       if (verbose()) note("not run: more than 20000 faults expected");
       return;
@@ -188,14 +200,17 @@ void plan_and_run(Scenario s, std::size_t max_strategies) {
   }
   std::vector<RunMetrics> metrics;
   const bool ran = input_errors_only("simulate", [&] {
-    metrics = s.mode == "snapshot" ? simulate_snapshot(plan, 0)
-                                   : simulate_all(plan, faults_for(plan, 0), plan.scenario.strategies);
+    metrics = s.mode == "snapshot"
+                  ? simulate_snapshot(plan, 0)
+                  : simulate_all(plan, faults_for(plan, 0), plan.scenario.strategies);
   });
   if (!ran) return;
-  if (metrics.size() != plan.scenario.strategies.size()) fail("one metrics row per strategy expected");
+  if (metrics.size() != plan.scenario.strategies.size())
+    fail("one metrics row per strategy expected");
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     check_metrics(metrics[i], plan.scenario.strategies[i].name, s.mode);
-    if (verbose()) note("ran " + plan.scenario.strategies[i].name + ": Goodput " + num(metrics[i].goodput));
+    if (verbose())
+      note("ran " + plan.scenario.strategies[i].name + ": Goodput " + num(metrics[i].goodput));
   }
 }
 

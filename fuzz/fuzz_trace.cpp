@@ -19,8 +19,11 @@ namespace {
 std::optional<std::uint32_t> resolve(const std::string& name) {
   const auto ref = trace::parse_component(name);
   if (!ref || ref->index >= (1u << 20)) return std::nullopt;
-  const std::uint32_t kind = ref->kind == "gpu" ? 0 : ref->kind == "node" ? 1 : ref->kind == "domain" ? 2
-                             : ref->kind == "rack" ? 3 : 4;
+  const std::uint32_t kind = ref->kind == "gpu"      ? 0
+                             : ref->kind == "node"   ? 1
+                             : ref->kind == "domain" ? 2
+                             : ref->kind == "rack"   ? 3
+                                                     : 4;
   return (kind << 20) | ref->index;
 }
 
@@ -33,16 +36,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   trace::ReadOptions options;
   if (kFormat == trace::Format::LanlCsv) options.lanl_system = 3;
   trace::Trace tr;
-  if (!fuzz::input_errors_only("read_trace", [&] { tr = trace::read_trace(path, kFormat, options); })) return 0;
+  if (!fuzz::input_errors_only("read_trace",
+                               [&] { tr = trace::read_trace(path, kFormat, options); }))
+    return 0;
   for (std::size_t i = 0; i < tr.events.size(); ++i) {
     const auto& ev = tr.events[i];
-    if (!std::isfinite(ev.time_hours) || ev.time_hours < 0) fuzz::fail("event time " + std::to_string(ev.time_hours));
-    if (i > 0 && ev.time_hours < tr.events[i - 1].time_hours) fuzz::fail("events out of order at " + ev.locator);
+    if (!std::isfinite(ev.time_hours) || ev.time_hours < 0)
+      fuzz::fail("event time " + std::to_string(ev.time_hours));
+    if (i > 0 && ev.time_hours < tr.events[i - 1].time_hours)
+      fuzz::fail("events out of order at " + ev.locator);
     if (ev.locator.empty()) fuzz::fail("an event without a locator");
   }
-  if (!tr.events.empty() && tr.span_hours != tr.events.back().time_hours) fuzz::fail("span is not the last time");
+  if (!tr.events.empty() && tr.span_hours != tr.events.back().time_hours)
+    fuzz::fail("span is not the last time");
   std::vector<trace::Fault> faults;
-  if (!fuzz::input_errors_only("pair_faults", [&] { faults = trace::pair_faults(tr, resolve); })) return 0;
+  if (!fuzz::input_errors_only("pair_faults", [&] { faults = trace::pair_faults(tr, resolve); }))
+    return 0;
   for (const auto& f : faults) {
     if (f.start < 0) fuzz::fail("a fault starts at " + std::to_string(f.start) + " ms");
     if (f.end < f.start) fuzz::fail("a fault ends before it starts");

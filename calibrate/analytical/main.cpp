@@ -12,7 +12,8 @@
 int main(int argc, char** argv) {
   using namespace goodput::calib;
   try {
-    const AnalyticalArgs args = parse_analytical_args(std::vector<std::string>(argv + 1, argv + argc));
+    const AnalyticalArgs args =
+        parse_analytical_args(std::vector<std::string>(argv + 1, argv + argc));
     if (args.help) {
       std::fputs(usage_analytical().c_str(), stdout);
       return 0;
@@ -25,9 +26,10 @@ int main(int argc, char** argv) {
     save_profile(p, args.out);
     std::printf("wrote %s: %zu GEMM and %zu reshard entries, hash %s\n", args.out.c_str(),
                 p.gemm.size(), p.reshard.size(), profile_hash(p).c_str());
-    std::printf("fit (leave-one-out): GEMM max %.2f%% median %.2f%% over %d; reshard max %.2f%% over %d\n",
-                100 * p.fit.gemm.max_rel_error, 100 * p.fit.gemm.median_rel_error,
-                p.fit.gemm.held_out, 100 * p.fit.reshard.max_rel_error, p.fit.reshard.held_out);
+    std::printf(
+        "fit (leave-one-out): GEMM max %.2f%% median %.2f%% over %d; reshard max %.2f%% over %d\n",
+        100 * p.fit.gemm.max_rel_error, 100 * p.fit.gemm.median_rel_error, p.fit.gemm.held_out,
+        100 * p.fit.reshard.max_rel_error, p.fit.reshard.held_out);
     return 0;
   } catch (const goodput::InputError& e) {
     std::fprintf(stderr, "goodput-profile-analytical: %s\n%s", e.what(),

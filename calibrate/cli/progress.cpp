@@ -42,6 +42,8 @@ void Progress::finish() {
   std::fflush(out_);
 }
 
-bool stderr_is_tty() { return ::isatty(STDERR_FILENO) == 1; }
+bool stderr_is_tty() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
 
 }  // namespace goodput::calib

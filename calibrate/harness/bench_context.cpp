@@ -12,7 +12,8 @@ BenchContext::BenchContext(DeviceInfo device, StopSettings stop)
   GOODPUT_CUBLAS(cublasLtCreate(&lt_));
   GOODPUT_CUBLAS(cublasCreate(&blas_));
   GOODPUT_CUBLAS(cublasSetStream(blas_, timer_->stream()));
-  GOODPUT_CUBLAS(cublasSetWorkspace(blas_, workspace_.get(), static_cast<std::size_t>(workspace_.bytes())));
+  GOODPUT_CUBLAS(
+      cublasSetWorkspace(blas_, workspace_.get(), static_cast<std::size_t>(workspace_.bytes())));
 }
 
 BenchContext::~BenchContext() {

@@ -3,8 +3,8 @@
 // file, line and the library's error string on failure. Library code never exits.
 #pragma once
 
-#include <cuda_runtime_api.h>
 #include <cublas_api.h>
+#include <cuda_runtime_api.h>
 
 #include <stdexcept>
 #include <string>
@@ -19,18 +19,18 @@ namespace goodput::calib::detail {
 
 }  // namespace goodput::calib::detail
 
-#define GOODPUT_CUDA(call)                                                               \
-  do {                                                                                   \
-    const cudaError_t goodput_err_ = (call);                                             \
-    if (goodput_err_ != cudaSuccess)                                                     \
-      ::goodput::calib::detail::throw_failure("CUDA", #call, __FILE__, __LINE__,        \
-                                              cudaGetErrorString(goodput_err_));         \
+#define GOODPUT_CUDA(call)                                                       \
+  do {                                                                           \
+    const cudaError_t goodput_err_ = (call);                                     \
+    if (goodput_err_ != cudaSuccess)                                             \
+      ::goodput::calib::detail::throw_failure("CUDA", #call, __FILE__, __LINE__, \
+                                              cudaGetErrorString(goodput_err_)); \
   } while (0)
 
-#define GOODPUT_CUBLAS(call)                                                             \
-  do {                                                                                   \
-    const cublasStatus_t goodput_st_ = (call);                                           \
-    if (goodput_st_ != CUBLAS_STATUS_SUCCESS)                                            \
-      ::goodput::calib::detail::throw_failure("cuBLAS", #call, __FILE__, __LINE__,      \
-                                              cublasGetStatusString(goodput_st_));       \
+#define GOODPUT_CUBLAS(call)                                                       \
+  do {                                                                             \
+    const cublasStatus_t goodput_st_ = (call);                                     \
+    if (goodput_st_ != CUBLAS_STATUS_SUCCESS)                                      \
+      ::goodput::calib::detail::throw_failure("cuBLAS", #call, __FILE__, __LINE__, \
+                                              cublasGetStatusString(goodput_st_)); \
   } while (0)

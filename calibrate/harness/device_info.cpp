@@ -21,8 +21,8 @@ DeviceInfo select_device(int device) {
   }
   if (count == 0) throw NoDeviceError("no CUDA device available (0 devices); nothing measured");
   if (device < 0 || device >= count) {
-    throw NoDeviceError("no CUDA device " + std::to_string(device) + " (" +
-                        std::to_string(count) + " visible); nothing measured");
+    throw NoDeviceError("no CUDA device " + std::to_string(device) + " (" + std::to_string(count) +
+                        " visible); nothing measured");
   }
   GOODPUT_CUDA(cudaSetDevice(device));
   cudaDeviceProp prop{};
@@ -62,9 +62,10 @@ ClockSampler::ClockSampler(int device) : api_(std::make_unique<Api>()) {
   if (api_->lib == nullptr) return;
   api_->init = reinterpret_cast<int (*)()>(dlsym(api_->lib, "nvmlInit_v2"));
   api_->shutdown = reinterpret_cast<int (*)()>(dlsym(api_->lib, "nvmlShutdown"));
-  api_->by_pci =
-      reinterpret_cast<int (*)(const char*, void**)>(dlsym(api_->lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-  api_->clock = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(api_->lib, "nvmlDeviceGetClockInfo"));
+  api_->by_pci = reinterpret_cast<int (*)(const char*, void**)>(
+      dlsym(api_->lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+  api_->clock =
+      reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(api_->lib, "nvmlDeviceGetClockInfo"));
   if (!api_->init || !api_->shutdown || !api_->by_pci || !api_->clock || api_->init() != 0) {
     dlclose(api_->lib);
     api_->lib = nullptr;

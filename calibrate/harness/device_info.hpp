@@ -23,7 +23,7 @@ class ClockSampler {
   ClockSampler& operator=(const ClockSampler&) = delete;
 
   bool available() const { return handle_ != nullptr; }
-  void sample();                  // one reading of SM and memory clocks
+  void sample();                    // one reading of SM and memory clocks
   void fill(Clocks& clocks) const;  // observed ranges + "observed_via"
 
  private:

@@ -34,8 +34,7 @@ __device__ __forceinline__ double load(const __nv_bfloat16* p, long long idx) {
 
 constexpr int kRefThreads = 128;
 
-__global__ void reference_kernel(GemmCall call, const SamplePoint* points,
-                                 SampleResult* results) {
+__global__ void reference_kernel(GemmCall call, const SamplePoint* points, SampleResult* results) {
   const SamplePoint pt = points[blockIdx.x];
   const auto* a = static_cast<const __nv_bfloat16*>(call.a) + pt.batch * call.stride_a;
   const auto* b = static_cast<const __nv_bfloat16*>(call.b) + pt.batch * call.stride_b;

@@ -25,8 +25,10 @@ LtMatmul::LtMatmul(cublasLtHandle_t handle, const GemmCall& s, std::int64_t work
   GOODPUT_CUBLAS(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   const cublasOperation_t ta = s.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t tb = s.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  GOODPUT_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-  GOODPUT_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  GOODPUT_CUBLAS(
+      cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  GOODPUT_CUBLAS(
+      cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   // Stored shapes: op(A) is m x k, op(B) is k x n.
   const auto rows_a = static_cast<std::uint64_t>(s.trans_a ? s.k : s.m);
   const auto cols_a = static_cast<std::uint64_t>(s.trans_a ? s.m : s.k);
@@ -43,22 +45,31 @@ LtMatmul::LtMatmul(cublasLtHandle_t handle, const GemmCall& s, std::int64_t work
   int returned = 0;
   const cublasStatus_t st1 = cublasLtMatmulPreferenceSetAttribute(
       pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-  const cublasStatus_t st2 =
-      st1 != CUBLAS_STATUS_SUCCESS
-          ? st1
-          : cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, c_, c_, pref, 1, &result, &returned);
+  const cublasStatus_t st2 = st1 != CUBLAS_STATUS_SUCCESS
+                                 ? st1
+                                 : cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, c_, c_,
+                                                                  pref, 1, &result, &returned);
   cublasLtMatmulPreferenceDestroy(pref);
   GOODPUT_CUBLAS(st2);
   if (returned < 1) throw std::runtime_error("cuBLASLt heuristic found no algorithm for this GEMM");
   algo_struct_ = result.algo;
-  algo_ = "id=" + std::to_string(algo_attr<std::int32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_ID)) +
-          " tile=" + std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_TILE_ID)) +
-          " stages=" + std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_STAGES_ID)) +
-          " splitk=" + std::to_string(algo_attr<std::int32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_SPLITK_NUM)) +
-          " reduction=" + std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME)) +
-          " swizzle=" + std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING)) +
-          " cluster=" + std::to_string(algo_attr<std::uint16_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID)) +
-          " workspace=" + std::to_string(result.workspaceSize);
+  algo_ =
+      "id=" + std::to_string(algo_attr<std::int32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_ID)) +
+      " tile=" +
+      std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_TILE_ID)) +
+      " stages=" +
+      std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_STAGES_ID)) +
+      " splitk=" +
+      std::to_string(algo_attr<std::int32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_SPLITK_NUM)) +
+      " reduction=" +
+      std::to_string(
+          algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME)) +
+      " swizzle=" +
+      std::to_string(algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING)) +
+      " cluster=" +
+      std::to_string(
+          algo_attr<std::uint16_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID)) +
+      " workspace=" + std::to_string(result.workspaceSize);
 }
 
 LtMatmul::~LtMatmul() {
@@ -72,8 +83,8 @@ void LtMatmul::run(const void* a, const void* b, void* c, void* workspace,
                    cudaStream_t stream) const {
   const float alpha = 1.0F, beta = 0.0F;
   GOODPUT_CUBLAS(cublasLtMatmul(handle_, desc_, &alpha, a, a_, b, b_, &beta, c, c_, c, c_,
-                                &algo_struct_, workspace, static_cast<std::size_t>(workspace_bytes_),
-                                stream));
+                                &algo_struct_, workspace,
+                                static_cast<std::size_t>(workspace_bytes_), stream));
 }
 
 }  // namespace goodput::calib

@@ -14,7 +14,8 @@
 int main(int argc, char** argv) {
   using namespace goodput::calib;
   try {
-    const CalibrateArgs args = parse_calibrate_args(std::vector<std::string>(argv + 1, argv + argc));
+    const CalibrateArgs args =
+        parse_calibrate_args(std::vector<std::string>(argv + 1, argv + argc));
     if (args.help) {
       std::fputs(usage_calibrate().c_str(), stdout);
       return 0;
@@ -33,10 +34,12 @@ int main(int argc, char** argv) {
                 p.device.name.c_str(), p.gemm.size(), p.reshard.size(), profile_hash(p).c_str());
     std::printf("ceilings: GEMM %.1f TFLOP/s, copy %.1f GB/s\n", p.ceilings.gemm_tflops,
                 p.ceilings.copy_gbps);
-    std::printf("fit (leave-one-out): GEMM max %.2f%% median %.2f%% over %d; reshard max %.2f%% median %.2f%% over %d\n",
-                100 * p.fit.gemm.max_rel_error, 100 * p.fit.gemm.median_rel_error, p.fit.gemm.held_out,
-                100 * p.fit.reshard.max_rel_error, 100 * p.fit.reshard.median_rel_error,
-                p.fit.reshard.held_out);
+    std::printf(
+        "fit (leave-one-out): GEMM max %.2f%% median %.2f%% over %d; reshard max %.2f%% median "
+        "%.2f%% over %d\n",
+        100 * p.fit.gemm.max_rel_error, 100 * p.fit.gemm.median_rel_error, p.fit.gemm.held_out,
+        100 * p.fit.reshard.max_rel_error, 100 * p.fit.reshard.median_rel_error,
+        p.fit.reshard.held_out);
     return 0;
   } catch (const goodput::InputError& e) {
     std::fprintf(stderr, "goodput-calibrate: %s\n%s", e.what(),

@@ -11,12 +11,12 @@
 
 #if GOODPUT_HAVE_NCCL
 #include <nccl.h>
-#define GOODPUT_NCCL(call)                                                              \
-  do {                                                                                  \
-    const ncclResult_t goodput_nr_ = (call);                                            \
-    if (goodput_nr_ != ncclSuccess)                                                     \
-      ::goodput::calib::detail::throw_failure("NCCL", #call, __FILE__, __LINE__,       \
-                                              ncclGetErrorString(goodput_nr_));         \
+#define GOODPUT_NCCL(call)                                                       \
+  do {                                                                           \
+    const ncclResult_t goodput_nr_ = (call);                                     \
+    if (goodput_nr_ != ncclSuccess)                                              \
+      ::goodput::calib::detail::throw_failure("NCCL", #call, __FILE__, __LINE__, \
+                                              ncclGetErrorString(goodput_nr_));  \
   } while (0)
 #endif
 
@@ -56,12 +56,14 @@ ReshardEntry bench_peer(BenchContext& ctx, const ReshardJob& job, int a, int b) 
   GOODPUT_CUDA(cudaSetDevice(a));
   fill_random_bf16(src.get(), job.bytes / 2, ctx.next_seed(), kRandomMinMagnitude, ctx.stream());
   auto op = [&](cudaStream_t s) {
-    GOODPUT_CUDA(cudaMemcpyPeerAsync(dst.get(), b, src.get(), a, static_cast<std::size_t>(job.bytes), s));
+    GOODPUT_CUDA(
+        cudaMemcpyPeerAsync(dst.get(), b, src.get(), a, static_cast<std::size_t>(job.bytes), s));
   };
   op(ctx.stream());
   GOODPUT_CUDA(cudaStreamSynchronize(ctx.stream()));
-  e.verification = to_host(src.get(), job.bytes) == to_host(dst.get(), job.bytes) ? Verification::passed
-                                                                                  : Verification::failed;
+  e.verification = to_host(src.get(), job.bytes) == to_host(dst.get(), job.bytes)
+                       ? Verification::passed
+                       : Verification::failed;
   e.time_s = ctx.timer().measure(op, ctx.stop());
   e.gbps = static_cast<double>(job.bytes) / e.time_s.median / 1e9;
   e.fraction_of_ceiling = ctx.copy_ceiling_gbps > 0 ? e.gbps / ctx.copy_ceiling_gbps : 0.0;
@@ -93,10 +95,10 @@ ReshardEntry bench_nccl(BenchContext& ctx, const ReshardJob& job, int n, int hom
     GOODPUT_NCCL(ncclGroupStart());
     for (int r = 0; r < n; ++r) {
       for (int p = 0; p < n; ++p) {
-        GOODPUT_NCCL(ncclSend(static_cast<char*>(send[r].get()) + p * chunk, static_cast<std::size_t>(chunk),
-                              ncclChar, p, comms[r], streams[r]));
-        GOODPUT_NCCL(ncclRecv(static_cast<char*>(recv[r].get()) + p * chunk, static_cast<std::size_t>(chunk),
-                              ncclChar, p, comms[r], streams[r]));
+        GOODPUT_NCCL(ncclSend(static_cast<char*>(send[r].get()) + p * chunk,
+                              static_cast<std::size_t>(chunk), ncclChar, p, comms[r], streams[r]));
+        GOODPUT_NCCL(ncclRecv(static_cast<char*>(recv[r].get()) + p * chunk,
+                              static_cast<std::size_t>(chunk), ncclChar, p, comms[r], streams[r]));
       }
     }
     GOODPUT_NCCL(ncclGroupEnd());
@@ -134,9 +136,11 @@ ReshardEntry bench_nccl(BenchContext& ctx, const ReshardJob& job, int n, int hom
       slowest = std::max(slowest, static_cast<double>(ms) * 1e-3);
     }
     rule.add(slowest);
-  } while (!rule.done(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+  } while (
+      !rule.done(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   const SampleStats s = summarize(rule.samples());
-  e.time_s = TimeStats{s.median, s.min, s.max, s.mean, s.spread, s.rel_stderr, s.samples, rule.reason()};
+  e.time_s =
+      TimeStats{s.median, s.min, s.max, s.mean, s.spread, s.rel_stderr, s.samples, rule.reason()};
   e.gbps = static_cast<double>(e.bytes) / e.time_s.median * (n - 1.0) / n / 1e9;
   e.fraction_of_ceiling = ctx.copy_ceiling_gbps > 0 ? e.gbps / ctx.copy_ceiling_gbps : 0.0;
   for (int r = 0; r < n; ++r) {

@@ -17,7 +17,8 @@ std::int64_t l2_flush_bytes(const DeviceInfo& device) {
 Timer::Timer(std::int64_t flush_bytes) : flush_((flush_bytes + 15) / 16 * 16), sink_(16) {
   GOODPUT_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   // Defined contents once; every flush afterwards only reads.
-  GOODPUT_CUDA(cudaMemsetAsync(flush_.get(), 0x5a, static_cast<std::size_t>(flush_.bytes()), stream_));
+  GOODPUT_CUDA(
+      cudaMemsetAsync(flush_.get(), 0x5a, static_cast<std::size_t>(flush_.bytes()), stream_));
   GOODPUT_CUDA(cudaMemsetAsync(sink_.get(), 0, 16, stream_));
   GOODPUT_CUDA(cudaStreamSynchronize(stream_));
   GOODPUT_CUDA(cudaEventCreate(&start_));
@@ -53,7 +54,8 @@ TimeStats Timer::measure(const std::function<void(cudaStream_t)>& op, const Stop
   }
   GOODPUT_CUDA(cudaGetLastError());
   const SampleStats s = summarize(rule.samples());
-  return TimeStats{s.median, s.min, s.max, s.mean, s.spread, s.rel_stderr, s.samples, rule.reason()};
+  return TimeStats{s.median, s.min,        s.max,     s.mean,
+                   s.spread, s.rel_stderr, s.samples, rule.reason()};
 }
 
 }  // namespace goodput::calib

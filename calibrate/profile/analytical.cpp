@@ -37,17 +37,17 @@ constexpr Datasheet kDatasheets[] = {
      "NVIDIA H200 Tensor Core GPU datasheet: BF16 989 TFLOP/s dense (1979 sparse), HBM3e 4.8 TB/s",
      989.0, 4800.0, 132, 141'000'000'000, "9.0"},
     {"B200", "NVIDIA B200 HGX 1000 W (datasheet)",
-     "NVIDIA HGX/DGX B200 datasheets: BF16 2.25 PFLOP/s dense (4.5 sparse), HBM3e 8 TB/s",
-     2250.0, 8000.0, 148, 180'000'000'000, "10.0"},
+     "NVIDIA HGX/DGX B200 datasheets: BF16 2.25 PFLOP/s dense (4.5 sparse), HBM3e 8 TB/s", 2250.0,
+     8000.0, 148, 180'000'000'000, "10.0"},
     {"GB200", "NVIDIA GB200 NVL72 (datasheet)",
      "NVIDIA GB200 NVL72 datasheet: per GB200 superchip (2 GPUs) BF16 10 PFLOP/s sparse = 5 dense, "
      "HBM3e 372 GB, 16 TB/s; per GPU 2.5 PFLOP/s dense, 186 GB, 8 TB/s",
      2500.0, 8000.0, 148, 186'000'000'000, "10.0"},
 };
 
-constexpr double kEMax = 0.80;         // large bf16 GEMMs reach ~75-80% of datasheet peak
-constexpr double kDHalf = 64.0;        // efficiency halves when the smallest dim is 64
-constexpr double kLaunchS = 4e-6;      // kernel launch + tail
+constexpr double kEMax = 0.80;           // large bf16 GEMMs reach ~75-80% of datasheet peak
+constexpr double kDHalf = 64.0;          // efficiency halves when the smallest dim is 64
+constexpr double kLaunchS = 4e-6;        // kernel launch + tail
 constexpr double kHbmEfficiency = 0.80;  // achievable fraction of HBM peak for copies
 
 const Datasheet& datasheet(const std::string& gpu) {

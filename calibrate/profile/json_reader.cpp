@@ -9,9 +9,12 @@ namespace goodput::calib {
 std::string pointer_append(const std::string& pointer, const std::string& key) {
   std::string escaped;
   for (char c : key) {
-    if (c == '~') escaped += "~0";
-    else if (c == '/') escaped += "~1";
-    else escaped += c;
+    if (c == '~')
+      escaped += "~0";
+    else if (c == '/')
+      escaped += "~1";
+    else
+      escaped += c;
   }
   return pointer + "/" + escaped;
 }
@@ -89,7 +92,9 @@ std::optional<std::int64_t> ObjectReader::nullable_integer(const std::string& ke
   return integer(key);
 }
 
-bool ObjectReader::is_null(const std::string& key) { return get(key).is_null(); }
+bool ObjectReader::is_null(const std::string& key) {
+  return get(key).is_null();
+}
 
 const nlohmann::json& ObjectReader::object(const std::string& key) {
   const auto& v = get(key);

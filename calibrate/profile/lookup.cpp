@@ -25,8 +25,9 @@ std::shared_ptr<const FitModel> model_of(const Profile& p) {
 
 [[noreturn]] void refuse(const Profile& p, const std::string& pointer, const std::string& what) {
   throw InputError(p.path, pointer,
-                   what + " failed verification when the profile was measured; refusing to use it "
-                          "(re-run goodput-calibrate)");
+                   what +
+                       " failed verification when the profile was measured; refusing to use it "
+                       "(re-run goodput-calibrate)");
 }
 
 void check_fit_inputs(const Profile& p) {
@@ -86,9 +87,15 @@ LayerTime layer_time(const Profile& p, const ModelShape& shape, int tp) {
   return t;
 }
 
-double gemm_ceiling_tflops(const Profile& p) { return p.ceilings.gemm_tflops; }
-double copy_ceiling_gbps(const Profile& p) { return p.ceilings.copy_gbps; }
-const std::string& device_name(const Profile& p) { return p.device.name; }
+double gemm_ceiling_tflops(const Profile& p) {
+  return p.ceilings.gemm_tflops;
+}
+double copy_ceiling_gbps(const Profile& p) {
+  return p.ceilings.copy_gbps;
+}
+const std::string& device_name(const Profile& p) {
+  return p.device.name;
+}
 
 FitSummary fit_report(const Profile& p) {
   auto summarize_errors = [](std::vector<double> errs) {

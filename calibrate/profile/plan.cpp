@@ -11,8 +11,8 @@ namespace {
 void add_gemm(CalibrationPlan& plan, const std::string& model, int tp, const GemmQuery& q) {
   for (GemmJob& job : plan.gemm) {
     const GemmQuery& o = job.query;
-    if (job.model == model && o.name == q.name && o.pass == q.pass && o.m == q.m &&
-        o.n == q.n && o.k == q.k && o.batch == q.batch) {
+    if (job.model == model && o.name == q.name && o.pass == q.pass && o.m == q.m && o.n == q.n &&
+        o.k == q.k && o.batch == q.batch) {
       job.tp.push_back(tp);
       return;
     }
@@ -38,8 +38,8 @@ std::pair<int, std::int64_t> busiest(int first, int last, BlocksOf blocks_of) {
 void add_reshard(CalibrationPlan& plan, int n1, int n2, std::int64_t cols, std::int64_t rows) {
   const ReshardPlan rp = make_reshard_plan(cols, n1, n2);
   auto job = [&](const char* kernel, const char* role, std::pair<int, std::int64_t> rank_elems) {
-    ReshardJob j{n1, n2, cols, rows, kernel, role, rank_elems.first,
-                 rank_elems.second * kGradElemBytes};
+    ReshardJob j{
+        n1, n2, cols, rows, kernel, role, rank_elems.first, rank_elems.second * kGradElemBytes};
     for (const ReshardJob& o : plan.reshard) {
       if (std::tie(o.n1, o.n2, o.cols, o.rows, o.kernel, o.role) ==
           std::tie(j.n1, j.n2, j.cols, j.rows, j.kernel, j.role)) {
@@ -50,11 +50,11 @@ void add_reshard(CalibrationPlan& plan, int n1, int n2, std::int64_t cols, std::
   };
   const auto extra = busiest(n2, n1, [&](int r) { return pack_at_extra(rp, r, rows); });
   const auto core = busiest(0, n2, [&](int r) { return unpack_at_core(rp, r, rows); });
-  job("pack", "extra", extra);    // before the all-reduce: gather
+  job("pack", "extra", extra);  // before the all-reduce: gather
   job("unpack", "core", core);
-  job("pack", "core", core);      // after: scatter back
+  job("pack", "core", core);  // after: scatter back
   job("unpack", "extra", extra);
-  job("d2d", "any", extra);       // contiguous copy of the same payload, for reference
+  job("d2d", "any", extra);  // contiguous copy of the same payload, for reference
 }
 
 }  // namespace

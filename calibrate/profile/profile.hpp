@@ -48,7 +48,6 @@ FitSummary fit_report(const Profile& profile);
 
 // Datasheet-based profile for "H100" | "H200" | "B200" (see analytical.cpp for sources).
 Profile analytical_profile(const std::string& gpu, const std::vector<ProfiledModel>& models);
-Profile analytical_profile(const std::string& gpu, const ModelShape& shape, int tp_max,
-                           int tp_min);
+Profile analytical_profile(const std::string& gpu, const ModelShape& shape, int tp_max, int tp_min);
 
 }  // namespace goodput::calib

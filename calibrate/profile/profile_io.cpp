@@ -42,7 +42,9 @@ Profile load_profile(const std::string& path, LoadOptions options) {
   return p;
 }
 
-std::string profile_text(const Profile& profile) { return to_json(profile).dump(2) + "\n"; }
+std::string profile_text(const Profile& profile) {
+  return to_json(profile).dump(2) + "\n";
+}
 
 void save_profile(const Profile& profile, const std::string& path) {
   write_file_atomic(path, profile_text(profile));

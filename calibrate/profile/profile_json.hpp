@@ -4,9 +4,8 @@
 // goodput::InputError(file, json_pointer, message). from_json(to_json(p)) == p field by field.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "calibrate/profile/profile_types.hpp"
 

@@ -63,7 +63,8 @@ DeviceInfo read_device(ObjectReader& r) {
 Settings read_settings(ObjectReader& r, Source source) {
   Settings s;
   s.gemm_impl = one_of(r, "gemm_impl", {"cublasLt", "analytical"});
-  s.attention_impl = one_of(r, "attention_impl", {"cublas_causal_blocked", "cublas_strided_batched", "analytical"});
+  s.attention_impl = one_of(r, "attention_impl",
+                            {"cublas_causal_blocked", "cublas_strided_batched", "analytical"});
   s.attention_scope = r.string("attention_scope");
   if (!r.is_null("measurement")) {
     ObjectReader m(r.object("measurement"), r.file(), r.pointer_of("measurement"));
@@ -100,7 +101,8 @@ Settings read_settings(ObjectReader& r, Source source) {
     s.analytical_model = as;
   }
   if (source == Source::measured && (!s.measurement || s.analytical_model)) {
-    r.fail("measurement", "a measured profile needs \"measurement\" and a null \"analytical_model\"");
+    r.fail("measurement",
+           "a measured profile needs \"measurement\" and a null \"analytical_model\"");
   }
   if (source == Source::analytical && (s.measurement || !s.analytical_model)) {
     r.fail("analytical_model",
@@ -142,8 +144,8 @@ TimeStats read_time(ObjectReader& parent, Source source) {
   t.spread = r.non_negative("spread");
   t.rel_stderr = r.non_negative("rel_stderr");
   t.samples = r.int32("samples", source == Source::measured ? 1 : 0);
-  t.stop = one_of(r, "stop", {"converged", "sample_cap", "measured_time_cap", "wall_time_cap",
-                              "analytical"});
+  t.stop = one_of(r, "stop",
+                  {"converged", "sample_cap", "measured_time_cap", "wall_time_cap", "analytical"});
   if (t.min > t.median) r.fail("min", "must be <= median");
   if (t.max < t.median) r.fail("max", "must be >= median");
   r.finish();
@@ -238,10 +240,11 @@ Profile from_json(const json& doc, const std::string& file) {
   p.schema_version = r.int32("schema_version");
   if (p.schema_version != kProfileSchemaVersion) {
     r.fail("schema_version", "unsupported schema version " + std::to_string(p.schema_version) +
-                                 " (this build reads " + std::to_string(kProfileSchemaVersion) + ")");
+                                 " (this build reads " + std::to_string(kProfileSchemaVersion) +
+                                 ")");
   }
   p.source = one_of(r, "source", {"measured", "analytical"}) == "measured" ? Source::measured
-                                                                            : Source::analytical;
+                                                                           : Source::analytical;
   p.generator = r.string("generator");
   {
     ObjectReader d(r.object("device"), file, "/device");
@@ -265,8 +268,8 @@ Profile from_json(const json& doc, const std::string& file) {
   }
   const Source src = p.source;
   p.gemm = read_list<GemmEntry>(r, "gemm", [src](ObjectReader& e) { return read_gemm(e, src); });
-  p.reshard =
-      read_list<ReshardEntry>(r, "reshard", [src](ObjectReader& e) { return read_reshard(e, src); });
+  p.reshard = read_list<ReshardEntry>(r, "reshard",
+                                      [src](ObjectReader& e) { return read_reshard(e, src); });
   {
     ObjectReader f(r.object("fit"), file, "/fit");
     p.fit.gemm = read_fit_stats(f, "gemm");

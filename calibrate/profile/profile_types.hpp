@@ -34,9 +34,9 @@ struct ClockRange {
 };
 
 struct Clocks {
-  std::optional<int> sm_max_mhz, mem_max_mhz;             // device attributes
+  std::optional<int> sm_max_mhz, mem_max_mhz;                   // device attributes
   std::optional<ClockRange> sm_observed_mhz, mem_observed_mhz;  // sampled during the run
-  std::string observed_via;                               // "nvml" | "none" | "datasheet"
+  std::string observed_via;                                     // "nvml" | "none" | "datasheet"
 };
 
 struct DeviceInfo {
@@ -71,10 +71,11 @@ struct AnalyticalSettings {
 };
 
 struct Settings {
-  std::string gemm_impl;        // "cublasLt" | "analytical"
-  std::string attention_impl;   // "cublas_causal_blocked" | "cublas_strided_batched" (older) | "analytical"
-  std::string attention_scope;  // what the attention entries include
-  std::optional<MeasureSettings> measurement;       // iff source == measured
+  std::string gemm_impl;  // "cublasLt" | "analytical"
+  std::string
+      attention_impl;  // "cublas_causal_blocked" | "cublas_strided_batched" (older) | "analytical"
+  std::string attention_scope;                         // what the attention entries include
+  std::optional<MeasureSettings> measurement;          // iff source == measured
   std::optional<AnalyticalSettings> analytical_model;  // iff source == analytical
 };
 
@@ -97,7 +98,7 @@ struct GemmEntry {
   std::string name;     // qkv | attn_out | mlp_up | mlp_down | attention
   Pass pass = Pass::fwd;
   std::int64_t m = 0, n = 0, k = 0, batch = 1;  // logical row-major C[m x n] += A[m x k] B[k x n]
-  std::string layout;                            // cuBLAS column-major ops: "TN" | "NN" | "NT"
+  std::string layout;                           // cuBLAS column-major ops: "TN" | "NN" | "NT"
   std::string dtype = "bf16";
   TimeStats time_s;
   double tflops = 0.0, fraction_of_ceiling = 0.0;

@@ -16,7 +16,9 @@ ojson to_json(const ClockRange& r) {
   return ojson{{"min", r.min}, {"median", r.median}, {"max", r.max}};
 }
 
-ojson nullable(const std::optional<ClockRange>& v) { return v ? to_json(*v) : ojson(nullptr); }
+ojson nullable(const std::optional<ClockRange>& v) {
+  return v ? to_json(*v) : ojson(nullptr);
+}
 
 ojson to_json(const DeviceInfo& d) {
   const Clocks& c = d.clocks;
@@ -40,12 +42,9 @@ ojson to_json(const DeviceInfo& d) {
 }
 
 ojson to_json(const StopSettings& s) {
-  return ojson{{"warmup_runs", s.warmup_runs},
-               {"min_samples", s.min_samples},
-               {"max_samples", s.max_samples},
-               {"rel_stderr_target", s.rel_stderr_target},
-               {"max_measured_s", s.max_measured_s},
-               {"max_wall_s", s.max_wall_s}};
+  return ojson{{"warmup_runs", s.warmup_runs},       {"min_samples", s.min_samples},
+               {"max_samples", s.max_samples},       {"rel_stderr_target", s.rel_stderr_target},
+               {"max_measured_s", s.max_measured_s}, {"max_wall_s", s.max_wall_s}};
 }
 
 ojson to_json(const Settings& s) {
@@ -66,27 +65,25 @@ ojson to_json(const Settings& s) {
                                {"scenario", m->scenario}};
   }
   if (const auto& a = s.analytical_model) {
-    out["analytical_model"] = ojson{{"gpu", a->gpu},
-                                    {"datasheet", a->datasheet},
-                                    {"e_max", a->e_max},
-                                    {"d_half", a->d_half},
-                                    {"launch_s", a->launch_s},
-                                    {"hbm_efficiency", a->hbm_efficiency}};
+    out["analytical_model"] = ojson{
+        {"gpu", a->gpu},       {"datasheet", a->datasheet}, {"e_max", a->e_max},
+        {"d_half", a->d_half}, {"launch_s", a->launch_s},   {"hbm_efficiency", a->hbm_efficiency}};
   }
   return out;
 }
 
 ojson to_json(const ProfiledModel& m) {
   const ModelShape& s = m.shape;
-  return ojson{{"name", s.name},         {"hidden", s.hidden},     {"heads", s.heads},
-               {"kv_heads", s.kv_heads}, {"ffn", s.ffn},           {"gated_mlp", s.gated_mlp},
-               {"seq_len", s.seq_len},   {"micro_batch", s.micro_batch},
-               {"tp_max", m.tp_max},     {"tp_min", m.tp_min}};
+  return ojson{{"name", s.name},       {"hidden", s.hidden},
+               {"heads", s.heads},     {"kv_heads", s.kv_heads},
+               {"ffn", s.ffn},         {"gated_mlp", s.gated_mlp},
+               {"seq_len", s.seq_len}, {"micro_batch", s.micro_batch},
+               {"tp_max", m.tp_max},   {"tp_min", m.tp_min}};
 }
 
 ojson to_json(const TimeStats& t) {
-  return ojson{{"median", t.median}, {"min", t.min},       {"max", t.max},
-               {"mean", t.mean},     {"spread", t.spread}, {"rel_stderr", t.rel_stderr},
+  return ojson{{"median", t.median},   {"min", t.min},       {"max", t.max},
+               {"mean", t.mean},       {"spread", t.spread}, {"rel_stderr", t.rel_stderr},
                {"samples", t.samples}, {"stop", t.stop}};
 }
 
@@ -138,9 +135,12 @@ std::string_view to_string(Source source) {
 
 std::string_view to_string(Verification v) {
   switch (v) {
-    case Verification::passed: return "passed";
-    case Verification::failed: return "failed";
-    case Verification::not_applicable: return "not_applicable";
+    case Verification::passed:
+      return "passed";
+    case Verification::failed:
+      return "failed";
+    case Verification::not_applicable:
+      return "not_applicable";
   }
   return "?";
 }

@@ -43,8 +43,7 @@ ReshardPlan make_reshard_plan(std::int64_t cols, int n1, int n2) {
   while (g < cols) {
     const int src = find_part(p.shard_begin, g);
     const int dst = find_part(p.recv_begin, g - x0);
-    const std::int64_t end =
-        std::min(p.shard_begin[src + 1], x0 + p.recv_begin[dst + 1]);
+    const std::int64_t end = std::min(p.shard_begin[src + 1], x0 + p.recv_begin[dst + 1]);
     ReshardPlan::Move m;
     m.src_rank = src;
     m.dst_rank = dst;
@@ -88,7 +87,8 @@ std::vector<CopyBlock> unpack_at_core(const ReshardPlan& p, int j, std::int64_t 
   std::vector<CopyBlock> out;
   for (const auto& m : p.moves) {
     if (m.dst_rank != j) continue;
-    out.push_back({rows * m.recv_col_offset, m.ncols, m.dst_col, p.extended_cols(j), rows, m.ncols});
+    out.push_back(
+        {rows * m.recv_col_offset, m.ncols, m.dst_col, p.extended_cols(j), rows, m.ncols});
   }
   return out;
 }
@@ -97,7 +97,8 @@ std::vector<CopyBlock> pack_at_core(const ReshardPlan& p, int j, std::int64_t ro
   std::vector<CopyBlock> out;
   for (const auto& m : p.moves) {
     if (m.dst_rank != j) continue;
-    out.push_back({m.dst_col, p.extended_cols(j), rows * m.recv_col_offset, m.ncols, rows, m.ncols});
+    out.push_back(
+        {m.dst_col, p.extended_cols(j), rows * m.recv_col_offset, m.ncols, rows, m.ncols});
   }
   return out;
 }

@@ -13,13 +13,13 @@ namespace goodput::calib {
 
 struct ReshardPlan {
   struct Move {
-    int src_rank = 0, dst_rank = 0;        // extra rank -> core rank
-    std::int64_t global_col = 0;           // first global column moved
+    int src_rank = 0, dst_rank = 0;  // extra rank -> core rank
+    std::int64_t global_col = 0;     // first global column moved
     std::int64_t ncols = 0;
-    std::int64_t src_col = 0;              // first column inside the extra rank's shard
-    std::int64_t dst_col = 0;              // first column inside the core rank's extended buffer
-    std::int64_t send_col_offset = 0;      // columns before this move in the extra rank's buffer
-    std::int64_t recv_col_offset = 0;      // columns before this move in the core rank's buffer
+    std::int64_t src_col = 0;          // first column inside the extra rank's shard
+    std::int64_t dst_col = 0;          // first column inside the core rank's extended buffer
+    std::int64_t send_col_offset = 0;  // columns before this move in the extra rank's buffer
+    std::int64_t recv_col_offset = 0;  // columns before this move in the core rank's buffer
   };
   std::int64_t cols = 0;
   int n1 = 0, n2 = 0;

@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
-
-#include <nlohmann/json.hpp>
 
 #include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
@@ -70,10 +69,12 @@ ScenarioModel read_scenario(const std::string& path) {
       throw InputError(path, base + "/min_tp", "min_tp must be <= /job/tp");
     }
     if (const json* a = find(doc, base + "/allowed_tp")) {
-      if (!a->is_array()) throw InputError(path, base + "/allowed_tp", "expected a list of degrees");
+      if (!a->is_array())
+        throw InputError(path, base + "/allowed_tp", "expected a list of degrees");
       for (std::size_t i = 0; i < a->size(); ++i) {
         const std::string p = base + "/allowed_tp/" + std::to_string(i);
-        if (!(*a)[i].is_number() || (*a)[i].get<double>() != static_cast<double>((*a)[i].get<std::int64_t>()) ||
+        if (!(*a)[i].is_number() ||
+            (*a)[i].get<double>() != static_cast<double>((*a)[i].get<std::int64_t>()) ||
             (*a)[i].get<std::int64_t>() < 1 || (*a)[i].get<std::int64_t>() > m.tp_max) {
           throw InputError(path, p, "allowed degrees must be integers in [1, /job/tp]");
         }

@@ -20,7 +20,9 @@ struct ScenarioModel {
 };
 
 ScenarioModel read_scenario(const std::string& path);
-inline ProfiledModel read_scenario_model(const std::string& path) { return read_scenario(path).model; }
+inline ProfiledModel read_scenario_model(const std::string& path) {
+  return read_scenario(path).model;
+}
 
 // The NTP paper's 480B model (hidden 20480, 128 heads, FFN 81920, seq 16384, TP32 -> TP24)
 // and a Llama-3-70B-like GQA model (hidden 8192, 64/8 heads, gated FFN 28672, seq 8192,

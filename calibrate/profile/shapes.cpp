@@ -7,9 +7,12 @@ namespace goodput::calib {
 
 std::string_view to_string(Pass pass) {
   switch (pass) {
-    case Pass::fwd: return "fwd";
-    case Pass::bwd_data: return "bwd_data";
-    case Pass::bwd_weight: return "bwd_weight";
+    case Pass::fwd:
+      return "fwd";
+    case Pass::bwd_data:
+      return "bwd_data";
+    case Pass::bwd_weight:
+      return "bwd_weight";
   }
   return "?";
 }
@@ -34,7 +37,9 @@ void validate(const ModelShape& s) {
   if (s.micro_batch < 1) fail("micro_batch must be >= 1");
 }
 
-std::int64_t heads_local(const ModelShape& shape, int tp) { return ceil_div(shape.heads, tp); }
+std::int64_t heads_local(const ModelShape& shape, int tp) {
+  return ceil_div(shape.heads, tp);
+}
 
 GemmQuery attention_query(std::int64_t heads_loc, std::int64_t seq_len, std::int64_t head_dim,
                           std::int64_t micro_batch, Pass pass) {
@@ -54,8 +59,10 @@ std::vector<GemmQuery> layer_gemms(const ModelShape& s, int tp) {
     const char* name;
     std::int64_t in, out;
   };
-  const Linear linears[] = {
-      {"qkv", h, qkv_cols}, {"attn_out", q_cols, h}, {"mlp_up", h, up_cols}, {"mlp_down", ffn_local, h}};
+  const Linear linears[] = {{"qkv", h, qkv_cols},
+                            {"attn_out", q_cols, h},
+                            {"mlp_up", h, up_cols},
+                            {"mlp_down", ffn_local, h}};
   std::vector<GemmQuery> out;
   for (const Linear& l : linears) {
     out.push_back({l.name, Pass::fwd, t, l.out, l.in, 1, "TN"});
@@ -75,11 +82,14 @@ double gemm_flops(const std::string& name, Pass pass, std::int64_t m, std::int64
   return one;
 }
 
-double gemm_flops(const GemmQuery& q) { return gemm_flops(q.name, q.pass, q.m, q.n, q.k, q.batch); }
+double gemm_flops(const GemmQuery& q) {
+  return gemm_flops(q.name, q.pass, q.m, q.n, q.k, q.batch);
+}
 
 double gemm_bytes(const GemmQuery& q) {
   const double calls = q.name == "attention" ? (q.pass == Pass::fwd ? 2.0 : 4.0) : 1.0;
-  const auto m = static_cast<double>(q.m), n = static_cast<double>(q.n), k = static_cast<double>(q.k);
+  const auto m = static_cast<double>(q.m), n = static_cast<double>(q.n),
+             k = static_cast<double>(q.k);
   return 2.0 * calls * static_cast<double>(q.batch) * (m * k + k * n + m * n);
 }
 

@@ -44,8 +44,8 @@ std::vector<GemmQuery> layer_gemms(const ModelShape& shape, int tp);
 
 // Attention local sizes for TP degree t.
 std::int64_t heads_local(const ModelShape& shape, int tp);
-GemmQuery attention_query(std::int64_t heads_local, std::int64_t seq_len,
-                          std::int64_t head_dim, std::int64_t micro_batch, Pass pass);
+GemmQuery attention_query(std::int64_t heads_local, std::int64_t seq_len, std::int64_t head_dim,
+                          std::int64_t micro_batch, Pass pass);
 
 // 2 m n k batch for linear layers; attention fwd = 2 GEMMs, bwd_data = 4 GEMMs of 2 m n k.
 double gemm_flops(const GemmQuery& q);
@@ -58,6 +58,8 @@ double gemm_bytes(const GemmQuery& q);
 // Key used by the fit: the smallest of m, n, k.
 std::int64_t smallest_dim(std::int64_t m, std::int64_t n, std::int64_t k);
 
-inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace goodput::calib

@@ -8,7 +8,9 @@
 
 namespace goodput::calib::test {
 
-ModelShape small_model() { return ModelShape{"small", 1024, 16, 4, 4096, true, 2048, 2}; }
+ModelShape small_model() {
+  return ModelShape{"small", 1024, 16, 4, 4096, true, 2048, 2};
+}
 
 Profile test_profile() {
   Profile p = analytical_profile("H100", small_model(), 8, 6);

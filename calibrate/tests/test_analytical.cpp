@@ -46,7 +46,8 @@ TEST_CASE("shipped analytical profiles are what the generator produces today") {
     CAPTURE(gpu);
     std::string lower(gpu);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::string path = std::string(GOODPUT_CALIB_SOURCE_DIR) + "/profiles/" + lower + "-analytical.json";
+    const std::string path =
+        std::string(GOODPUT_CALIB_SOURCE_DIR) + "/profiles/" + lower + "-analytical.json";
     const Profile shipped = load_profile(path);
     const Profile fresh = analytical_profile(gpu, standard_models());
     CHECK(profile_text(shipped) == profile_text(fresh));

@@ -12,8 +12,10 @@ using namespace goodput::calib::causal;
 namespace {
 
 // Extent of an operand as stored: rows x cols column-major with leading dimension ld.
-bool in_bounds(const Operand& o, std::int64_t rows, std::int64_t cols, std::int64_t s, std::int64_t d) {
-  return o.offset >= 0 && rows <= o.ld && o.offset + (cols - 1) * o.ld + rows <= buffer_elems(o.buf, s, d);
+bool in_bounds(const Operand& o, std::int64_t rows, std::int64_t cols, std::int64_t s,
+               std::int64_t d) {
+  return o.offset >= 0 && rows <= o.ld &&
+         o.offset + (cols - 1) * o.ld + rows <= buffer_elems(o.buf, s, d);
 }
 
 void check_bounds(const std::vector<TileGemm>& calls, std::int64_t s, std::int64_t d) {
@@ -26,7 +28,8 @@ void check_bounds(const std::vector<TileGemm>& calls, std::int64_t s, std::int64
 
 double flops(const std::vector<TileGemm>& calls) {
   double f = 0;
-  for (const TileGemm& g : calls) f += 2.0 * static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k);
+  for (const TileGemm& g : calls)
+    f += 2.0 * static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k);
   return f;
 }
 
@@ -48,12 +51,15 @@ TEST_CASE("causal tiling: lower tiles once, masked tiles never, causal FLOPs, in
         for (const TileGemm& g : buf == kS ? fwd : bwd) {
           if (g.c.buf != buf) continue;
           const std::int64_t col = g.c.offset / s;  // first query of the call
-          for (std::int64_t r = 0; r < g.m; r += t.tile) ++hits[static_cast<std::size_t>((r / t.tile) * t.tiles + col / t.tile)];
+          for (std::int64_t r = 0; r < g.m; r += t.tile)
+            ++hits[static_cast<std::size_t>((r / t.tile) * t.tiles + col / t.tile)];
         }
         for (int r = 0; r < t.tiles; ++r)
-          for (int c = 0; c < t.tiles; ++c) CHECK(hits[static_cast<std::size_t>(r * t.tiles + c)] == (r <= c ? 1 : 0));
+          for (int c = 0; c < t.tiles; ++c)
+            CHECK(hits[static_cast<std::size_t>(r * t.tiles + c)] == (r <= c ? 1 : 0));
       }
-      const double dense = 2.0 * static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(d);
+      const double dense =
+          2.0 * static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(d);
       CHECK(flops(fwd) == doctest::Approx(2 * dense * causal_fraction(t)));
       CHECK(flops(bwd) == doctest::Approx(4 * dense * causal_fraction(t)));
       check_bounds(fwd, s, d);

@@ -21,7 +21,8 @@ std::string locator(const std::vector<std::string>& argv) {
 }  // namespace
 
 TEST_CASE("goodput-calibrate arguments") {
-  const auto a = parse_calibrate_args({"--scenario", "s.json", "--device=2", "--quick", "--out", "p.json"});
+  const auto a =
+      parse_calibrate_args({"--scenario", "s.json", "--device=2", "--quick", "--out", "p.json"});
   CHECK(a.scenario == "s.json");
   CHECK(a.device == 2);
   CHECK(a.quick);
@@ -55,9 +56,11 @@ TEST_CASE("goodput-profile-analytical arguments") {
   std::filesystem::create_directories(dir);
   const auto notes = (dir / "notes.json").string();
   std::ofstream(notes) << "{\"mine\": true}";
-  CHECK_THROWS_WITH_AS(check_output_path(notes), doctest::Contains("not a goodput calibration profile"), InputError);
+  CHECK_THROWS_WITH_AS(check_output_path(notes),
+                       doctest::Contains("not a goodput calibration profile"), InputError);
   const auto earlier = (dir / "earlier.json").string();
-  std::ofstream(earlier) << "{\n  \"schema_version\": 1,\n  \"generator\": \"goodput-calibrate 0.1.0\"\n}";
+  std::ofstream(earlier)
+      << "{\n  \"schema_version\": 1,\n  \"generator\": \"goodput-calibrate 0.1.0\"\n}";
   CHECK_NOTHROW(check_output_path(earlier));
   CHECK_THROWS_AS(check_output_path("/dev/null"), InputError);
   std::filesystem::remove_all(dir);

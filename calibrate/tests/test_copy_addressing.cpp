@@ -23,12 +23,12 @@ namespace {
 using Elem = std::uint16_t;  // bf16 bits
 
 struct RunStats {
-  std::int64_t out_of_bounds = 0;   // reads or writes outside the buffers
-  std::int64_t misaligned = 0;      // vector accesses not aligned to their width
-  std::int64_t written_twice = 0;   // destination elements written more than once
-  std::int64_t elems = 0;           // elements copied
-  std::int64_t vector_elems = 0;    // ... by vector windows of >= 8 bytes
-  std::int64_t guarded = 0;         // full windows turned scalar by the source bound
+  std::int64_t out_of_bounds = 0;       // reads or writes outside the buffers
+  std::int64_t misaligned = 0;          // vector accesses not aligned to their width
+  std::int64_t written_twice = 0;       // destination elements written more than once
+  std::int64_t elems = 0;               // elements copied
+  std::int64_t vector_elems = 0;        // ... by vector windows of >= 8 bytes
+  std::int64_t guarded = 0;             // full windows turned scalar by the source bound
   double min_block_vector_share = 1.0;  // over blocks of >= 8 columns
 };
 
@@ -77,8 +77,9 @@ void run_like_kernel(const std::vector<Elem>& src, std::vector<Elem>& dst,
     }
     st.vector_elems += block_vec;
     if (cb.ncols >= 8) {
-      st.min_block_vector_share = std::min(
-          st.min_block_vector_share, static_cast<double>(block_vec) / static_cast<double>(cb.rows * cb.ncols));
+      st.min_block_vector_share =
+          std::min(st.min_block_vector_share,
+                   static_cast<double>(block_vec) / static_cast<double>(cb.rows * cb.ncols));
     }
   }
 }
@@ -100,13 +101,17 @@ struct Job {
 std::vector<Job> jobs_of(const ReshardPlan& p, std::int64_t rows) {
   std::vector<Job> jobs;
   for (int e = p.n2; e < p.n1; ++e) {
-    jobs.push_back({"pack/extra", rows * p.shard_cols(e), rows * p.sent_cols(e), pack_at_extra(p, e, rows)});
-    jobs.push_back({"unpack/extra", rows * p.sent_cols(e), rows * p.shard_cols(e), unpack_at_extra(p, e, rows)});
+    jobs.push_back(
+        {"pack/extra", rows * p.shard_cols(e), rows * p.sent_cols(e), pack_at_extra(p, e, rows)});
+    jobs.push_back({"unpack/extra", rows * p.sent_cols(e), rows * p.shard_cols(e),
+                    unpack_at_extra(p, e, rows)});
   }
   for (int j = 0; j < p.n2; ++j) {
     if (p.received_cols(j) == 0) continue;
-    jobs.push_back({"unpack/core", rows * p.received_cols(j), rows * p.extended_cols(j), unpack_at_core(p, j, rows)});
-    jobs.push_back({"pack/core", rows * p.extended_cols(j), rows * p.received_cols(j), pack_at_core(p, j, rows)});
+    jobs.push_back({"unpack/core", rows * p.received_cols(j), rows * p.extended_cols(j),
+                    unpack_at_core(p, j, rows)});
+    jobs.push_back({"pack/core", rows * p.extended_cols(j), rows * p.received_cols(j),
+                    pack_at_core(p, j, rows)});
   }
   return jobs;
 }
@@ -150,7 +155,8 @@ std::vector<Geometry> shipped_geometries() {
     for (int t = m.tp_min; t <= m.tp_max; ++t) g.back().degrees.push_back(t);
   }
   for (const char* f : {"default.json", "ntp-paper-nvl32.json", "llama3-16k-h100.json"}) {
-    const ScenarioModel sm = read_scenario(std::string(GOODPUT_CALIB_SOURCE_DIR) + "/../scenarios/" + f);
+    const ScenarioModel sm =
+        read_scenario(std::string(GOODPUT_CALIB_SOURCE_DIR) + "/../scenarios/" + f);
     g.push_back({f, sm.model.shape, sm.model.tp_max, sm.tp_degrees});
   }
   return g;
@@ -180,7 +186,7 @@ TEST_CASE("window addressing: closed-form cases") {
   CHECK(h.src == 375 + 350);
   // Source bound: a shifted full window at the very end of the source buffer stays scalar.
   const addr::BlockDesc tight = addr::describe_block(1, 9, 0, 8, 1, 8);  // src [1, 9): shift 1
-  const addr::Window last = addr::window_of(tight, 0, 1, 9);  // dst [4, 8) <- src [5, 9)
+  const addr::Window last = addr::window_of(tight, 0, 1, 9);             // dst [4, 8) <- src [5, 9)
   CHECK(last.count == 4);
   CHECK(last.shift == 1);
   CHECK_FALSE(last.vector);  // would load [4, 12) from a 9-element buffer
@@ -193,7 +199,8 @@ TEST_CASE("window addressing: closed-form cases") {
 
 TEST_CASE("fast division is exact") {
   std::mt19937_64 rng(7);
-  for (unsigned d : {1U, 2U, 3U, 5U, 7U, 8U, 9U, 49U, 431U, 1000U, 65535U, 65536U, 1U << 20, 2147483647U}) {
+  for (unsigned d :
+       {1U, 2U, 3U, 5U, 7U, 8U, 9U, 49U, 431U, 1000U, 65535U, 65536U, 1U << 20, 2147483647U}) {
     CAPTURE(d);
     const addr::FastDiv f = addr::make_fast_div(d);
     std::int64_t wrong = 0;
@@ -248,8 +255,8 @@ TEST_CASE("kernel addressing equals the host maps byte for byte on every shipped
   }
   const double share = static_cast<double>(vector_elems) / static_cast<double>(elems);
   MESSAGE(jobs << " kernel jobs, " << elems << " elements; " << 100.0 * share
-               << " % moved by >= 8-byte vectors (worst block " << 100.0 * min_share
-               << " %); " << guarded << " full windows kept scalar by the source bound");
+               << " % moved by >= 8-byte vectors (worst block " << 100.0 * min_share << " %); "
+               << guarded << " full windows kept scalar by the source bound");
   CHECK(share >= 0.9);
 }
 
@@ -285,7 +292,8 @@ TEST_CASE("kernel addressing at full size: the harness's own jobs, first and las
   // destination element receives must be the one the host map names.
   std::vector<ProfiledModel> models = standard_models();
   for (const char* f : {"default.json", "ntp-paper-nvl32.json"}) {
-    models.push_back(read_scenario(std::string(GOODPUT_CALIB_SOURCE_DIR) + "/../scenarios/" + f).model);
+    models.push_back(
+        read_scenario(std::string(GOODPUT_CALIB_SOURCE_DIR) + "/../scenarios/" + f).model);
   }
   std::int64_t checked = 0, bad = 0;
   for (const ReshardJob& job : make_plan(models, false).reshard) {
@@ -298,8 +306,8 @@ TEST_CASE("kernel addressing at full size: the harness's own jobs, first and las
       if (payload_elems(j.blocks) * kGradElemBytes != job.bytes) continue;  // not the busiest rank
       for (const CopyBlock& cb : j.blocks) {
         REQUIRE(addr::describable(j.src_elems, j.dst_elems, cb.rows, cb.ncols));
-        const addr::BlockDesc b =
-            addr::describe_block(cb.src_offset, cb.src_ld, cb.dst_offset, cb.dst_ld, cb.rows, cb.ncols);
+        const addr::BlockDesc b = addr::describe_block(cb.src_offset, cb.src_ld, cb.dst_offset,
+                                                       cb.dst_ld, cb.rows, cb.ncols);
         for (long long r = 0; r < b.rows; r = (r == 7 && b.rows > 16) ? b.rows - 8 : r + 1) {
           const long long s0 = cb.src_offset + r * cb.src_ld, d0 = cb.dst_offset + r * cb.dst_ld;
           long long next = d0;  // windows must tile [d0, d0 + ncols) in order
@@ -314,7 +322,9 @@ TEST_CASE("kernel addressing at full size: the harness's own jobs, first and las
               bad += from != s0 + (w.dst + i - d0) || from < 0 || from >= j.src_elems;
               bad += w.dst + i < 0 || w.dst + i >= j.dst_elems;
             }
-            if (w.vector) bad += w.src_vec < 0 || static_cast<long long>(w.src_vec) + w.loads * b.vec > j.src_elems;
+            if (w.vector)
+              bad += w.src_vec < 0 ||
+                     static_cast<long long>(w.src_vec) + w.loads * b.vec > j.src_elems;
             checked += w.count;
           }
           bad += next != d0 + cb.ncols;

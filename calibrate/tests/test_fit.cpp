@@ -39,7 +39,8 @@ TEST_CASE("the fit recovers its own parameters and reports real errors on noisy 
   const double peak = p.ceilings.gemm_tflops * 1e12;
   for (GemmEntry& e : p.gemm) {
     const auto d = static_cast<double>(smallest_dim(e.m, e.n, e.k));
-    e.time_s.median = gemm_flops(e.name, e.pass, e.m, e.n, e.k, e.batch) / (peak * 0.7 * d / (d + 300));
+    e.time_s.median =
+        gemm_flops(e.name, e.pass, e.m, e.n, e.k, e.batch) / (peak * 0.7 * d / (d + 300));
   }
   refit(p);
   CHECK(p.fit_model->d_half == doctest::Approx(300).epsilon(0.15));  // grid step 2^(1/3)
@@ -69,7 +70,8 @@ TEST_CASE("fitted predictions for unmeasured shapes are sensible") {
   // Reshard: pack + unpack at the fitted bandwidth, close to the analytical model.
   const double bytes = 100e6;
   const double hbm = 4800e9 * 0.8;
-  CHECK(reshard_time_s(p, 100'000'000) == doctest::Approx(2 * (4e-6 + 2 * bytes / hbm)).epsilon(0.01));
+  CHECK(reshard_time_s(p, 100'000'000) ==
+        doctest::Approx(2 * (4e-6 + 2 * bytes / hbm)).epsilon(0.01));
   CHECK(reshard_time_s(p, 0) == 0.0);
   CHECK(attention_time_s(p, 5, 16384, 160, 1, Pass::bwd_data) >
         1.9 * attention_time_s(p, 5, 16384, 160, 1, Pass::fwd));

@@ -13,7 +13,8 @@ TEST_CASE("layer GEMM shapes follow the uneven shards of the busiest GPU") {
   const auto q = layer_gemms(big, 30);
   REQUIRE(q.size() == 14);
   auto find = [&](const char* name, Pass pass) {
-    return *std::find_if(q.begin(), q.end(), [&](const GemmQuery& g) { return g.name == name && g.pass == pass; });
+    return *std::find_if(q.begin(), q.end(),
+                         [&](const GemmQuery& g) { return g.name == name && g.pass == pass; });
   };
   // ceil(128/30) = 5 heads of 160: q 800 + k 800 + v 800 columns.
   CHECK(find("qkv", Pass::fwd).n == 2400);
@@ -25,13 +26,16 @@ TEST_CASE("layer GEMM shapes follow the uneven shards of the busiest GPU") {
   CHECK(find("mlp_down", Pass::bwd_weight).m == 20480);
   CHECK(find("mlp_down", Pass::bwd_weight).k == 16384);
   CHECK(find("attention", Pass::fwd).batch == 5);
-  CHECK(gemm_flops(find("attention", Pass::bwd_data)) == 2 * gemm_flops(find("attention", Pass::fwd)));
+  CHECK(gemm_flops(find("attention", Pass::bwd_data)) ==
+        2 * gemm_flops(find("attention", Pass::fwd)));
 
   const ModelShape gqa = standard_models()[1].shape;  // 64 heads, 8 kv heads, gated 28672
   const auto g = layer_gemms(gqa, 6);
-  const auto qkv = *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "qkv"; });
+  const auto qkv =
+      *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "qkv"; });
   CHECK(qkv.n == (11 + 2 * 2) * 128);  // ceil(64/6) = 11 q heads, ceil(8/6) = 2 kv heads
-  const auto up = *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "mlp_up"; });
+  const auto up =
+      *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "mlp_up"; });
   CHECK(up.n == 2 * 4779);  // gated: 2 * ceil(28672/6)
 }
 
@@ -48,9 +52,10 @@ TEST_CASE("the plan measures each shape once and lists every TP degree using it"
   CHECK(plan.gemm.size() == 3 * (2 * 3 + 2) + 9 * 2 * 3);
   for (const GemmJob& a : plan.gemm)
     for (const GemmJob& b : plan.gemm)
-      if (&a != &b) CHECK_FALSE((a.query.name == b.query.name && a.query.pass == b.query.pass &&
-                                 a.query.m == b.query.m && a.query.n == b.query.n && a.query.k == b.query.k &&
-                                 a.query.batch == b.query.batch));
+      if (&a != &b)
+        CHECK_FALSE((a.query.name == b.query.name && a.query.pass == b.query.pass &&
+                     a.query.m == b.query.m && a.query.n == b.query.n && a.query.k == b.query.k &&
+                     a.query.batch == b.query.batch));
   // Reshard: 8 degraded degrees x 2 matrices x 5 kernels.
   CHECK(plan.reshard.size() == 8 * 2 * 5);
   for (const ReshardJob& j : plan.reshard) {

@@ -8,7 +8,8 @@ using namespace goodput::calib;
 
 namespace {
 
-GemmEntry gemm(const char* name, std::int64_t m, std::int64_t n, std::int64_t k, double tflops, double t) {
+GemmEntry gemm(const char* name, std::int64_t m, std::int64_t n, std::int64_t k, double tflops,
+               double t) {
   GemmEntry e;
   e.model = std::string("m");  // moves, not assign(const char*): avoids GCC 12's false -Wrestrict
   e.tp = {8};
@@ -48,7 +49,8 @@ TEST_CASE("profile check: ceilings thresholds flag, small shapes and links are n
             gemm("mlp_up", 4096, 8192, 4096, 400, 2e-3),     // 0.57: flagged
             gemm("attn_out", 512, 4096, 4096, 100, 1e-4),    // small: not checked
             gemm("attention", 8192, 8192, 128, 300, 5e-3)};  // attention: not checked
-  m.reshard = {reshard("pack", 3000, 1e-5), reshard("unpack", 2000, 1e-5), reshard("peer", 100, 1e-3)};
+  m.reshard = {reshard("pack", 3000, 1e-5), reshard("unpack", 2000, 1e-5),
+               reshard("peer", 100, 1e-3)};
   m.gemm[0].verification = Verification::passed;
   Profile a;
   a.ceilings.gemm_tflops = 989;

@@ -1,9 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/tests/profile_fixture.hpp"
@@ -28,7 +27,9 @@ std::string load_error_locator(const nlohmann::json& doc, const TempDir& dir) {
   return "";
 }
 
-nlohmann::json profile_doc() { return nlohmann::json::parse(profile_text(test::test_profile())); }
+nlohmann::json profile_doc() {
+  return nlohmann::json::parse(profile_text(test::test_profile()));
+}
 
 }  // namespace
 
@@ -100,7 +101,8 @@ TEST_CASE("unreadable and malformed profiles are input errors") {
   CHECK_THROWS_AS(load_profile(dir.file("missing.json")), InputError);
   test::write_text(dir.file("broken.json"), "{\"schema_version\": 1,");
   CHECK_THROWS_AS(load_profile(dir.file("broken.json")), InputError);
-  test::write_text(dir.file("huge.json"), "{\"schema_version\": 1e999}");  // was out_of_range (exit 1)
+  test::write_text(dir.file("huge.json"),
+                   "{\"schema_version\": 1e999}");  // was out_of_range (exit 1)
   CHECK_THROWS_AS(load_profile(dir.file("huge.json")), InputError);
 }
 

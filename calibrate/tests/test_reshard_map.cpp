@@ -11,7 +11,9 @@ using namespace goodput::calib;
 namespace {
 
 using Elem = std::int64_t;
-Elem encode(std::int64_t row, std::int64_t global_col) { return row * 1'000'000 + global_col + 1; }
+Elem encode(std::int64_t row, std::int64_t global_col) {
+  return row * 1'000'000 + global_col + 1;
+}
 
 struct Cluster {
   std::vector<std::vector<Elem>> shards;    // n1 ranks, rows x shard_cols
@@ -37,7 +39,8 @@ Cluster gather(const ReshardPlan& p, std::int64_t rows) {
   }
   for (const auto& m : p.moves) {  // the wire: segment (e -> j) keeps its bytes
     for (std::int64_t i = 0; i < rows * m.ncols; ++i)
-      recv[m.dst_rank][rows * m.recv_col_offset + i] = send[m.src_rank][rows * m.send_col_offset + i];
+      recv[m.dst_rank][rows * m.recv_col_offset + i] =
+          send[m.src_rank][rows * m.send_col_offset + i];
   }
   for (int j = 0; j < p.n2; ++j) {
     std::vector<Elem> ext(rows * p.extended_cols(j), 0);
@@ -104,8 +107,10 @@ TEST_CASE("NTP notes geometry: 12000 columns, TP32 -> TP30") {
 }
 
 TEST_CASE("pack then unpack, there and back, is the identity") {
-  for (const auto& geometry : {std::tuple<std::int64_t, int, int>{12000, 32, 30}, {12001, 32, 28},
-                                {1000, 8, 5}, {37, 9, 1}}) {
+  for (const auto& geometry : {std::tuple<std::int64_t, int, int>{12000, 32, 30},
+                               {12001, 32, 28},
+                               {1000, 8, 5},
+                               {37, 9, 1}}) {
     // Plain variables, not structured bindings: clang (C++20) cannot capture those in the
     // lambdas CAPTURE expands to.
     const std::int64_t cols = std::get<0>(geometry);
@@ -125,7 +130,8 @@ TEST_CASE("pack then unpack, there and back, is the identity") {
     for (int e = p.n2; e < p.n1; ++e) recv[e].assign(rows * p.sent_cols(e), 0);
     for (const auto& m : p.moves)
       for (std::int64_t i = 0; i < rows * m.ncols; ++i)
-        recv[m.src_rank][rows * m.send_col_offset + i] = send[m.dst_rank][rows * m.recv_col_offset + i];
+        recv[m.src_rank][rows * m.send_col_offset + i] =
+            send[m.dst_rank][rows * m.recv_col_offset + i];
     for (int e = p.n2; e < p.n1; ++e) {
       back[e].assign(rows * p.shard_cols(e), -1);
       apply_blocks(recv[e].data(), back[e].data(), unpack_at_extra(p, e, rows));

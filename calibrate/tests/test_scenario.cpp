@@ -55,22 +55,25 @@ TEST_CASE("scenario fields are read, everything else ignored") {
 
 TEST_CASE("scenario defaults: kv_heads = heads, micro_batch 1, degrees by the simulator's rule") {
   test::TempDir dir;
-  test::write_text(dir.file("s.json"),
-                   R"({"job": {"tp": 8, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}}})");
+  test::write_text(
+      dir.file("s.json"),
+      R"({"job": {"tp": 8, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}}})");
   const ScenarioModel none = read_scenario(dir.file("s.json"));
   CHECK(none.model.shape.kv_heads == 32);
   CHECK(none.model.shape.micro_batch == 1);
   CHECK_FALSE(none.model.shape.gated_mlp);
   CHECK(none.tp_degrees == std::vector<int>{8});  // no strategy degrades TP: tp only
   CHECK(none.model.tp_min == 8);
-  test::write_text(dir.file("ntp.json"),
-                   R"({"job": {"tp": 32, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}},
+  test::write_text(
+      dir.file("ntp.json"),
+      R"({"job": {"tp": 32, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}},
                        "strategies": {"ntp": {}}})");
   const ScenarioModel ntp = read_scenario(dir.file("ntp.json"));
   CHECK(ntp.model.tp_min == 24);  // default_min_tp(32) = 32 - 32/4
   CHECK(ntp.tp_degrees.size() == 9);
-  test::write_text(dir.file("allowed.json"),
-                   R"({"job": {"tp": 32, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}},
+  test::write_text(
+      dir.file("allowed.json"),
+      R"({"job": {"tp": 32, "model": {"hidden": 4096, "heads": 32, "ffn": 11008, "seq_len": 4096}},
                        "strategies": {"ntp": {"min_tp": 20, "allowed_tp": [16, 24, 28]}, "ntp_boost": {"min_tp": 30}}})");
   const ScenarioModel allowed = read_scenario(dir.file("allowed.json"));
   CHECK(allowed.tp_degrees == std::vector<int>{24, 28, 30, 31, 32});  // 16 is below min_tp 20
@@ -83,16 +86,24 @@ TEST_CASE("bad scenarios name the file and the JSON pointer") {
   test::TempDir dir;
   CHECK(locator_of(R"({"job": {"tp": 8, "model": {"heads": 32, "ffn": 1, "seq_len": 4}}})", dir) ==
         "/job/model/hidden");
-  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"hidden": "big", "heads": 32, "ffn": 1, "seq_len": 4}}})", dir) ==
-        "/job/model/hidden");
-  CHECK(locator_of(R"({"job": {"tp": 0, "model": {"hidden": 64, "heads": 4, "ffn": 1, "seq_len": 4}}})", dir) ==
-        "/job/tp");
-  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"hidden": 64, "heads": 4, "ffn": 1, "seq_len": 4, "gated_mlp": 1}}})", dir) ==
-        "/job/model/gated_mlp");
-  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"hidden": 65, "heads": 4, "ffn": 1, "seq_len": 4}}})", dir) ==
-        "/job/model");
-  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"hidden": 64, "heads": 4, "ffn": 1, "seq_len": 4}},
-                      "strategies": {"ntp": {"min_tp": 9}}})", dir) == "/strategies/ntp/min_tp");
+  CHECK(
+      locator_of(
+          R"({"job": {"tp": 8, "model": {"hidden": "big", "heads": 32, "ffn": 1, "seq_len": 4}}})",
+          dir) == "/job/model/hidden");
+  CHECK(locator_of(
+            R"({"job": {"tp": 0, "model": {"hidden": 64, "heads": 4, "ffn": 1, "seq_len": 4}}})",
+            dir) == "/job/tp");
+  CHECK(
+      locator_of(
+          R"({"job": {"tp": 8, "model": {"hidden": 64, "heads": 4, "ffn": 1, "seq_len": 4, "gated_mlp": 1}}})",
+          dir) == "/job/model/gated_mlp");
+  CHECK(locator_of(
+            R"({"job": {"tp": 8, "model": {"hidden": 65, "heads": 4, "ffn": 1, "seq_len": 4}}})",
+            dir) == "/job/model");
+  CHECK(
+      locator_of(R"({"job": {"tp": 8, "model": {"hidden": 64, "heads": 4, "ffn": 1, "seq_len": 4}},
+                      "strategies": {"ntp": {"min_tp": 9}}})",
+                 dir) == "/strategies/ntp/min_tp");
   CHECK(locator_of("{not json", dir).empty());
   CHECK_THROWS_AS(read_scenario_model(dir.file("absent.json")), InputError);
 }

@@ -10,9 +10,9 @@
 
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
-#include "models/strategies/tp_degrees.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
+#include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
@@ -50,9 +50,11 @@ std::vector<int> needed_tp_degrees(const Scenario& s) {
   for (const auto& st : s.strategies) {
     if (st.name != "ntp" && st.name != "ntp_boost") continue;
     TpDegreeRule r;
-    if (st.params.contains("min_tp") && !st.params["min_tp"].is_null()) r.min_tp = st.params["min_tp"].get<int>();
+    if (st.params.contains("min_tp") && !st.params["min_tp"].is_null())
+      r.min_tp = st.params["min_tp"].get<int>();
     if (st.params.contains("allowed_tp"))
-      for (const auto& d : st.params["allowed_tp"]) r.allowed.push_back(static_cast<int>(d.get<double>()));
+      for (const auto& d : st.params["allowed_tp"])
+        r.allowed.push_back(static_cast<int>(d.get<double>()));
     rules.push_back(r);
   }
   return reachable_tp_degrees(s.job.tp, rules);
@@ -60,13 +62,18 @@ std::vector<int> needed_tp_degrees(const Scenario& s) {
 
 namespace {
 
-int lowest_degree(const Scenario& s) { return needed_tp_degrees(s).front(); }
+int lowest_degree(const Scenario& s) {
+  return needed_tp_degrees(s).front();
+}
 
 class ProportionalCost final : public CostModel {
  public:
   ProportionalCost(const Scenario& s, PowerCurve curve)
-      : CostModel(std::move(curve), s.job.tp, s.job.pp), step_(s.job.step_s), m_(s.job.microbatches) {}
-  double replica_throughput(std::span<const int> degrees, std::span<const double> powers) const override {
+      : CostModel(std::move(curve), s.job.tp, s.job.pp),
+        step_(s.job.step_s),
+        m_(s.job.microbatches) {}
+  double replica_throughput(std::span<const int> degrees,
+                            std::span<const double> powers) const override {
     double pace = 1.0;
     for (std::size_t i = 0; i < degrees.size(); ++i)
       pace = std::min(pace, static_cast<double>(degrees[i]) / tp_ * curve_.speed(powers[i]));
@@ -86,8 +93,11 @@ class ProportionalCost final : public CostModel {
 // powers) hit the cache after their first computation.
 class IterationCost final : public CostModel {
  public:
-  IterationCost(const Scenario& s, PowerCurve curve, const calib::Profile& profile, const calib::ModelShape& shape)
-      : CostModel(std::move(curve), s.job.tp, s.job.pp), m_(s.job.microbatches), v_(s.job.virtual_stages),
+  IterationCost(const Scenario& s, PowerCurve curve, const calib::Profile& profile,
+                const calib::ModelShape& shape)
+      : CostModel(std::move(curve), s.job.tp, s.job.pp),
+        m_(s.job.microbatches),
+        v_(s.job.virtual_stages),
         partial_(s.cost.partial_microbatch) {
     detail_.setup = step_setup(s, shape, profile);
     detail_.profile = profile;
@@ -107,14 +117,17 @@ class IterationCost final : public CostModel {
     reshard_.assign(static_cast<std::size_t>(tp_) + 1, 0);
     const double stage_params = mid_[tp_].params_per_gpu * tp_;
     for (int t = lowest_; t < tp_; ++t) {
-      const double sent = 2.0 * reshard_geometry(stage_params, tp_, t).sent_per_extra;  // bf16 bytes
-      const double wire = 2 * sent / setup.nvlink_Bps + 2 * calib::reshard_time_s(profile, static_cast<std::int64_t>(sent));
+      const double sent =
+          2.0 * reshard_geometry(stage_params, tp_, t).sent_per_extra;  // bf16 bytes
+      const double wire = 2 * sent / setup.nvlink_Bps +
+                          2 * calib::reshard_time_s(profile, static_cast<std::int64_t>(sent));
       const double bigger_allreduce = mid_[tp_].dp_exposed_s * (static_cast<double>(tp_) / t - 1);
       reshard_[t] = ((1 - s.cost.reshard_overlap) * wire + bigger_allreduce) / healthy_step_;
     }
   }
 
-  double replica_throughput(std::span<const int> degrees, std::span<const double> powers) const override {
+  double replica_throughput(std::span<const int> degrees,
+                            std::span<const double> powers) const override {
     bool healthy = true;
     for (std::size_t i = 0; i < degrees.size(); ++i) {
       if (degrees[i] < lowest_) return 0.0;  // below every strategy's min_tp: never run
@@ -251,7 +264,8 @@ calib::ModelShape shape_of(const Scenario& s) {
 
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* info) {
   PowerCurve curve(s.cost.curve_power, s.cost.curve_speed);
-  const bool iteration = s.cost.model == "iteration" || (s.cost.model == "auto" && !s.job.model.is_null());
+  const bool iteration =
+      s.cost.model == "iteration" || (s.cost.model == "auto" && !s.job.model.is_null());
   if (!iteration) {
     if (info) *info = {"proportional", "", "", "", "", s.job.step_s, {}};
     return std::make_shared<ProportionalCost>(s, curve);
@@ -269,8 +283,9 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
     // The datasheet profile for this GPU, generated for exactly this model and TP range.
     const std::string& gpu = s.cluster.gpu_type;
     if (gpu != "H100" && gpu != "H200" && gpu != "B200" && gpu != "GB200")
-      throw InputError(s.file, "/cost/profile", "no analytical profile for GPU '" + s.cluster.gpu_type +
-                                                    "' (H100, H200, B200, GB200): give /cost/profile");
+      throw InputError(s.file, "/cost/profile",
+                       "no analytical profile for GPU '" + s.cluster.gpu_type +
+                           "' (H100, H200, B200, GB200): give /cost/profile");
     profile = calib::analytical_profile(gpu, shape, s.job.tp, lowest_degree(s));
     path = "analytical:" + gpu;
   } else {
@@ -281,17 +296,23 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
     if (!interpolated.empty() && !s.cost.interpolate) {
       std::string list;
       for (int t : interpolated) list += (list.empty() ? "" : ", ") + std::to_string(t);
-      throw InputError(s.file, "/cost/profile",
-                       "profile " + path + " does not cover TP degree" + (interpolated.size() > 1 ? "s " : " ") +
-                           list + " of this model shape, which the scenario's strategies can reach; calibrate "
-                           "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
+      throw InputError(
+          s.file, "/cost/profile",
+          "profile " + path + " does not cover TP degree" + (interpolated.size() > 1 ? "s " : " ") +
+              list +
+              " of this model shape, which the scenario's strategies can reach; calibrate "
+              "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
     }
   }
   auto model = std::make_shared<IterationCost>(s, curve, profile, shape);
   if (info)
-    *info = {"iteration", path, calib::profile_hash(profile),
-             profile.source == calib::Source::measured ? "measured" : "analytical", calib::device_name(profile),
-             model->healthy_step_s(), interpolated};
+    *info = {"iteration",
+             path,
+             calib::profile_hash(profile),
+             profile.source == calib::Source::measured ? "measured" : "analytical",
+             calib::device_name(profile),
+             model->healthy_step_s(),
+             interpolated};
   return model;
 }
 

@@ -32,7 +32,8 @@ struct IterationDetail {
 class CostModel {
  public:
   virtual ~CostModel() = default;
-  virtual double replica_throughput(std::span<const int> degrees, std::span<const double> powers) const = 0;
+  virtual double replica_throughput(std::span<const int> degrees,
+                                    std::span<const double> powers) const = 0;
   double replica_throughput(int degree, double power) const;
   virtual double reshard_overhead(int degree) const = 0;
   virtual double healthy_step_s() const = 0;

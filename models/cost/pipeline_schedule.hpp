@@ -26,7 +26,7 @@ struct StageTimes {
 struct PipelineSpec {
   int microbatches = 1;
   int virtual_stages = 1;
-  double last_fraction = 1.0;  // (0, 1]
+  double last_fraction = 1.0;      // (0, 1]
   std::vector<StageTimes> stages;  // one per device, in pipeline order
 };
 

@@ -4,11 +4,13 @@
 
 namespace goodput {
 
-PowerCurve::PowerCurve() : PowerCurve({1.0, 1.1, 1.2}, {1.0, 1.1 * (1 - 0.028), 1.2 * (1 - 0.065)}) {}
+PowerCurve::PowerCurve()
+    : PowerCurve({1.0, 1.1, 1.2}, {1.0, 1.1 * (1 - 0.028), 1.2 * (1 - 0.065)}) {}
 
 PowerCurve::PowerCurve(std::vector<double> power, std::vector<double> speed)
     : p_(std::move(power)), s_(std::move(speed)) {
-  if (p_.size() < 2 || p_.size() != s_.size()) throw std::invalid_argument("power curve needs >= 2 (power, speed) points");
+  if (p_.size() < 2 || p_.size() != s_.size())
+    throw std::invalid_argument("power curve needs >= 2 (power, speed) points");
   for (std::size_t i = 1; i < p_.size(); ++i)
     if (!(p_[i] > p_[i - 1]) || !(s_[i] > s_[i - 1]))
       throw std::invalid_argument("power curve points must increase in power and speed");

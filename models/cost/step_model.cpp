@@ -6,8 +6,8 @@ namespace goodput {
 
 namespace {
 
-constexpr double kCausal = 0.5;           // causal masking skips half of the score/context work
-constexpr double kBf16 = 2.0;             // bytes per activation / gradient element
+constexpr double kCausal = 0.5;            // causal masking skips half of the score/context work
+constexpr double kBf16 = 2.0;              // bytes per activation / gradient element
 constexpr double kAdamBytesPerParam = 32;  // fp32 master, m, v read+write; grad read; bf16 write
 constexpr double kDatasheetHbmEfficiency = 0.8;
 
@@ -17,7 +17,8 @@ double ring_s(double bytes, int ranks, double bandwidth) {
 
 }  // namespace
 
-StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape, const calib::Profile& profile) {
+StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
+                     const calib::Profile& profile) {
   StepSetup st;
   st.shape = shape;
   const Json& m = s.job.model;
@@ -28,7 +29,7 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape, const ca
   st.dp = s.job.dp;
   st.microbatches = s.job.microbatches;
   st.virtual_stages = s.job.virtual_stages;
-  st.recompute = s.job.recompute == "full" ? Recompute::full
+  st.recompute = s.job.recompute == "full"        ? Recompute::full
                  : s.job.recompute == "selective" ? Recompute::selective
                                                   : Recompute::none;
   st.sequence_parallel = s.job.sequence_parallel;
@@ -63,7 +64,8 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
     if (q.name == "attention") {
       term = &b.attention;
     } else {
-      auto it = std::find_if(b.gemms.begin(), b.gemms.end(), [&](const Term& g) { return g.name == q.name; });
+      auto it = std::find_if(b.gemms.begin(), b.gemms.end(),
+                             [&](const Term& g) { return g.name == q.name; });
       if (it == b.gemms.end()) {
         b.gemms.push_back({q.name, 0, 0});
         it = b.gemms.end() - 1;
@@ -83,11 +85,13 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   // norms: read + write; residual adds: 2 reads + 1 write; MLP activation on the local FFN slice.
   const double mlp_act = kBf16 * tokens * ffn_local * (sh.gated_mlp ? 3.0 : 2.0);
   const double elem_bytes = 2 * 2 * act_local + 2 * 3 * act_local + mlp_act;
-  b.elementwise = {"element-wise (norms, residuals, activation)", elem_bytes / st.hbm_Bps, 2 * elem_bytes / st.hbm_Bps};
+  b.elementwise = {"element-wise (norms, residuals, activation)", elem_bytes / st.hbm_Bps,
+                   2 * elem_bytes / st.hbm_Bps};
 
   // Two collectives of one activation per direction (all-reduce, or RS + AG: the same bytes).
   const double coll = 2 * ring_s(act, t, st.nvlink_Bps);
-  b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce", 2 * coll, 2 * coll};
+  b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce", 2 * coll,
+               2 * coll};
 
   if (st.recompute == Recompute::selective) {
     b.recompute_compute_s = b.attention.fwd_s;
@@ -100,12 +104,14 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   const double d = sh.head_dim();
   const double params = h * (sh.heads * d + 2.0 * sh.kv_heads * d) + sh.heads * d * h +
                         h * sh.ffn * (sh.gated_mlp ? 2.0 : 1.0) + sh.ffn * h;
-  const double attn = 6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h;  // causal
+  const double attn =
+      6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h;  // causal
   b.model_flops = (6.0 * params * tokens + attn) / st.tp;
   return b;
 }
 
-StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profile, int t, bool last_stage) {
+StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profile, int t,
+                               bool last_stage) {
   const calib::ModelShape& sh = st.shape;
   StageBreakdown s;
   s.degree = t;
@@ -116,9 +122,13 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   if (last_stage && st.vocab > 0) {
     const auto v_local = calib::ceil_div(static_cast<std::int64_t>(st.vocab), t);
     const std::int64_t tk = sh.tokens();
-    const double fwd = calib::gemm_time_s(profile, {"lm_head", calib::Pass::fwd, tk, v_local, sh.hidden, 1, "TN"});
-    const double bwd = calib::gemm_time_s(profile, {"lm_head", calib::Pass::bwd_data, tk, sh.hidden, v_local, 1, "NN"}) +
-                       calib::gemm_time_s(profile, {"lm_head", calib::Pass::bwd_weight, v_local, sh.hidden, tk, 1, "NT"});
+    const double fwd =
+        calib::gemm_time_s(profile, {"lm_head", calib::Pass::fwd, tk, v_local, sh.hidden, 1, "TN"});
+    const double bwd =
+        calib::gemm_time_s(profile,
+                           {"lm_head", calib::Pass::bwd_data, tk, sh.hidden, v_local, 1, "NN"}) +
+        calib::gemm_time_s(profile,
+                           {"lm_head", calib::Pass::bwd_weight, v_local, sh.hidden, tk, 1, "NT"});
     // Softmax cross-entropy: read the logits, write their gradient.
     const double loss = 2 * kBf16 * tokens * static_cast<double>(v_local) / st.hbm_Bps;
     s.head = {"LM head + loss", fwd + loss / 2, bwd + loss / 2};
@@ -136,7 +146,8 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   return s;
 }
 
-double step_model_flops_per_gpu(const StepSetup& st, const StageBreakdown& mid, const StageBreakdown& last) {
+double step_model_flops_per_gpu(const StepSetup& st, const StageBreakdown& mid,
+                                const StageBreakdown& last) {
   return st.microbatches * ((st.pp - 1) * mid.model_flops() + last.model_flops()) / st.pp;
 }
 

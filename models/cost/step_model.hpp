@@ -43,7 +43,8 @@ struct StepSetup {
   double dp_overlap = 0.9;
   double peak_flops = 0;  // the profile's GEMM ceiling (MFU denominator)
 };
-StepSetup step_setup(const Scenario& scenario, const calib::ModelShape& shape, const calib::Profile& profile);
+StepSetup step_setup(const Scenario& scenario, const calib::ModelShape& shape,
+                     const calib::Profile& profile);
 
 struct Term {
   std::string name;
@@ -57,7 +58,7 @@ struct LayerBreakdown {
   Term elementwise;
   Term tp_comm;
   double recompute_compute_s = 0, recompute_comm_s = 0;  // added to backward
-  double model_flops = 0;  // per GPU, fwd + bwd
+  double model_flops = 0;                                // per GPU, fwd + bwd
   double compute_fwd_s() const;
   double compute_bwd_s() const;  // incl. recomputed compute
   double comm_fwd_s() const { return tp_comm.fwd_s; }
@@ -70,13 +71,13 @@ struct StageBreakdown {
   int degree = 0;
   double layers = 0;
   LayerBreakdown layer;
-  Term head;                 // LM head + loss (last stage only)
+  Term head;  // LM head + loss (last stage only)
   double head_flops = 0;
-  double p2p_s = 0;          // one chunk's activations (or input gradients) to a neighbour
+  double p2p_s = 0;  // one chunk's activations (or input gradients) to a neighbour
   double params_per_gpu = 0;
-  double dp_sync_s = 0;      // per step: gradient reduce-scatter + parameter all-gather
-  double dp_exposed_s = 0;   // (1 - dp_overlap) x dp_sync_s
-  double optimizer_s = 0;    // per step
+  double dp_sync_s = 0;     // per step: gradient reduce-scatter + parameter all-gather
+  double dp_exposed_s = 0;  // (1 - dp_overlap) x dp_sync_s
+  double optimizer_s = 0;   // per step
   double compute_fwd_s() const { return layers * layer.compute_fwd_s() + head.fwd_s; }
   double compute_bwd_s() const { return layers * layer.compute_bwd_s() + head.bwd_s; }
   double comm_fwd_s() const { return layers * layer.comm_fwd_s(); }
@@ -84,9 +85,11 @@ struct StageBreakdown {
   double model_flops() const { return layers * layer.model_flops + head_flops; }  // per micro-batch
   StageTimes times(double speed) const;
 };
-StageBreakdown stage_breakdown(const StepSetup& setup, const calib::Profile& profile, int degree, bool last_stage);
+StageBreakdown stage_breakdown(const StepSetup& setup, const calib::Profile& profile, int degree,
+                               bool last_stage);
 
 // Model FLOPs per GPU per step of a healthy replica (pp - 1 stages like `mid`, one like `last`).
-double step_model_flops_per_gpu(const StepSetup& setup, const StageBreakdown& mid, const StageBreakdown& last);
+double step_model_flops_per_gpu(const StepSetup& setup, const StageBreakdown& mid,
+                                const StageBreakdown& last);
 
 }  // namespace goodput

@@ -16,8 +16,10 @@ bool lemon_applies(ComponentKind scope) {
 
 double draw_repair_hours(const RepairSpec& r, double restart_s, RandomStream& rng) {
   switch (r.kind) {
-    case RepairSpec::Kind::Restart: return restart_s / 3600.0;
-    case RepairSpec::Kind::Fixed: return r.modes.front().median_hours;
+    case RepairSpec::Kind::Restart:
+      return restart_s / 3600.0;
+    case RepairSpec::Kind::Fixed:
+      return r.modes.front().median_hours;
     case RepairSpec::Kind::Lognormal: {
       const auto& m = r.modes.front();
       return m.sigma > 0 ? rng.lognormal(m.median_hours, m.sigma) : m.median_hours;
@@ -37,8 +39,8 @@ double draw_repair_hours(const RepairSpec& r, double restart_s, RandomStream& rn
 }
 
 // The lemon node a fault lands on, if any (GPU and node faults; other scopes are not lemons).
-std::optional<std::uint32_t> lemon_node(const Topology& topology, const std::vector<std::uint8_t>& is_lemon,
-                                        const Fault& f) {
+std::optional<std::uint32_t> lemon_node(const Topology& topology,
+                                        const std::vector<std::uint8_t>& is_lemon, const Fault& f) {
   const ComponentKind k = topology.kind(f.component);
   if (k != ComponentKind::Gpu && k != ComponentKind::Node) return std::nullopt;
   const std::uint32_t i = topology.index(f.component);
@@ -50,8 +52,9 @@ std::optional<std::uint32_t> lemon_node(const Topology& topology, const std::vec
 
 // In time order: a fault on a cured lemon is kept at the normal rate (1 / multiplier); a kept
 // fault on an uncured lemon cures it at its end with lemon_heal_probability.
-void heal_lemons(const FailureSpec& spec, const Topology& topology, const std::vector<std::uint8_t>& is_lemon,
-                 std::uint64_t seed, std::uint64_t run, FaultList& out) {
+void heal_lemons(const FailureSpec& spec, const Topology& topology,
+                 const std::vector<std::uint8_t>& is_lemon, std::uint64_t seed, std::uint64_t run,
+                 FaultList& out) {
   RandomStream heal(seed, run, stream_id("lemon-heal"));
   std::vector<Time> cured_at(is_lemon.size(), kTimeInfinity);
   std::vector<Fault> kept;
@@ -67,7 +70,8 @@ void heal_lemons(const FailureSpec& spec, const Topology& topology, const std::v
       continue;
     }
     kept.push_back(f);
-    if (heal.uniform() < spec.lemon_heal_probability) cured_at[*node] = std::min(cured_at[*node], f.end);
+    if (heal.uniform() < spec.lemon_heal_probability)
+      cured_at[*node] = std::min(cured_at[*node], f.end);
   }
   out.faults = std::move(kept);
 }
@@ -83,12 +87,12 @@ std::uint64_t stream_id(const std::string& name) {
   return h;
 }
 
-double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c, const Topology& topology) {
+double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c,
+                           const Topology& topology) {
   if (c.mtbf_hours <= 0 || spec.rate_scale <= 0) return 0;
   const double n = topology.count(c.scope);
-  const double lemon = lemon_applies(c.scope)
-                           ? 1 + spec.lemon_fraction * (spec.lemon_rate_multiplier - 1)
-                           : 1;
+  const double lemon =
+      lemon_applies(c.scope) ? 1 + spec.lemon_fraction * (spec.lemon_rate_multiplier - 1) : 1;
   return spec.rate_scale * n * lemon / c.mtbf_hours;
 }
 
@@ -130,21 +134,27 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
     const std::uint32_t n = topology.count(c.scope);
     const bool lemon_scope = lemon_applies(c.scope) && !lemons.empty();
     const double per_node_units = c.scope == ComponentKind::Gpu ? gpn : 1;
-    const double lemon_units = lemon_scope ? static_cast<double>(lemons.size()) * per_node_units : 0;
-    const double lemon_share = lemon_scope ? lemon_units * spec.lemon_rate_multiplier /
-                                                 (lemon_units * spec.lemon_rate_multiplier + (n - lemon_units))
-                                           : 0;
+    const double lemon_units =
+        lemon_scope ? static_cast<double>(lemons.size()) * per_node_units : 0;
+    const double lemon_share =
+        lemon_scope ? lemon_units * spec.lemon_rate_multiplier /
+                          (lemon_units * spec.lemon_rate_multiplier + (n - lemon_units))
+                    : 0;
     const double mean_gap_h = 1.0 / total_rate;
-    const double weibull_scale = spec.weibull ? mean_gap_h / std::tgamma(1.0 + 1.0 / spec.weibull_shape) : 0;
+    const double weibull_scale =
+        spec.weibull ? mean_gap_h / std::tgamma(1.0 + 1.0 / spec.weibull_shape) : 0;
     double t_h = 0;
     while (true) {
-      t_h += spec.weibull ? arrivals.weibull(spec.weibull_shape, weibull_scale) : arrivals.exponential(mean_gap_h);
+      t_h += spec.weibull ? arrivals.weibull(spec.weibull_shape, weibull_scale)
+                          : arrivals.exponential(mean_gap_h);
       const Time start = from_hours(t_h);
       if (start >= horizon) break;
       std::uint32_t index;
       if (lemon_scope && choose.uniform() < lemon_share) {
         const std::uint32_t node = lemons[choose.below(lemons.size())];
-        index = c.scope == ComponentKind::Gpu ? node * gpn + static_cast<std::uint32_t>(choose.below(gpn)) : node;
+        index = c.scope == ComponentKind::Gpu
+                    ? node * gpn + static_cast<std::uint32_t>(choose.below(gpn))
+                    : node;
       } else {
         do {
           index = static_cast<std::uint32_t>(choose.below(n));
@@ -152,15 +162,18 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
       }
       double hours = draw_repair_hours(c.repair, restart_s, repair);
       if (spec.repair_failure_probability > 0)
-        while (redo.uniform() < spec.repair_failure_probability) hours += draw_repair_hours(c.repair, restart_s, redo);
+        while (redo.uniform() < spec.repair_failure_probability)
+          hours += draw_repair_hours(c.repair, restart_s, redo);
       const Time end = add_saturating(start, std::max<Time>(1, from_hours(hours)));
       const auto cls = static_cast<std::uint16_t>(ci);
-      if (keep(topology.id(c.scope, index))) out.faults.push_back({start, end, topology.id(c.scope, index), cls});
+      if (keep(topology.id(c.scope, index)))
+        out.faults.push_back({start, end, topology.id(c.scope, index), cls});
       if (c.scope == ComponentKind::Node && spec.correlated_fraction > 0 &&
           correlate.uniform() < spec.correlated_fraction) {
         for (int k = 1; k < spec.correlated_nodes; ++k) {
           const std::uint32_t other = (index + static_cast<std::uint32_t>(k)) % n;
-          if (keep(topology.id(c.scope, other))) out.faults.push_back({start, end, topology.id(c.scope, other), cls});
+          if (keep(topology.id(c.scope, other)))
+            out.faults.push_back({start, end, topology.id(c.scope, other), cls});
         }
       }
     }
@@ -168,7 +181,8 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
   std::sort(out.faults.begin(), out.faults.end(), [](const Fault& a, const Fault& b) {
     return a.start != b.start ? a.start < b.start : a.component < b.component;
   });
-  if (spec.lemon_heal_probability > 0 && !lemons.empty()) heal_lemons(spec, topology, is_lemon, seed, run, out);
+  if (spec.lemon_heal_probability > 0 && !lemons.empty())
+    heal_lemons(spec, topology, is_lemon, seed, run, out);
   return out;
 }
 

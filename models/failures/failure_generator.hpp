@@ -30,7 +30,8 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
                           std::span<const std::uint8_t> idle = {});
 
 // Expected faults per hour of class `c` over the whole cluster (lemons included on average).
-double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c, const Topology& topology);
+double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c,
+                           const Topology& topology);
 
 // A stable 64-bit hash of a name (FNV-1a), used to number random streams.
 std::uint64_t stream_id(const std::string& name);

@@ -34,7 +34,9 @@ RepairSpec restart_only() {
 }
 
 std::vector<FailureClassSpec> llama3(double rate_factor) {
-  auto mtbf = [&](double components, double count) { return components * kLlamaHours / count / rate_factor; };
+  auto mtbf = [&](double components, double count) {
+    return components * kLlamaHours / count / rate_factor;
+  };
   return {
       // GPU (148 faulty GPU, 72 HBM3, 19 SRAM, 17 GSP, 6 SDC, 6 thermal) = 268
       {"gpu", ComponentKind::Gpu, mtbf(kLlamaGpus, 268), hardware_mixture()},
@@ -77,15 +79,22 @@ std::vector<FailureClassSpec> failure_preset(const std::string& name) {
 
 std::string failure_preset_doc(const std::string& name) {
   if (name == "llama3")
-    return "Llama 3 405B pre-training (arXiv 2407.21783): 419 unexpected interruptions in 54 days on "
-           "16,384 H100 (2,048 hosts), split by scope: gpu 268 (per GPU), host 53 and network 35 (per "
-           "node), software 56 and unknown 7 (per GPU, restart only). Hardware repairs: a mixture of "
-           "0.5 h resets (30%), 1-day field repairs (50%) and 10-day RMAs (20%); network: lognormal, "
+    return "Llama 3 405B pre-training (arXiv 2407.21783): 419 unexpected interruptions in 54 days "
+           "on "
+           "16,384 H100 (2,048 hosts), split by scope: gpu 268 (per GPU), host 53 and network 35 "
+           "(per "
+           "node), software 56 and unknown 7 (per GPU, restart only). Hardware repairs: a mixture "
+           "of "
+           "0.5 h resets (30%), 1-day field repairs (50%) and 10-day RMAs (20%); network: "
+           "lognormal, "
            "median 4 h.";
-  if (name == "optimistic") return "llama3's mix scaled to Meta RSC-2's 2.34 failures per 1,000 node-days.";
-  if (name == "pessimistic") return "llama3's mix scaled to Meta RSC-1's 6.50 failures per 1,000 node-days.";
+  if (name == "optimistic")
+    return "llama3's mix scaled to Meta RSC-2's 2.34 failures per 1,000 node-days.";
+  if (name == "pessimistic")
+    return "llama3's mix scaled to Meta RSC-1's 6.50 failures per 1,000 node-days.";
   if (name == "ntp-paper")
-    return "The NTP paper's model: Llama 3's rate per GPU, 78% hardware (lognormal, median 4 days) and "
+    return "The NTP paper's model: Llama 3's rate per GPU, 78% hardware (lognormal, median 4 days) "
+           "and "
            "22% software (GPU out for 3 h).";
   if (name == "none") return "No failures.";
   return "";

@@ -13,7 +13,8 @@ namespace goodput {
 
 class CapacityIndex {
  public:
-  CapacityIndex(const ClusterHealth& health, int tp) : health_(&health), tp_(static_cast<std::uint32_t>(tp)) {
+  CapacityIndex(const ClusterHealth& health, int tp)
+      : health_(&health), tp_(static_cast<std::uint32_t>(tp)) {
     rebuild();
   }
 
@@ -37,7 +38,8 @@ class CapacityIndex {
   // Full groups of domains 0..n-1.
   std::int64_t prefix(std::uint32_t n) const {
     std::int64_t sum = 0;
-    for (std::size_t i = std::min<std::size_t>(n, tree_.size() - 1); i > 0; i -= i & (~i + 1)) sum += tree_[i];
+    for (std::size_t i = std::min<std::size_t>(n, tree_.size() - 1); i > 0; i -= i & (~i + 1))
+      sum += tree_[i];
     return sum;
   }
 
@@ -72,7 +74,8 @@ class CapacityIndex {
 
   void add(std::uint32_t d, std::int64_t delta) {
     total_ += delta;
-    for (std::size_t i = static_cast<std::size_t>(d) + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += delta;
+    for (std::size_t i = static_cast<std::size_t>(d) + 1; i < tree_.size(); i += i & (~i + 1))
+      tree_[i] += delta;
   }
 
   const ClusterHealth* health_;

@@ -4,7 +4,9 @@
 
 namespace goodput {
 
-double young_interval_s(double c, double m) { return std::sqrt(2 * c * m); }
+double young_interval_s(double c, double m) {
+  return std::sqrt(2 * c * m);
+}
 
 double daly_interval_s(double c, double m) {
   if (c >= 2 * m) return m;

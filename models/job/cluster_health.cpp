@@ -4,7 +4,9 @@
 
 namespace goodput {
 
-ClusterHealth::ClusterHealth(const Topology& topology) : topology_(&topology) { reset(); }
+ClusterHealth::ClusterHealth(const Topology& topology) : topology_(&topology) {
+  reset();
+}
 
 void ClusterHealth::reset() {
   down_count_.assign(topology_->gpus(), 0);

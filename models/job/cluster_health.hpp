@@ -35,7 +35,7 @@ class ClusterHealth {
   std::vector<std::uint32_t> domain_healthy_;
   std::uint32_t down_gpus_ = 0;
   std::vector<std::uint32_t> changed_;
-  std::size_t call_start_ = 0;  // log size when the current fail/repair began
+  std::size_t call_start_ = 0;              // log size when the current fail/repair began
   void note_change(std::uint32_t domain) {  // once per domain and call (its GPUs are contiguous)
     if (changed_.size() == call_start_ || changed_.back() != domain) changed_.push_back(domain);
   }

@@ -45,7 +45,8 @@ std::int64_t JobLayout::total_capacity() const {
   return c;
 }
 
-void JobLayout::release_down(std::span<const std::uint32_t> newly_down, std::vector<GroupHit>* hits) {
+void JobLayout::release_down(std::span<const std::uint32_t> newly_down,
+                             std::vector<GroupHit>* hits) {
   for (std::uint32_t gpu : newly_down) {
     if (slot_[gpu] == 0) continue;
     const GroupHit hit{topology_->domain_of_gpu(gpu), static_cast<std::uint32_t>(slot_[gpu] - 1)};
@@ -60,10 +61,12 @@ void JobLayout::release_down(std::span<const std::uint32_t> newly_down, std::vec
   }
 }
 
-std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree) {
+std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
+                                std::uint32_t partial_degree) {
   const std::uint32_t healthy = health_->healthy_in_domain(domain);
   groups = std::min(groups, healthy / static_cast<std::uint32_t>(tp_));
-  if (partial_degree >= static_cast<std::uint32_t>(tp_) || partial_degree > healthy - groups * tp_) partial_degree = 0;
+  if (partial_degree >= static_cast<std::uint32_t>(tp_) || partial_degree > healthy - groups * tp_)
+    partial_degree = 0;
   const auto gpus = topology_->blast_radius(topology_->id(ComponentKind::Domain, domain));
   if (groups == assigned_[domain] && partial_degree == partial_[domain]) {
     // Same groups: only top up the short ones (nothing to do when every GPU is in place).
@@ -98,8 +101,10 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
     std::uint16_t tag = relabel_[slot_[g]];
     if (tag != 0 && members_[tag - 1] >= target_[tag - 1]) tag = 0;  // shrunk group: release extras
     slot_[g] = tag;
-    if (tag == 0) --in_use_gpus_;
-    else ++members_[tag - 1];
+    if (tag == 0)
+      --in_use_gpus_;
+    else
+      ++members_[tag - 1];
   }
   // Fill every slot up to its size from idle healthy GPUs, in index order.
   std::uint32_t k = 0;
@@ -120,7 +125,8 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
     counts[slot] = static_cast<std::uint16_t>(members_[slot]);
   }
   domain_in_use_[domain] = in_use;
-  total_assigned_ += static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
+  total_assigned_ +=
+      static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
   partial_[domain] = static_cast<std::uint16_t>(partial_degree);
   index(domain);
@@ -130,11 +136,13 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups, std:
 // Tops up every short slot to its size (tp, or the partial degree for the last one) from idle
 // healthy GPUs, taken from the end of the domain (where the idle ones usually are); slots keep
 // their numbers. Returns the GPUs added.
-std::uint32_t JobLayout::refill(std::uint32_t domain, std::span<const std::uint32_t> gpus, std::uint32_t groups,
-                                std::uint32_t partial_degree) {
+std::uint32_t JobLayout::refill(std::uint32_t domain, std::span<const std::uint32_t> gpus,
+                                std::uint32_t groups, std::uint32_t partial_degree) {
   const std::uint32_t slots = groups + (partial_degree ? 1 : 0);
   std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
-  auto size = [&](std::uint32_t slot) { return slot < groups ? static_cast<std::uint32_t>(tp_) : partial_degree; };
+  auto size = [&](std::uint32_t slot) {
+    return slot < groups ? static_cast<std::uint32_t>(tp_) : partial_degree;
+  };
   std::uint32_t k = 0, added = 0;
   for (auto it = gpus.rbegin(); it != gpus.rend(); ++it) {
     while (k < slots && counts[k] >= size(k)) ++k;
@@ -175,10 +183,13 @@ void JobLayout::shrink(std::int64_t groups) {
   }
 }
 
-std::int64_t JobLayout::retarget(std::int64_t target, std::span<const std::uint32_t> dirty_domains) {
+std::int64_t JobLayout::retarget(std::int64_t target,
+                                 std::span<const std::uint32_t> dirty_domains) {
   refill_in_place(dirty_domains);
-  if (total_assigned_ < target) grow(target - total_assigned_);
-  else if (total_assigned_ > target) shrink(total_assigned_ - target);
+  if (total_assigned_ < target)
+    grow(target - total_assigned_);
+  else if (total_assigned_ > target)
+    shrink(total_assigned_ - target);
   return total_assigned_;
 }
 

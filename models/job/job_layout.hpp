@@ -1,13 +1,14 @@
 // Where the job's TP groups sit. Each domain holds up to floor(healthy / tp) groups; a group
 // occupies `tp` healthy GPUs of one domain (slot k of the domain: GPUs tagged k + 1; untagged
 // GPUs are idle, i.e. in-domain spares). For nonuniform TP a domain may also hold one partial
-// group of fewer GPUs (its degree), in the slot after the full ones. Strategies decide *when* groups move; the layout only
-// keeps the books: which GPUs are in use, which groups a failure hit, and where capacity is.
-// Per-domain operations cost O(GPUs per domain). Finding free capacity costs O(log domains +
-// domains touched): two ordered domain sets are kept up to date, `free_` (capacity above the
-// assigned groups) and `used_` (at least one full group); health changes reach `free_` through
-// ClusterHealth's change log, read from the layout's cursor before each search. grow() takes
-// domains in ascending index order, shrink() in descending order, exactly as a full scan would.
+// group of fewer GPUs (its degree), in the slot after the full ones. Strategies decide *when*
+// groups move; the layout only keeps the books: which GPUs are in use, which groups a failure hit,
+// and where capacity is. Per-domain operations cost O(GPUs per domain). Finding free capacity costs
+// O(log domains + domains touched): two ordered domain sets are kept up to date, `free_` (capacity
+// above the assigned groups) and `used_` (at least one full group); health changes reach `free_`
+// through ClusterHealth's change log, read from the layout's cursor before each search. grow()
+// takes domains in ascending index order, shrink() in descending order, exactly as a full scan
+// would.
 #pragma once
 
 #include <cstdint>
@@ -30,10 +31,14 @@ class JobLayout {
   void reset();
 
   int tp() const { return tp_; }
-  std::uint32_t capacity(std::uint32_t domain) const { return health_->healthy_in_domain(domain) / tp_; }
+  std::uint32_t capacity(std::uint32_t domain) const {
+    return health_->healthy_in_domain(domain) / tp_;
+  }
   std::uint32_t assigned(std::uint32_t domain) const { return assigned_[domain]; }
   std::int64_t total_assigned() const { return total_assigned_; }  // full groups
-  std::uint32_t partial(std::uint32_t domain) const { return partial_[domain]; }  // its degree, 0: none
+  std::uint32_t partial(std::uint32_t domain) const {
+    return partial_[domain];
+  }                                     // its degree, 0: none
   std::int64_t total_capacity() const;  // sum of capacities (scans domains: not for per-fault use)
   std::int64_t in_use_gpus() const { return in_use_gpus_; }
   bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
@@ -42,7 +47,8 @@ class JobLayout {
   void release_down(std::span<const std::uint32_t> newly_down, std::vector<GroupHit>* hits);
   // Sets domain d to `groups` groups (clamped to its capacity), refilling short groups from idle
   // healthy GPUs and keeping the fullest groups when shrinking. Returns the groups placed.
-  std::uint32_t assign(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree = 0);
+  std::uint32_t assign(std::uint32_t domain, std::uint32_t groups,
+                       std::uint32_t partial_degree = 0);
   // Re-forms every group short of GPUs in `domains` (dropping those that cannot be refilled),
   // then grows or shrinks the total towards `target` groups using free capacity anywhere.
   // Returns the total assigned afterwards.
@@ -51,12 +57,15 @@ class JobLayout {
   void refill_in_place(std::span<const std::uint32_t> domains);
 
   // The indexes, for tests: domains with free capacity / with full groups, as sets.
-  const DomainSet& free_domains() { sync_health(); return free_; }
+  const DomainSet& free_domains() {
+    sync_health();
+    return free_;
+  }
   const DomainSet& used_domains() const { return used_; }
 
  private:
-  std::uint32_t refill(std::uint32_t domain, std::span<const std::uint32_t> gpus, std::uint32_t groups,
-                       std::uint32_t partial_degree);
+  std::uint32_t refill(std::uint32_t domain, std::span<const std::uint32_t> gpus,
+                       std::uint32_t groups, std::uint32_t partial_degree);
   void grow(std::int64_t groups);
   void shrink(std::int64_t groups);
   void sync_health();  // applies the health changes logged since the cursor to free_
@@ -68,12 +77,12 @@ class JobLayout {
   const ClusterHealth* health_;
   const Topology* topology_;
   int tp_;
-  std::vector<std::uint16_t> slot_;       // per GPU: 0 idle, k + 1 member of group k
-  std::vector<std::uint32_t> assigned_;   // per domain, full groups
-  std::vector<std::uint16_t> partial_;    // per domain, degree of the partial group (0: none)
+  std::vector<std::uint16_t> slot_;           // per GPU: 0 idle, k + 1 member of group k
+  std::vector<std::uint32_t> assigned_;       // per domain, full groups
+  std::vector<std::uint16_t> partial_;        // per domain, degree of the partial group (0: none)
   std::vector<std::uint32_t> domain_in_use_;  // per domain, GPUs tagged to a group
   std::uint32_t slots_per_domain_ = 1;
-  std::vector<std::uint16_t> slot_members_;   // [domain * slots_per_domain_ + slot]: GPUs tagged
+  std::vector<std::uint16_t> slot_members_;  // [domain * slots_per_domain_ + slot]: GPUs tagged
   std::vector<std::uint32_t> order_, members_, target_;
   std::vector<std::uint16_t> relabel_;
   std::int64_t total_assigned_ = 0;

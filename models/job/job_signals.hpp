@@ -60,7 +60,9 @@ struct CheckpointCycle {
   }
   Time save_start(Time k) const { return anchor + k * period() + interval; }
   // Index of the last save that started at or before x (-1: none).
-  Time last_save_at(Time x) const { return x < anchor + interval ? -1 : (x - anchor - interval) / period(); }
+  Time last_save_at(Time x) const {
+    return x < anchor + interval ? -1 : (x - anchor - interval) / period();
+  }
   bool saving_at(Time x) const {
     const Time k = last_save_at(x);
     return k >= 0 && x < save_start(k) + blocking;
@@ -89,8 +91,8 @@ class JobObserver {
  public:
   virtual ~JobObserver() = default;
   virtual void phase(Time t, const Phase& p) = 0;  // snapshots and durable points: p.cycle
-  virtual void checkpoint_aborted(Time t) = 0;   // the snapshot in flight will never be durable
-  virtual void rollback(Time t) = 0;             // progress since the last durable checkpoint is lost
+  virtual void checkpoint_aborted(Time t) = 0;     // the snapshot in flight will never be durable
+  virtual void rollback(Time t) = 0;  // progress since the last durable checkpoint is lost
   virtual void partial_step_lost(Time t, Time step) = 0;  // the step in flight is lost
   virtual void interruption(Time t) = 0;                  // a disruption stopped the whole job
   virtual void gpus_in_use(Time t, std::int64_t in_use) = 0;
@@ -107,15 +109,33 @@ class JobSignals final : public JobObserver {
  public:
   void add(JobObserver* o) { observers_.push_back(o); }
   void clear() { observers_.clear(); }
-  void phase(Time t, const Phase& p) override { for (auto* o : observers_) o->phase(t, p); }
-  void checkpoint_aborted(Time t) override { for (auto* o : observers_) o->checkpoint_aborted(t); }
-  void rollback(Time t) override { for (auto* o : observers_) o->rollback(t); }
-  void partial_step_lost(Time t, Time step) override { for (auto* o : observers_) o->partial_step_lost(t, step); }
-  void interruption(Time t) override { for (auto* o : observers_) o->interruption(t); }
-  void gpus_in_use(Time t, std::int64_t n) override { for (auto* o : observers_) o->gpus_in_use(t, n); }
-  void replicas(Time t, int a, int n) override { for (auto* o : observers_) o->replicas(t, a, n); }
-  void boost(Time t, double p, int d) override { for (auto* o : observers_) o->boost(t, p, d); }
-  void paid(Time t, Mechanism m, Time s) override { for (auto* o : observers_) o->paid(t, m, s); }
+  void phase(Time t, const Phase& p) override {
+    for (auto* o : observers_) o->phase(t, p);
+  }
+  void checkpoint_aborted(Time t) override {
+    for (auto* o : observers_) o->checkpoint_aborted(t);
+  }
+  void rollback(Time t) override {
+    for (auto* o : observers_) o->rollback(t);
+  }
+  void partial_step_lost(Time t, Time step) override {
+    for (auto* o : observers_) o->partial_step_lost(t, step);
+  }
+  void interruption(Time t) override {
+    for (auto* o : observers_) o->interruption(t);
+  }
+  void gpus_in_use(Time t, std::int64_t n) override {
+    for (auto* o : observers_) o->gpus_in_use(t, n);
+  }
+  void replicas(Time t, int a, int n) override {
+    for (auto* o : observers_) o->replicas(t, a, n);
+  }
+  void boost(Time t, double p, int d) override {
+    for (auto* o : observers_) o->boost(t, p, d);
+  }
+  void paid(Time t, Mechanism m, Time s) override {
+    for (auto* o : observers_) o->paid(t, m, s);
+  }
 
  private:
   std::vector<JobObserver*> observers_;

@@ -33,8 +33,9 @@ const std::vector<std::string>& model_preset_names() {
 Json model_preset(const std::string& name) {
   for (const Preset& p : kPresets) {
     if (name != p.name) continue;
-    return Json{{"hidden", p.hidden}, {"heads", p.heads},   {"kv_heads", p.kv_heads}, {"ffn", p.ffn},
-                {"layers", p.layers}, {"seq_len", p.seq_len}, {"vocab", p.vocab},      {"gated_mlp", p.gated_mlp}};
+    return Json{{"hidden", p.hidden}, {"heads", p.heads},        {"kv_heads", p.kv_heads},
+                {"ffn", p.ffn},       {"layers", p.layers},      {"seq_len", p.seq_len},
+                {"vocab", p.vocab},   {"gated_mlp", p.gated_mlp}};
   }
   return Json();
 }

@@ -18,14 +18,14 @@ struct JobSpec {
   int tp = 8;
   int pp = 1;
   int dp = 1;
-  double step_s = 10;   // iteration time of the healthy job
-  int microbatches = 8; // micro-batches per replica per step (granularity of accumulation)
+  double step_s = 10;        // iteration time of the healthy job
+  int microbatches = 8;      // micro-batches per replica per step (granularity of accumulation)
   bool fixed_batch = false;  // /job/batch: fixed keeps the global batch (pause rather than shrink)
-  int micro_batch = 1;  // sequences per micro-batch
-  int virtual_stages = 1;         // interleaved 1F1B when > 1
+  int micro_batch = 1;       // sequences per micro-batch
+  int virtual_stages = 1;    // interleaved 1F1B when > 1
   std::string recompute = "none";  // none | selective | full
   bool sequence_parallel = true;
-  Json model;           // transformer shape, for the cost model and calibration
+  Json model;  // transformer shape, for the cost model and calibration
 };
 
 // The price list of recovery mechanisms (declared with defaults and sources in
@@ -84,12 +84,14 @@ struct Scenario {
   CheckpointSpec checkpoint;
   CostSpec cost;
   double failed_fraction = 0;  // snapshot mode
-  std::vector<double> failed_gpu_thresholds{0.001};  // /report: cluster-health time-above thresholds
+  std::vector<double> failed_gpu_thresholds{
+      0.001};                 // /report: cluster-health time-above thresholds
   double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
   double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost)
   std::vector<StrategyConfig> strategies;
   Json resolved;
-  Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file) rebuilds this
+  Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file)
+               // rebuilds this
 
   int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
   std::int64_t job_groups() const { return static_cast<std::int64_t>(job.dp) * job.pp; }

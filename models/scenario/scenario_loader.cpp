@@ -28,7 +28,8 @@ ComponentKind parse_scope(const std::string& s) {
 std::string existing_file(const ParamReader& r, const std::string& key, const std::string& what) {
   std::string path = r.string(key);
   const auto base = std::filesystem::path(r.file()).parent_path();
-  if (!base.empty() && std::filesystem::path(path).is_relative()) path = (base / path).lexically_normal().string();
+  if (!base.empty() && std::filesystem::path(path).is_relative())
+    path = (base / path).lexically_normal().string();
   if (!std::filesystem::exists(path)) throw r.error(key, what + " not found: " + path);
   return path;
 }
@@ -45,7 +46,8 @@ RepairSpec parse_repair(const ParamReader& r) {
     out.modes = {{1, r.number("hours"), 0}};
   } else if (kind == "lognormal") {
     out.kind = RepairSpec::Kind::Lognormal;
-    if (!r.present("median_hours")) throw r.error("", "repair kind 'lognormal' needs 'median_hours'");
+    if (!r.present("median_hours"))
+      throw r.error("", "repair kind 'lognormal' needs 'median_hours'");
     out.modes = {{1, r.number("median_hours"), r.number("sigma")}};
   } else {
     out.kind = RepairSpec::Kind::Mixture;
@@ -59,20 +61,28 @@ RepairSpec parse_repair(const ParamReader& r) {
 void parse_cluster(const ParamReader& r, Scenario& s) {
   ClusterShape& c = s.cluster;
   c.preset = r.string("preset");
-  if (c.preset == "hgx-8") c = {c.preset, "H100", 8, 1, 4, 16, 1};
-  else if (c.preset == "nvl32") c = {c.preset, "B200", 4, 8, 8, 16, 1};
-  else if (c.preset == "gb200-nvl72") c = {c.preset, "GB200", 4, 18, 18, 18, 1};
-  else c = {c.preset, "", 0, 0, 0, 0, 1};
+  if (c.preset == "hgx-8")
+    c = {c.preset, "H100", 8, 1, 4, 16, 1};
+  else if (c.preset == "nvl32")
+    c = {c.preset, "B200", 4, 8, 8, 16, 1};
+  else if (c.preset == "gb200-nvl72")
+    c = {c.preset, "GB200", 4, 18, 18, 18, 1};
+  else
+    c = {c.preset, "", 0, 0, 0, 0, 1};
   auto take = [&](const char* key, int& field) {
-    if (r.present(key)) field = r.integer32(key);
-    else if (field == 0) throw r.error("", std::string("preset 'custom' needs '") + key + "'");
+    if (r.present(key))
+      field = r.integer32(key);
+    else if (field == 0)
+      throw r.error("", std::string("preset 'custom' needs '") + key + "'");
   };
   take("gpus_per_node", c.gpus_per_node);
   take("nodes_per_domain", c.nodes_per_domain);
   take("nodes_per_rack", c.nodes_per_rack);
   take("nodes_per_leaf", c.nodes_per_leaf);
-  if (r.present("gpu")) c.gpu_type = r.string("gpu");
-  else if (c.gpu_type.empty()) throw r.error("", "preset 'custom' needs 'gpu'");
+  if (r.present("gpu"))
+    c.gpu_type = r.string("gpu");
+  else if (c.gpu_type.empty())
+    throw r.error("", "preset 'custom' needs 'gpu'");
   s.spare_domains = r.integer32("spare_domains");
 }
 
@@ -106,7 +116,8 @@ void parse_job(const ParamReader& r, Scenario& s) {
 
 void parse_failures(const ParamReader& r, Scenario& s) {
   FailureSpec& f = s.failures;
-  f.model = r.string("model") == "trace" ? FailureSpec::Model::Trace : FailureSpec::Model::Statistical;
+  f.model =
+      r.string("model") == "trace" ? FailureSpec::Model::Trace : FailureSpec::Model::Statistical;
   f.preset = r.string("preset");
   f.rate_scale = r.number("rate_scale");
   s.failed_fraction = r.number("failed_fraction");
@@ -159,14 +170,16 @@ void parse_checkpoint(const ParamReader& r, Scenario& s) {
 void parse_strategies(const ParamReader& top, Scenario& s, Json& resolved) {
   const Json& in = top.raw("strategies");
   const std::string base = top.pointer("strategies");
-  if (!in.is_object()) throw InputError(top.file(), base, "expected an object: strategy name -> parameters");
+  if (!in.is_object())
+    throw InputError(top.file(), base, "expected an object: strategy name -> parameters");
   Json& out = resolved["strategies"];
   out = Json::object();
   // Report order follows the table, not the file, so reports of different files line up.
   for (const auto& [name, params] : in.items()) {
     if (!find_strategy(name))
       throw InputError(top.file(), base + "/" + name,
-                       "unknown strategy '" + name + "'" + did_you_mean(name, strategy_name_list()) +
+                       "unknown strategy '" + name + "'" +
+                           did_you_mean(name, strategy_name_list()) +
                            " (valid: " + strategy_names() + ")");
   }
   for (const auto& info : strategy_table()) {
@@ -177,25 +190,36 @@ void parse_strategies(const ParamReader& top, Scenario& s, Json& resolved) {
     s.strategies.push_back({info.name, params});
   }
   if (s.strategies.empty())
-    throw InputError(top.file(), base, "no strategies to compare (valid: " + strategy_names() + ")");
+    throw InputError(top.file(), base,
+                     "no strategies to compare (valid: " + strategy_names() + ")");
 }
 
 Json class_to_json(const FailureClassSpec& c) {
   Json repair;
   switch (c.repair.kind) {
-    case RepairSpec::Kind::Restart: repair = {{"kind", "restart"}}; break;
-    case RepairSpec::Kind::Fixed: repair = {{"kind", "fixed"}, {"hours", c.repair.modes[0].median_hours}}; break;
+    case RepairSpec::Kind::Restart:
+      repair = {{"kind", "restart"}};
+      break;
+    case RepairSpec::Kind::Fixed:
+      repair = {{"kind", "fixed"}, {"hours", c.repair.modes[0].median_hours}};
+      break;
     case RepairSpec::Kind::Lognormal:
-      repair = {{"kind", "lognormal"}, {"median_hours", c.repair.modes[0].median_hours}, {"sigma", c.repair.modes[0].sigma}};
+      repair = {{"kind", "lognormal"},
+                {"median_hours", c.repair.modes[0].median_hours},
+                {"sigma", c.repair.modes[0].sigma}};
       break;
     case RepairSpec::Kind::Mixture: {
       Json modes = Json::array();
       for (const auto& m : c.repair.modes)
-        modes.push_back({{"weight", m.weight}, {"median_hours", m.median_hours}, {"sigma", m.sigma}});
+        modes.push_back(
+            {{"weight", m.weight}, {"median_hours", m.median_hours}, {"sigma", m.sigma}});
       repair = {{"kind", "mixture"}, {"modes", modes}};
     }
   }
-  return {{"name", c.name}, {"scope", component_kind_name(c.scope)}, {"mtbf_hours", c.mtbf_hours}, {"repair", repair}};
+  return {{"name", c.name},
+          {"scope", component_kind_name(c.scope)},
+          {"mtbf_hours", c.mtbf_hours},
+          {"repair", repair}};
 }
 
 }  // namespace
@@ -255,9 +279,11 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.cost.curve_power = cost.numbers("curve_power");
   s.cost.curve_speed = cost.numbers("curve_speed");
   if (s.cost.curve_power.size() != s.cost.curve_speed.size() || s.cost.curve_power.size() < 2)
-    throw cost.error("curve_speed", "curve_power and curve_speed need the same number (>= 2) of points");
+    throw cost.error("curve_speed",
+                     "curve_power and curve_speed need the same number (>= 2) of points");
   for (std::size_t i = 1; i < s.cost.curve_power.size(); ++i)
-    if (!(s.cost.curve_power[i] > s.cost.curve_power[i - 1]) || !(s.cost.curve_speed[i] > s.cost.curve_speed[i - 1]))
+    if (!(s.cost.curve_power[i] > s.cost.curve_power[i - 1]) ||
+        !(s.cost.curve_speed[i] > s.cost.curve_speed[i - 1]))
       throw cost.error("curve_power", "the power curve must increase in power and in speed");
   if (s.cost.model == "iteration" && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
@@ -276,15 +302,16 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
     if (cl.present("spare_domains"))
       throw cl.error("spare_domains", "give either 'domains' or 'spare_domains', not both");
     if (s.cluster.domains < needed)
-      throw cl.error("domains", std::to_string(s.cluster.domains) + " domains cannot hold the job: tp " +
-                                    std::to_string(s.job.tp) + " x pp " + std::to_string(s.job.pp) +
-                                    " x dp " + std::to_string(s.job.dp) + " needs " +
-                                    std::to_string(needed));
+      throw cl.error("domains", std::to_string(s.cluster.domains) +
+                                    " domains cannot hold the job: tp " + std::to_string(s.job.tp) +
+                                    " x pp " + std::to_string(s.job.pp) + " x dp " +
+                                    std::to_string(s.job.dp) + " needs " + std::to_string(needed));
     s.spare_domains = static_cast<int>(s.cluster.domains - needed);
   } else {
     if (needed + s.spare_domains > 10'000'000)
-      throw cl.error("spare_domains", "the job needs " + std::to_string(needed) + " domains; with " +
-                                          std::to_string(s.spare_domains) + " spares that exceeds 1e7 domains");
+      throw cl.error("spare_domains", "the job needs " + std::to_string(needed) +
+                                          " domains; with " + std::to_string(s.spare_domains) +
+                                          " spares that exceeds 1e7 domains");
     s.cluster.domains = static_cast<int>(needed + s.spare_domains);
   }
   if (static_cast<double>(s.cluster.domains) * s.cluster.gpus_per_domain() > 4.0e9)
@@ -298,7 +325,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   rc["nodes_per_rack"] = s.cluster.nodes_per_rack;
   rc["nodes_per_leaf"] = s.cluster.nodes_per_leaf;
   rc["domains"] = s.cluster.domains;
-  rc.erase("spare_domains");  // implied by domains; both together would not load
+  rc.erase("spare_domains");      // implied by domains; both together would not load
   Json ordered = Json::object();  // declaration order, so resolved files read the same every time
   for (const auto& d : sections::cluster().params)
     if (rc.contains(d.key)) ordered[d.key] = rc[d.key];

@@ -17,16 +17,18 @@ class CheckpointRestart final : public JobController {
 }  // namespace
 
 const ParamSection& checkpoint_restart_params() {
-  static const ParamSection s{"checkpoint_restart",
-                              "Restart the whole job from the last checkpoint after every job fault. "
-                              "Uses /recovery and /checkpoint; no parameters of its own.",
-                              {}};
+  static const ParamSection s{
+      "checkpoint_restart",
+      "Restart the whole job from the last checkpoint after every job fault. "
+      "Uses /recovery and /checkpoint; no parameters of its own.",
+      {}};
   return s;
 }
 
 std::int64_t full_group_capacity(const ClusterHealth& health, int tp) {
   std::int64_t c = 0;
-  for (std::uint32_t d = 0; d < health.topology().domains(); ++d) c += health.healthy_in_domain(d) / tp;
+  for (std::uint32_t d = 0; d < health.topology().domains(); ++d)
+    c += health.healthy_in_domain(d) / tp;
   return c;
 }
 

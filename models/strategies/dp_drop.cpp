@@ -54,7 +54,8 @@ Phase snapshot_dp_drop(const SnapshotInput& in) {
   const DropOptions o = read_drop_options(in.params);
   const auto replicas =
       static_cast<int>(std::min<std::int64_t>(j.dp, full_group_capacity(*in.health, j.tp) / j.pp));
-  const bool short_of_batch = j.fixed_batch && o.policy != BatchPolicy::Accumulate && replicas < j.dp;
+  const bool short_of_batch =
+      j.fixed_batch && o.policy != BatchPolicy::Accumulate && replicas < j.dp;
   const double rate = short_of_batch ? 0.0 : drop_rate(o, replicas, j.dp, j.microbatches, in.cost);
   return rate > 0 ? Phase::running(rate) : Phase::stalled(Bucket::WaitingForCapacity);
 }

@@ -98,7 +98,8 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
   ctx_->layout->retarget(job_groups(), dirty);
   if (layout_full()) {
     full_restart_pending_ = false;
-    begin_stall({pay(Mechanism::Detection), pay(Mechanism::JobRestart), restore_step()}, After::FullRestart);
+    begin_stall({pay(Mechanism::Detection), pay(Mechanism::JobRestart), restore_step()},
+                After::FullRestart);
   } else {
     full_restart_pending_ = true;
     begin_stall({pay(Mechanism::Detection)}, After::WaitForFullRestart);
@@ -233,7 +234,7 @@ void JobController::next_stall_step() {
 bool JobController::can_run() const {
   // A fixed global batch needs every replica unless accumulation makes up their samples.
   const bool full = scenario().job.fixed_batch && drop_.policy != BatchPolicy::Accumulate;
-  const int min_run = full                                    ? scenario().job.dp
+  const int min_run = full                                      ? scenario().job.dp
                       : drop_.policy == BatchPolicy::PauseBelow ? std::max(1, drop_.min_replicas)
                                                                 : 1;
   return !restarting_ && active_ >= min_run &&

@@ -10,41 +10,58 @@ std::vector<ParamDecl> ntp_common() {
   using namespace param;
   return {
       optional(integer("min_tp", "GPUs", Json(), 1, 4096,
-                       "lowest TP degree that still fits in memory; below it the replica is dropped (default tp - tp/4)")),
-      numbers("allowed_tp", "GPUs", Json::array(), 1, 4096, "allowed degrees (empty: every degree from min_tp to tp)"),
-      boolean("packing", true, "gather damaged domains into as few replicas as possible on every reconfiguration"),
+                       "lowest TP degree that still fits in memory; below it the replica is "
+                       "dropped (default tp - tp/4)")),
+      numbers("allowed_tp", "GPUs", Json::array(), 1, 4096,
+              "allowed degrees (empty: every degree from min_tp to tp)"),
+      boolean("packing", true,
+              "gather damaged domains into as few replicas as possible on every reconfiguration"),
       choice("reconfig", {"inplace", "restart"}, "inplace",
-             "inplace: the lost shards come from a DP peer (state copy), the groups reshard over NVLink (ntp "
-             "reshard) and re-form (communicator rebuild), plus a spare swap-in when a group moves to hardware "
-             "the job was not using; restart: restart the job in the new layout (job restart + checkpoint "
+             "inplace: the lost shards come from a DP peer (state copy), the groups reshard over "
+             "NVLink (ntp "
+             "reshard) and re-form (communicator rebuild), plus a spare swap-in when a group moves "
+             "to hardware "
+             "the job was not using; restart: restart the job in the new layout (job restart + "
+             "checkpoint "
              "load). Prices: /recovery"),
-      boolean("in_memory_recovery", true, "restart reconfiguration keeps the state in memory (no rollback)"),
-      boolean("upgrade_on_repair", true, "reconfigure to a better layout when repairs allow and the gain repays the reconfiguration "
+      boolean("in_memory_recovery", true,
+              "restart reconfiguration keeps the state in memory (no rollback)"),
+      boolean("upgrade_on_repair", true,
+              "reconfigure to a better layout when repairs allow and the gain repays the "
+              "reconfiguration "
               "before the next expected job fault (which reconfigures anyway)"),
   };
 }
 }  // namespace
 
 const ParamSection& ntp_params() {
-  static const ParamSection s{"ntp", "Keep damaged replicas training at a lower TP degree with a smaller batch.", ntp_common()};
+  static const ParamSection s{
+      "ntp", "Keep damaged replicas training at a lower TP degree with a smaller batch.",
+      ntp_common()};
   return s;
 }
 
 const ParamSection& ntp_boost_params() {
   static const ParamSection s = [] {
     auto p = ntp_common();
-    p.push_back(param::number("max_power", "x TDP", 1.3, 1.0, 3.0,
-                              "rack power headroom: the highest power multiplier a degraded domain may get"));
-    return ParamSection{"ntp_boost",
-                        "ntp plus power boosting of degraded domains: the least power (up to max_power) that keeps "
-                        "the full batch; the batch is cut where even max_power is not enough. Power -> speed: "
-                        "/cost/curve_power, /cost/curve_speed.",
-                        p};
+    p.push_back(param::number(
+        "max_power", "x TDP", 1.3, 1.0, 3.0,
+        "rack power headroom: the highest power multiplier a degraded domain may get"));
+    return ParamSection{
+        "ntp_boost",
+        "ntp plus power boosting of degraded domains: the least power (up to max_power) that keeps "
+        "the full batch; the batch is cut where even max_power is not enough. Power -> speed: "
+        "/cost/curve_power, /cost/curve_speed.",
+        p};
   }();
   return s;
 }
 
-std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) { return make_ntp_job(s, params, false); }
-Phase snapshot_ntp(const SnapshotInput& in) { return snapshot_ntp_job(in, false); }
+std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
+  return make_ntp_job(s, params, false);
+}
+Phase snapshot_ntp(const SnapshotInput& in) {
+  return snapshot_ntp_job(in, false);
+}
 
 }  // namespace goodput

@@ -5,7 +5,11 @@
 
 namespace goodput {
 
-std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) { return make_ntp_job(s, params, true); }
-Phase snapshot_ntp_boost(const SnapshotInput& in) { return snapshot_ntp_job(in, true); }
+std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) {
+  return make_ntp_job(s, params, true);
+}
+Phase snapshot_ntp_boost(const SnapshotInput& in) {
+  return snapshot_ntp_job(in, true);
+}
 
 }  // namespace goodput

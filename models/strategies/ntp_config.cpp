@@ -7,7 +7,8 @@ namespace goodput {
 bool NtpConfig::operator==(const NtpConfig& o) const {
   if (use.size() != o.use.size() || replicas != o.replicas) return false;
   for (std::size_t i = 0; i < use.size(); ++i)
-    if (use[i].domain != o.use[i].domain || use[i].full != o.use[i].full || use[i].partial != o.use[i].partial)
+    if (use[i].domain != o.use[i].domain || use[i].full != o.use[i].full ||
+        use[i].partial != o.use[i].partial)
       return false;
   return true;
 }
@@ -23,8 +24,8 @@ int allowed_degree(const NtpOptions& o, int tp, int available) {
   return best >= o.min_tp ? best : 0;
 }
 
-NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost,
-                     std::uint32_t domains) {
+NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
+                     const CostModel& cost, std::uint32_t domains) {
   const Topology& topo = health.topology();
   const std::uint32_t limit = std::min(domains, topo.domains());
   const std::int64_t needed = static_cast<std::int64_t>(dp) * pp;
@@ -35,7 +36,8 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
   c.use.reserve(limit);
   for (std::uint32_t d = 0; d < limit; ++d) {
     const int h = static_cast<int>(health.healthy_in_domain(d));
-    const auto full = static_cast<std::uint32_t>(std::min<std::int64_t>(h / tp, needed - full_used));
+    const auto full =
+        static_cast<std::uint32_t>(std::min<std::int64_t>(h / tp, needed - full_used));
     full_used += full;
     if (full) c.use.push_back({d, full, 0});
     const int rest = h - static_cast<int>(full) * tp;
@@ -45,9 +47,10 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
     }
   }
   // Largest partial groups first (ties: lower domain), as many as the job still needs.
-  std::stable_sort(partials.begin(), partials.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  const auto take = static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(
-      static_cast<std::int64_t>(partials.size()), needed - full_used)));
+  std::stable_sort(partials.begin(), partials.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto take = static_cast<std::size_t>(std::max<std::int64_t>(
+      0, std::min<std::int64_t>(static_cast<std::int64_t>(partials.size()), needed - full_used)));
   partials.resize(take);
   if (take > 0) {
     // Merge the chosen partial groups into the domain-ordered use list.
@@ -64,7 +67,8 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
       if (j < by_domain.size() && by_domain[j].first == u.domain)
         merged.back().partial = static_cast<std::uint32_t>(by_domain[j++].second);
     }
-    for (; j < by_domain.size(); ++j) merged.push_back({by_domain[j].first, 0, static_cast<std::uint32_t>(by_domain[j].second)});
+    for (; j < by_domain.size(); ++j)
+      merged.push_back({by_domain[j].first, 0, static_cast<std::uint32_t>(by_domain[j].second)});
     c.use = std::move(merged);
   }
 
@@ -93,12 +97,14 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
     const auto full_replicas = static_cast<int>(std::min<std::int64_t>(c.replicas, full_used / pp));
     total += full_replicas;
     // The remaining replicas take the leftover full groups then the partials, in degree order.
-    std::vector<int> degrees(static_cast<std::size_t>(full_used - static_cast<std::int64_t>(full_replicas) * pp), tp);
+    std::vector<int> degrees(
+        static_cast<std::size_t>(full_used - static_cast<std::int64_t>(full_replicas) * pp), tp);
     for (const auto& p : partials) degrees.push_back(p.first);
     for (int r = full_replicas; r < c.replicas; ++r) {
       const auto first = static_cast<std::size_t>(r - full_replicas) * pp;
-      add_degraded_replica(std::vector<int>(degrees.begin() + static_cast<std::ptrdiff_t>(first),
-                                            degrees.begin() + static_cast<std::ptrdiff_t>(first + pp)));
+      add_degraded_replica(
+          std::vector<int>(degrees.begin() + static_cast<std::ptrdiff_t>(first),
+                           degrees.begin() + static_cast<std::ptrdiff_t>(first + pp)));
     }
   } else {
     // Each partial group sits in a replica whose other pp - 1 stages are full groups.

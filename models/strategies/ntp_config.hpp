@@ -35,17 +35,17 @@ struct NtpConfig {
   std::vector<NtpDomainUse> use;  // domains the job uses
   int replicas = 0;               // replicas formed (<= dp)
   int degraded_replicas = 0;
-  int min_degree = 0;             // lowest degree in use (tp when none is degraded)
-  double throughput = 0;          // sum of replica contributions / dp
-  double reshard = 0;             // share of each step lost to the reshard
-  double extra_power_gpus = 0;    // boost: (power - 1) x degree, summed over boosted groups
+  int min_degree = 0;           // lowest degree in use (tp when none is degraded)
+  double throughput = 0;        // sum of replica contributions / dp
+  double reshard = 0;           // share of each step lost to the reshard
+  double extra_power_gpus = 0;  // boost: (power - 1) x degree, summed over boosted groups
   int boosted_domains = 0;
   bool operator==(const NtpConfig& o) const;
 };
 
 int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
 // `domains`: only the first `domains` domains may be used (default: all).
-NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost,
-                     std::uint32_t domains = UINT32_MAX);
+NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
+                     const CostModel& cost, std::uint32_t domains = UINT32_MAX);
 
 }  // namespace goodput

@@ -133,7 +133,8 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
   }
   c.config = ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost, limit);
   c.rate = c.config.throughput * (1 - c.config.reshard);
-  if (j.fixed_batch && c.config.throughput < 1 - 1e-12) c.rate = 0;  // would pause: short of the batch
+  if (j.fixed_batch && c.config.throughput < 1 - 1e-12)
+    c.rate = 0;  // would pause: short of the batch
   return c;
 }
 

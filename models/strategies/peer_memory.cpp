@@ -20,8 +20,10 @@ class PeerMemory final : public JobController {
     const Step copy = pay(Mechanism::StateCopy), rebuild = pay(Mechanism::CommunicatorRebuild);
     if (layout_full()) return recover({copy, rebuild}, /*rollback=*/true);  // in-domain refill
     ctx().layout->retarget(job_groups(), {});
-    if (layout_full()) recover({pay(Mechanism::SpareSwapIn), copy, rebuild}, /*rollback=*/true);
-    else recover_by_restart(hit_domains);
+    if (layout_full())
+      recover({pay(Mechanism::SpareSwapIn), copy, rebuild}, /*rollback=*/true);
+    else
+      recover_by_restart(hit_domains);
   }
   // A whole-job restart restores from peer memory, not storage.
   Step restore_step() const override { return pay(Mechanism::StateCopy); }
@@ -51,7 +53,9 @@ CheckpointSpec peer_memory_checkpoint_costs(const Scenario& scenario, const Json
 }
 
 // Steady state: like hot_spares with checkpoint_restart as the fallback.
-Phase snapshot_peer_memory(const SnapshotInput& in) { return snapshot_checkpoint_restart(in); }
+Phase snapshot_peer_memory(const SnapshotInput& in) {
+  return snapshot_checkpoint_restart(in);
+}
 
 std::unique_ptr<Strategy> make_peer_memory(const Scenario&, const Json&) {
   return std::make_unique<PeerMemory>();

@@ -5,18 +5,19 @@ namespace goodput {
 
 const std::vector<StrategyInfo>& strategy_table() {
   static const std::vector<StrategyInfo> table = {
-      {"checkpoint_restart", "restart the whole job from the last checkpoint", &checkpoint_restart_params(),
-       &make_checkpoint_restart, &snapshot_checkpoint_restart},
-      {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair", &dp_drop_params(), &make_dp_drop,
-       &snapshot_dp_drop},
-      {"hot_spares", "swap in warm spares, fall back when none is left", &hot_spares_params(), &make_hot_spares,
-       &snapshot_hot_spares},
-      {"ntp", "nonuniform tensor parallelism: damaged replicas continue at a lower TP degree", &ntp_params(),
-       &make_ntp, &snapshot_ntp},
-      {"ntp_boost", "ntp with power boosting of degraded domains", &ntp_boost_params(), &make_ntp_boost,
-       &snapshot_ntp_boost},
-      {"peer_memory", "checkpoint to a peer's memory; roll back to it and swap a spare in", &peer_memory_params(),
-       &make_peer_memory, &snapshot_peer_memory, &peer_memory_checkpoint_costs},
+      {"checkpoint_restart", "restart the whole job from the last checkpoint",
+       &checkpoint_restart_params(), &make_checkpoint_restart, &snapshot_checkpoint_restart},
+      {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair", &dp_drop_params(),
+       &make_dp_drop, &snapshot_dp_drop},
+      {"hot_spares", "swap in warm spares, fall back when none is left", &hot_spares_params(),
+       &make_hot_spares, &snapshot_hot_spares},
+      {"ntp", "nonuniform tensor parallelism: damaged replicas continue at a lower TP degree",
+       &ntp_params(), &make_ntp, &snapshot_ntp},
+      {"ntp_boost", "ntp with power boosting of degraded domains", &ntp_boost_params(),
+       &make_ntp_boost, &snapshot_ntp_boost},
+      {"peer_memory", "checkpoint to a peer's memory; roll back to it and swap a spare in",
+       &peer_memory_params(), &make_peer_memory, &snapshot_peer_memory,
+       &peer_memory_checkpoint_costs},
   };
   return table;
 }

@@ -12,7 +12,9 @@
 
 namespace goodput {
 
-constexpr int default_min_tp(int tp) { return std::max(1, tp - tp / 4); }
+constexpr int default_min_tp(int tp) {
+  return std::max(1, tp - tp / 4);
+}
 
 // One degrading strategy's declaration (/strategies/<ntp|ntp_boost>/{min_tp, allowed_tp}).
 struct TpDegreeRule {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
-#include <boost/pending/queue.hpp>
 #include <boost/graph/reverse_graph.hpp>
+#include <boost/pending/queue.hpp>
 #include <charconv>
 #include <stdexcept>
 
@@ -17,7 +17,9 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirection
 
 constexpr const char* kKindNames[kComponentKinds] = {"gpu", "node", "domain", "rack", "leaf"};
 
-std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
+std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
+  return (a + b - 1) / b;
+}
 
 // Records the GPU vertices reached by a traversal of the reversed graph.
 struct GpuCollector : boost::default_bfs_visitor {
@@ -33,7 +35,9 @@ struct GpuCollector : boost::default_bfs_visitor {
 
 }  // namespace
 
-const char* component_kind_name(ComponentKind k) { return kKindNames[static_cast<int>(k)]; }
+const char* component_kind_name(ComponentKind k) {
+  return kKindNames[static_cast<int>(k)];
+}
 
 Topology::Topology(const ClusterShape& shape) : shape_(shape) {
   if (shape.gpus_per_node < 1 || shape.nodes_per_domain < 1 || shape.nodes_per_rack < 1 ||
@@ -53,7 +57,8 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
 
   Graph g(total);
   const std::uint32_t gpn = static_cast<std::uint32_t>(shape.gpus_per_node);
-  for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu) boost::add_edge(gpu, id(ComponentKind::Node, gpu / gpn), g);
+  for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu)
+    boost::add_edge(gpu, id(ComponentKind::Node, gpu / gpn), g);
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const auto node = id(ComponentKind::Node, n);
     boost::add_edge(node, id(ComponentKind::Domain, n / shape.nodes_per_domain), g);
@@ -75,9 +80,9 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
       // breadth_first_visit (unlike breadth_first_search) does not reset every vertex's colour,
       // so each traversal costs only its own subtree; `touched` restores white afterwards.
       boost::queue<Graph::vertex_descriptor> queue;
-      boost::breadth_first_visit(
-          reversed, c, queue, GpuCollector{{}, counts_[0], &found, &touched},
-          boost::make_iterator_property_map(colors.begin(), boost::get(boost::vertex_index, reversed)));
+      boost::breadth_first_visit(reversed, c, queue, GpuCollector{{}, counts_[0], &found, &touched},
+                                 boost::make_iterator_property_map(
+                                     colors.begin(), boost::get(boost::vertex_index, reversed)));
       for (auto v : touched) colors[v] = boost::white_color;  // ready for the next traversal
       std::sort(found.begin(), found.end());
     }

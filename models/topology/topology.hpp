@@ -18,12 +18,12 @@ inline constexpr int kComponentKinds = 5;
 const char* component_kind_name(ComponentKind k);
 
 struct ClusterShape {
-  std::string preset;          // for reports
-  std::string gpu_type;        // "H100", "B200", ...
+  std::string preset;    // for reports
+  std::string gpu_type;  // "H100", "B200", ...
   int gpus_per_node = 8;
-  int nodes_per_domain = 1;    // scale-up (NVLink) domain size in nodes
+  int nodes_per_domain = 1;  // scale-up (NVLink) domain size in nodes
   int nodes_per_rack = 4;
-  int nodes_per_leaf = 16;     // scale-out leaf switch fan-out
+  int nodes_per_leaf = 16;  // scale-out leaf switch fan-out
   int domains = 1;
   int gpus_per_domain() const { return gpus_per_node * nodes_per_domain; }
 };
@@ -36,12 +36,20 @@ class Topology {
   std::uint32_t count(ComponentKind k) const { return counts_[static_cast<int>(k)]; }
   std::uint32_t gpus() const { return count(ComponentKind::Gpu); }
   std::uint32_t domains() const { return count(ComponentKind::Domain); }
-  std::uint32_t components() const { return static_cast<std::uint32_t>(radius_offsets_.size() - 1); }
-  std::uint32_t gpus_per_domain() const { return static_cast<std::uint32_t>(shape_.gpus_per_domain()); }
+  std::uint32_t components() const {
+    return static_cast<std::uint32_t>(radius_offsets_.size() - 1);
+  }
+  std::uint32_t gpus_per_domain() const {
+    return static_cast<std::uint32_t>(shape_.gpus_per_domain());
+  }
 
-  std::uint32_t id(ComponentKind k, std::uint32_t index) const { return first_[static_cast<int>(k)] + index; }
+  std::uint32_t id(ComponentKind k, std::uint32_t index) const {
+    return first_[static_cast<int>(k)] + index;
+  }
   ComponentKind kind(std::uint32_t component) const;
-  std::uint32_t index(std::uint32_t component) const { return component - first_[static_cast<int>(kind(component))]; }
+  std::uint32_t index(std::uint32_t component) const {
+    return component - first_[static_cast<int>(kind(component))];
+  }
 
   // GPUs taken down when `component` fails (sorted ascending).
   std::span<const std::uint32_t> blast_radius(std::uint32_t component) const {

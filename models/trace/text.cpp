@@ -132,7 +132,9 @@ std::string quote_text(std::string_view text) {
   return out;
 }
 
-std::string describe_json(const Json& value) { return std::string(value.type_name()) + " " + json_show(value); }
+std::string describe_json(const Json& value) {
+  return std::string(value.type_name()) + " " + json_show(value);
+}
 
 std::string pointer_token(const std::string& key) {
   std::string out;
@@ -148,6 +150,8 @@ std::string pointer_token(const std::string& key) {
   return out;
 }
 
-Json parse_json(const std::string& path, const std::string& text) { return parse_json_text(text, path); }
+Json parse_json(const std::string& path, const std::string& text) {
+  return parse_json_text(text, path);
+}
 
 }  // namespace goodput::trace::detail

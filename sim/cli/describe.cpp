@@ -34,7 +34,8 @@ std::string failure_models_text() {
   section(s, "/failures/classes/N/repair/modes/N", S::repair_mode());
   section(s, "/failures/trace", S::trace());
   s << "### Presets\n\n";
-  for (const auto& name : failure_preset_names()) s << "- `" << name << "`: " << failure_preset_doc(name) << "\n";
+  for (const auto& name : failure_preset_names())
+    s << "- `" << name << "`: " << failure_preset_doc(name) << "\n";
   s << "\n";
   return s.str();
 }
@@ -50,7 +51,8 @@ std::string schema_text() {
   section(s, "/recovery", S::recovery());
   section(s, "/checkpoint", S::checkpoint());
   section(s, "/cost", S::cost());
-  s << "`/failures`: see `goodput describe failure-models`; `/strategies`: see `goodput describe strategies`.\n\n";
+  s << "`/failures`: see `goodput describe failure-models`; `/strategies`: see `goodput describe "
+       "strategies`.\n\n";
   return s.str();
 }
 

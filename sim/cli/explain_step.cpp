@@ -34,7 +34,8 @@ std::string num(const char* format, double v) {
 
 void print_layer(std::ostream& out, const LayerBreakdown& l) {
   char head[160];
-  std::snprintf(head, sizeof head, "  %-46s %10s %10s\n", "term (one layer, one micro-batch)", "fwd ms", "bwd ms");
+  std::snprintf(head, sizeof head, "  %-46s %10s %10s\n", "term (one layer, one micro-batch)",
+                "fwd ms", "bwd ms");
   out << head;
   for (const Term& g : l.gemms) out << row("GEMM " + g.name, 1e3 * g.fwd_s, 1e3 * g.bwd_s);
   out << row(l.attention.name, 1e3 * l.attention.fwd_s, 1e3 * l.attention.bwd_s);
@@ -42,24 +43,29 @@ void print_layer(std::ostream& out, const LayerBreakdown& l) {
   out << row(l.tp_comm.name + " (exposed)", 1e3 * l.tp_comm.fwd_s, 1e3 * l.tp_comm.bwd_s);
   if (l.recompute_compute_s + l.recompute_comm_s > 0)
     out << row("recomputation", 0, 1e3 * (l.recompute_compute_s + l.recompute_comm_s));
-  out << row("layer total", 1e3 * (l.compute_fwd_s() + l.comm_fwd_s()), 1e3 * (l.compute_bwd_s() + l.comm_bwd_s()));
+  out << row("layer total", 1e3 * (l.compute_fwd_s() + l.comm_fwd_s()),
+             1e3 * (l.compute_bwd_s() + l.comm_bwd_s()));
 }
 
 void print_stage(std::ostream& out, const std::string& title, const StageBreakdown& s) {
   out << title << "\n";
   out << line("layers", num("%.3f", s.layers));
-  out << row("compute (all layers), ms fwd / bwd", 1e3 * s.compute_fwd_s(), 1e3 * s.compute_bwd_s());
-  out << row("TP collectives (all layers), ms fwd / bwd", 1e3 * s.comm_fwd_s(), 1e3 * s.comm_bwd_s());
-  if (s.head.fwd_s + s.head.bwd_s > 0) out << row("LM head + loss, ms fwd / bwd", 1e3 * s.head.fwd_s, 1e3 * s.head.bwd_s);
+  out << row("compute (all layers), ms fwd / bwd", 1e3 * s.compute_fwd_s(),
+             1e3 * s.compute_bwd_s());
+  out << row("TP collectives (all layers), ms fwd / bwd", 1e3 * s.comm_fwd_s(),
+             1e3 * s.comm_bwd_s());
+  if (s.head.fwd_s + s.head.bwd_s > 0)
+    out << row("LM head + loss, ms fwd / bwd", 1e3 * s.head.fwd_s, 1e3 * s.head.bwd_s);
   out << line("P2P send per chunk", num("%.3f ms", 1e3 * s.p2p_s));
   out << line("parameters per GPU", num("%.3f G", s.params_per_gpu / 1e9));
-  out << line("DP grad reduce-scatter + param all-gather", num("%.1f ms", 1e3 * s.dp_sync_s) + " (exposed " +
-                                                              num("%.1f ms", 1e3 * s.dp_exposed_s) + ")");
+  out << line("DP grad reduce-scatter + param all-gather",
+              num("%.1f ms", 1e3 * s.dp_sync_s) + " (exposed " +
+                  num("%.1f ms", 1e3 * s.dp_exposed_s) + ")");
   out << line("optimizer step", num("%.2f ms", 1e3 * s.optimizer_s));
 }
 
-PipelineSpec spec_of(const StepSetup& st, const StageBreakdown& mid, const StageBreakdown& last, int degraded_last,
-                     const StageBreakdown* slow) {
+PipelineSpec spec_of(const StepSetup& st, const StageBreakdown& mid, const StageBreakdown& last,
+                     int degraded_last, const StageBreakdown* slow) {
   PipelineSpec spec;
   spec.microbatches = st.microbatches;
   spec.virtual_stages = st.virtual_stages;
@@ -74,9 +80,11 @@ PipelineSpec spec_of(const StepSetup& st, const StageBreakdown& mid, const Stage
 }  // namespace
 
 CLI::App* add_explain_step(CLI::App& app, ExplainArgs& a) {
-  auto* cmd = app.add_subcommand("explain-step", "break the healthy training step down per layer, stage and step");
+  auto* cmd = app.add_subcommand("explain-step",
+                                 "break the healthy training step down per layer, stage and step");
   cmd->add_option("scenario", a.scenario, "scenario JSON")->required();
-  cmd->add_option("--tp", a.tp, "also explain a stage at this TP degree")->check(CLI::PositiveNumber);
+  cmd->add_option("--tp", a.tp, "also explain a stage at this TP degree")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--set", a.sets, "override: /json/pointer=value (repeatable)");
   return cmd;
 }
@@ -86,18 +94,25 @@ int command_explain_step(const ExplainArgs& a) {
   CostInfo info;
   const auto cost = make_cost_model(s, &info);
   const IterationDetail* d = cost->iteration_detail();
-  if (!d) throw InputError(s.file, "/cost/model", "explain-step needs the iteration cost model (give /job/model)");
+  if (!d)
+    throw InputError(s.file, "/cost/model",
+                     "explain-step needs the iteration cost model (give /job/model)");
   const StepSetup& st = d->setup;
-  if (a.tp > st.tp) throw InputError("--tp", std::to_string(a.tp), "above the job's TP degree " + std::to_string(st.tp));
+  if (a.tp > st.tp)
+    throw InputError("--tp", std::to_string(a.tp),
+                     "above the job's TP degree " + std::to_string(st.tp));
   const StageBreakdown mid = stage_breakdown(st, d->profile, st.tp, false);
   const StageBreakdown last = stage_breakdown(st, d->profile, st.tp, true);
   std::ostringstream out;
-  out << "goodput explain-step: " << s.name << " on " << info.device << " (profile " << info.profile_path << ")\n";
-  out << "TP" << st.tp << " x PP" << st.pp << " x DP" << st.dp << ", " << st.microbatches << " micro-batches of "
-      << st.shape.micro_batch << " x " << st.shape.seq_len << " tokens, "
-      << (st.virtual_stages > 1 ? "interleaved 1F1B, " + std::to_string(st.virtual_stages) + " chunks per stage"
-                                : std::string("1F1B"))
-      << ", recompute " << s.job.recompute << ", sequence parallel " << (st.sequence_parallel ? "on" : "off") << "\n\n";
+  out << "goodput explain-step: " << s.name << " on " << info.device << " (profile "
+      << info.profile_path << ")\n";
+  out << "TP" << st.tp << " x PP" << st.pp << " x DP" << st.dp << ", " << st.microbatches
+      << " micro-batches of " << st.shape.micro_batch << " x " << st.shape.seq_len << " tokens, "
+      << (st.virtual_stages > 1
+              ? "interleaved 1F1B, " + std::to_string(st.virtual_stages) + " chunks per stage"
+              : std::string("1F1B"))
+      << ", recompute " << s.job.recompute << ", sequence parallel "
+      << (st.sequence_parallel ? "on" : "off") << "\n\n";
   out << "Per layer at TP" << st.tp << " (busiest GPU, speed 1):\n";
   print_layer(out, mid.layer);
   out << "\n";
@@ -111,11 +126,12 @@ int command_explain_step(const ExplainArgs& a) {
   out << "\nPer step (exact pipeline schedule):\n";
   out << line("step time", num("%.3f s", step));
   out << line("last stage busy (m x (fwd + bwd))", num("%.3f s", busy));
-  out << line("bubble, P2P waits and exposed tails", num("%.3f s", step - busy) + " (" +
-                                                         num("%.1f%%", 100 * (step - busy) / step) + ")");
+  out << line("bubble, P2P waits and exposed tails",
+              num("%.3f s", step - busy) + " (" + num("%.1f%%", 100 * (step - busy) / step) + ")");
   out << line("model FLOPs per GPU per step", num("%.1f TFLOP", flops / 1e12));
   out << line("model TFLOP/s per GPU", num("%.1f", flops / step / 1e12));
-  out << line("MFU (of the profile's GEMM ceiling)", num("%.1f%%", 100 * flops / step / st.peak_flops));
+  out << line("MFU (of the profile's GEMM ceiling)",
+              num("%.1f%%", 100 * flops / step / st.peak_flops));
 
   if (a.tp > 0 && a.tp < st.tp) {
     const StageBreakdown slow_mid = stage_breakdown(st, d->profile, a.tp, false);
@@ -126,13 +142,17 @@ int command_explain_step(const ExplainArgs& a) {
     print_stage(out, "A last stage at TP" + std::to_string(a.tp) + ":", slow_last);
     const double full = pipeline_step_s(spec_of(st, mid, last, 1, &slow_last));
     out << "\nA replica with its last stage at TP" << a.tp << ":\n";
-    out << line("step at the full local batch", num("%.3f s", full) + " (" + num("%+.2f%%", 100 * (full / step - 1)) + ")");
+    out << line("step at the full local batch",
+                num("%.3f s", full) + " (" + num("%+.2f%%", 100 * (full / step - 1)) + ")");
     const double keep = cost->replica_throughput(a.tp, 1.0);
     if (keep > 0) {
-      out << line("batch kept within the healthy step", num("%.4f", keep) + " of a healthy replica's");
-      out << line("reshard: share of every replica's step", num("%.3f%%", 100 * cost->reshard_overhead(a.tp)));
+      out << line("batch kept within the healthy step",
+                  num("%.4f", keep) + " of a healthy replica's");
+      out << line("reshard: share of every replica's step",
+                  num("%.3f%%", 100 * cost->reshard_overhead(a.tp)));
     } else
-      out << line("batch kept within the healthy step", "(below the scenario's lowest NTP degree: never run)");
+      out << line("batch kept within the healthy step",
+                  "(below the scenario's lowest NTP degree: never run)");
   }
   std::cout << out.str();
   return 0;

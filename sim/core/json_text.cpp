@@ -43,7 +43,8 @@ Json parse_json_text(const std::string& text, const std::string& origin) {
     const std::string what = e.what();
     const std::size_t open = what.find('\''), close = what.rfind('\'');
     std::size_t at = std::string::npos;
-    if (open != std::string::npos && close > open) at = text.find(what.substr(open + 1, close - open - 1));
+    if (open != std::string::npos && close > open)
+      at = text.find(what.substr(open + 1, close - open - 1));
     throw InputError(origin, at == std::string::npos ? "" : line_of(text, at + 1),
                      "not valid JSON: a number beyond double range (" + what + ")");
   } catch (const Json::exception& e) {

@@ -16,9 +16,12 @@ namespace {
 std::string escape_pointer_token(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -36,9 +39,12 @@ std::string json_kind(const Json& v) {
 std::string range_text(const ParamDecl& d) {
   std::ostringstream s;
   const bool lo = std::isfinite(d.min), hi = std::isfinite(d.max);
-  if (lo && hi) s << "[" << d.min << ", " << d.max << "]";
-  else if (lo) s << ">= " << d.min;
-  else if (hi) s << "<= " << d.max;
+  if (lo && hi)
+    s << "[" << d.min << ", " << d.max << "]";
+  else if (lo)
+    s << ">= " << d.min;
+  else if (hi)
+    s << "<= " << d.max;
   return s.str();
 }
 
@@ -52,26 +58,37 @@ const ParamDecl* ParamSection::find(const std::string& key) const {
 
 std::string param_type_name(const ParamDecl& d) {
   switch (d.type) {
-    case ParamType::Number: return "number";
-    case ParamType::Integer: return "integer";
-    case ParamType::Boolean: return "boolean";
-    case ParamType::String: return "string";
+    case ParamType::Number:
+      return "number";
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Boolean:
+      return "boolean";
+    case ParamType::String:
+      return "string";
     case ParamType::Enum: {
       std::string s;
       for (const auto& c : d.choices) s += (s.empty() ? "" : ", ") + c;
       return s;
     }
-    case ParamType::Object: return "object";
-    case ParamType::ObjectList: return "list of objects";
-    case ParamType::NumberList: return "list of numbers";
-    case ParamType::StringList: return "list of strings";
+    case ParamType::Object:
+      return "object";
+    case ParamType::ObjectList:
+      return "list of objects";
+    case ParamType::NumberList:
+      return "list of numbers";
+    case ParamType::StringList:
+      return "list of strings";
   }
   return "?";
 }
 
 ParamReader::ParamReader(const Json& in, const ParamSection& section, std::string file,
                          std::string pointer, Json* out)
-    : in_(&in), section_(&section), file_(std::move(file)), pointer_(std::move(pointer)),
+    : in_(&in),
+      section_(&section),
+      file_(std::move(file)),
+      pointer_(std::move(pointer)),
       out_(out) {
   if (!in.is_object())
     throw InputError(file_, pointer_.empty() ? "/" : pointer_,
@@ -98,22 +115,26 @@ ParamReader::ParamReader(const Json& in, const ParamSection& section, std::strin
       throw InputError(file_, pointer_.empty() ? "/" : pointer_,
                        "missing required key '" + d.key + "' (" + d.doc + ")");
     if (out_ && d.type != ParamType::Object && d.type != ParamType::ObjectList) {
-      if (given) (*out_)[d.key] = in.at(d.key);
-      else if (!d.default_value.is_null()) (*out_)[d.key] = d.default_value;
+      if (given)
+        (*out_)[d.key] = in.at(d.key);
+      else if (!d.default_value.is_null())
+        (*out_)[d.key] = d.default_value;
     }
   }
 }
 
 void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string& ptr) const {
   auto fail = [&](const std::string& what) {
-    throw InputError(file_, ptr, "expected " + what + ", found " + json_kind(v) +
-                                     (v.is_primitive() && !v.is_null() ? " (" + json_show(v) + ")" : ""));
+    throw InputError(file_, ptr,
+                     "expected " + what + ", found " + json_kind(v) +
+                         (v.is_primitive() && !v.is_null() ? " (" + json_show(v) + ")" : ""));
   };
   auto check_range = [&](double x) {
     if (!std::isfinite(x)) fail("a finite number");
     if (x < d.min || x > d.max)
-      throw InputError(file_, ptr, "value " + Json(x).dump() + " out of range " + range_text(d) +
-                                       (d.unit.empty() ? "" : " " + d.unit));
+      throw InputError(file_, ptr,
+                       "value " + Json(x).dump() + " out of range " + range_text(d) +
+                           (d.unit.empty() ? "" : " " + d.unit));
   };
   switch (d.type) {
     case ParamType::Number:
@@ -122,11 +143,12 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       break;
     case ParamType::Integer:
       // 4.0 is accepted as 4, and range-checked like it; 4.5 or 1e300 is not an integer.
-      if (v.is_number_float() &&
-          !(std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) <= kMaxExactInteger))
+      if (v.is_number_float() && !(std::floor(v.get<double>()) == v.get<double>() &&
+                                   std::abs(v.get<double>()) <= kMaxExactInteger))
         fail("an integer");
       if (!v.is_number()) fail("an integer");
-      if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxExactInteger))
+      if (v.is_number_unsigned() &&
+          v.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxExactInteger))
         fail("an integer of at most 2^53");
       check_range(v.get<double>());
       break;
@@ -141,7 +163,9 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       const auto s = v.get<std::string>();
       bool ok = false;
       for (const auto& c : d.choices) ok = ok || c == s;
-      if (!ok) throw InputError(file_, ptr, "unknown value '" + s + "' (valid: " + param_type_name(d) + ")");
+      if (!ok)
+        throw InputError(file_, ptr,
+                         "unknown value '" + s + "' (valid: " + param_type_name(d) + ")");
       break;
     }
     case ParamType::Object:
@@ -155,7 +179,8 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       for (std::size_t i = 0; i < v.size(); ++i) {
         const auto& x = v[i];
         if (!x.is_number())
-          throw InputError(file_, ptr + "/" + std::to_string(i), "expected a number, found " + json_kind(x));
+          throw InputError(file_, ptr + "/" + std::to_string(i),
+                           "expected a number, found " + json_kind(x));
         if (x.get<double>() < d.min || x.get<double>() > d.max)
           throw InputError(file_, ptr + "/" + std::to_string(i),
                            "value " + json_show(x) + " out of range " + range_text(d));
@@ -165,14 +190,16 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       if (!v.is_array()) fail("a list of strings");
       for (std::size_t i = 0; i < v.size(); ++i)
         if (!v[i].is_string())
-          throw InputError(file_, ptr + "/" + std::to_string(i), "expected a string, found " + json_kind(v[i]));
+          throw InputError(file_, ptr + "/" + std::to_string(i),
+                           "expected a string, found " + json_kind(v[i]));
       break;
   }
 }
 
 const ParamDecl& ParamReader::decl(const std::string& key) const {
   const ParamDecl* d = section_->find(key);
-  if (!d) throw std::logic_error("parameter '" + key + "' not declared in section " + section_->name);
+  if (!d)
+    throw std::logic_error("parameter '" + key + "' not declared in section " + section_->name);
   return *d;
 }
 
@@ -181,7 +208,8 @@ std::string ParamReader::pointer(const std::string& key) const {
 }
 
 InputError ParamReader::error(const std::string& key, const std::string& message) const {
-  return InputError(file_, key.empty() ? (pointer_.empty() ? "/" : pointer_) : pointer(key), message);
+  return InputError(file_, key.empty() ? (pointer_.empty() ? "/" : pointer_) : pointer(key),
+                    message);
 }
 
 bool ParamReader::present(const std::string& key) const {
@@ -215,7 +243,9 @@ int ParamReader::integer32(const std::string& key) const {
   return static_cast<int>(v);
 }
 
-bool ParamReader::boolean(const std::string& key) const { return raw(key).get<bool>(); }
+bool ParamReader::boolean(const std::string& key) const {
+  return raw(key).get<bool>();
+}
 
 std::string ParamReader::string(const std::string& key) const {
   const Json& v = raw(key);
@@ -239,7 +269,8 @@ ParamReader ParamReader::object(const std::string& key) const {
   const ParamDecl& d = decl(key);
   static const ParamSection kFree{"object", "", {}};
   static const Json kEmpty = Json::object();
-  const Json& v = in_->contains(key) ? in_->at(key) : (d.default_value.is_null() ? kEmpty : d.default_value);
+  const Json& v =
+      in_->contains(key) ? in_->at(key) : (d.default_value.is_null() ? kEmpty : d.default_value);
   Json* sub = nullptr;
   if (out_) {
     (*out_)[key] = Json::object();
@@ -251,7 +282,8 @@ ParamReader ParamReader::object(const std::string& key) const {
 std::vector<ParamReader> ParamReader::objects(const std::string& key) const {
   const ParamDecl& d = decl(key);
   static const Json kEmpty = Json::array();
-  const Json& v = in_->contains(key) ? in_->at(key) : (d.default_value.is_null() ? kEmpty : d.default_value);
+  const Json& v =
+      in_->contains(key) ? in_->at(key) : (d.default_value.is_null() ? kEmpty : d.default_value);
   Json* list = nullptr;
   if (out_) {
     (*out_)[key] = Json::array();
@@ -269,8 +301,10 @@ std::string describe_section_markdown(const ParamSection& section) {
   std::ostringstream s;
   s << "| key | type | unit | default | range | meaning |\n|---|---|---|---|---|---|\n";
   for (const auto& p : section.params) {
-    std::string def = p.default_value.is_null() ? (p.optional ? "(none)" : "required") : p.default_value.dump();
-    if (p.type == ParamType::Object || p.type == ParamType::ObjectList) def = "see " + (p.nested ? p.nested->name : std::string("below"));
+    std::string def =
+        p.default_value.is_null() ? (p.optional ? "(none)" : "required") : p.default_value.dump();
+    if (p.type == ParamType::Object || p.type == ParamType::ObjectList)
+      def = "see " + (p.nested ? p.nested->name : std::string("below"));
     s << "| `" << p.key << "` | " << param_type_name(p) << " | " << p.unit << " | " << def << " | "
       << range_text(p) << " | " << p.doc << " |\n";
   }
@@ -287,7 +321,8 @@ const ParamDecl* find_decl(const ParamSection& root, const std::string& pointer)
   const ParamSection* section = &root;
   const ParamDecl* found = nullptr;
   std::vector<std::string> tokens;
-  for (Json::json_pointer p = jp; !p.empty(); p = p.parent_pointer()) tokens.insert(tokens.begin(), p.back());
+  for (Json::json_pointer p = jp; !p.empty(); p = p.parent_pointer())
+    tokens.insert(tokens.begin(), p.back());
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!section) return nullptr;
     found = section->find(tokens[i]);
@@ -332,7 +367,8 @@ void apply_override(Json& scenario, const std::string& assignment, const std::st
   if (schema && !scenario.contains(parent)) {
     // Create the missing ancestors the schema declares as objects, outermost first.
     std::vector<Json::json_pointer> chain;
-    for (auto p = parent; !p.empty() && !scenario.contains(p); p = p.parent_pointer()) chain.insert(chain.begin(), p);
+    for (auto p = parent; !p.empty() && !scenario.contains(p); p = p.parent_pointer())
+      chain.insert(chain.begin(), p);
     bool declared = true;
     for (const auto& p : chain) {
       const ParamDecl* d = find_decl(*schema, p.to_string());
@@ -342,8 +378,10 @@ void apply_override(Json& scenario, const std::string& assignment, const std::st
       for (const auto& p : chain) scenario[p] = Json::object();
   }
   if (!scenario.contains(parent) || !scenario.at(parent).is_object())
-    throw InputError("--set", ptr, "the parent " + (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
-                                      " is not an object in the scenario");
+    throw InputError("--set", ptr,
+                     "the parent " +
+                         (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
+                         " is not an object in the scenario");
   scenario[jp] = value;
 }
 

@@ -21,15 +21,25 @@ using Json = nlohmann::ordered_json;
 // Integers in inputs are exact up to 2^53 (JSON numbers are doubles to most readers).
 inline constexpr double kMaxExactInteger = 9007199254740992.0;
 
-enum class ParamType { Number, Integer, Boolean, String, Enum, Object, ObjectList, NumberList, StringList };
+enum class ParamType {
+  Number,
+  Integer,
+  Boolean,
+  String,
+  Enum,
+  Object,
+  ObjectList,
+  NumberList,
+  StringList
+};
 
 struct ParamSection;
 
 struct ParamDecl {
   std::string key;
   ParamType type = ParamType::Number;
-  std::string unit;             // "s", "h", "GPUs", ... ("" when dimensionless)
-  Json default_value;           // null: required (Object/ObjectList: absent means empty)
+  std::string unit;    // "s", "h", "GPUs", ... ("" when dimensionless)
+  Json default_value;  // null: required (Object/ObjectList: absent means empty)
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices;  // Enum values
@@ -96,11 +106,15 @@ const ParamDecl* find_decl(const ParamSection& root, const std::string& pointer)
 namespace goodput::param {
 // Builders for declarations, so tables read as one line per parameter.
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
-inline ParamDecl number(std::string key, std::string unit, Json def, double min, double max, std::string doc) {
-  return {std::move(key), ParamType::Number, std::move(unit), std::move(def), min, max, {}, std::move(doc)};
+inline ParamDecl number(std::string key, std::string unit, Json def, double min, double max,
+                        std::string doc) {
+  return {std::move(key), ParamType::Number, std::move(unit), std::move(def), min, max, {},
+          std::move(doc)};
 }
-inline ParamDecl integer(std::string key, std::string unit, Json def, double min, double max, std::string doc) {
-  return {std::move(key), ParamType::Integer, std::move(unit), std::move(def), min, max, {}, std::move(doc)};
+inline ParamDecl integer(std::string key, std::string unit, Json def, double min, double max,
+                         std::string doc) {
+  return {std::move(key), ParamType::Integer, std::move(unit), std::move(def), min, max, {},
+          std::move(doc)};
 }
 inline ParamDecl boolean(std::string key, bool def, std::string doc) {
   return {std::move(key), ParamType::Boolean, "", Json(def), -kInf, kInf, {}, std::move(doc)};
@@ -108,20 +122,34 @@ inline ParamDecl boolean(std::string key, bool def, std::string doc) {
 inline ParamDecl text(std::string key, Json def, std::string doc) {
   return {std::move(key), ParamType::String, "", std::move(def), -kInf, kInf, {}, std::move(doc)};
 }
-inline ParamDecl choice(std::string key, std::vector<std::string> choices, Json def, std::string doc) {
-  return {std::move(key), ParamType::Enum, "", std::move(def), -kInf, kInf, std::move(choices), std::move(doc)};
+inline ParamDecl choice(std::string key, std::vector<std::string> choices, Json def,
+                        std::string doc) {
+  return {std::move(key),     ParamType::Enum, "", std::move(def), -kInf, kInf,
+          std::move(choices), std::move(doc)};
 }
 inline ParamDecl object(std::string key, const ParamSection* nested, std::string doc) {
   return {std::move(key), ParamType::Object, "", Json(), -kInf, kInf, {}, std::move(doc), nested};
 }
 inline ParamDecl objects(std::string key, const ParamSection* nested, std::string doc) {
-  return {std::move(key), ParamType::ObjectList, "", Json(), -kInf, kInf, {}, std::move(doc), nested, true};
+  return {std::move(key),
+          ParamType::ObjectList,
+          "",
+          Json(),
+          -kInf,
+          kInf,
+          {},
+          std::move(doc),
+          nested,
+          true};
 }
 inline ParamDecl strings(std::string key, Json def, std::string doc) {
-  return {std::move(key), ParamType::StringList, "", std::move(def), -kInf, kInf, {}, std::move(doc)};
+  return {std::move(key), ParamType::StringList, "", std::move(def), -kInf, kInf, {},
+          std::move(doc)};
 }
-inline ParamDecl numbers(std::string key, std::string unit, Json def, double min, double max, std::string doc) {
-  return {std::move(key), ParamType::NumberList, std::move(unit), std::move(def), min, max, {}, std::move(doc)};
+inline ParamDecl numbers(std::string key, std::string unit, Json def, double min, double max,
+                         std::string doc) {
+  return {std::move(key), ParamType::NumberList, std::move(unit), std::move(def), min, max, {},
+          std::move(doc)};
 }
 inline ParamDecl optional(ParamDecl d) {
   d.optional = true;

@@ -22,11 +22,21 @@ inline Time from_millis(double ms) {
   if (ms >= static_cast<double>(kTimeInfinity)) return kTimeInfinity;
   return static_cast<Time>(std::llround(ms));
 }
-inline Time from_seconds(double s) { return from_millis(s * 1000.0); }
-inline Time from_hours(double h) { return from_millis(h * 3600.0 * 1000.0); }
+inline Time from_seconds(double s) {
+  return from_millis(s * 1000.0);
+}
+inline Time from_hours(double h) {
+  return from_millis(h * 3600.0 * 1000.0);
+}
 // a + b, saturating at kTimeInfinity (both non-negative durations or times).
-inline Time add_saturating(Time a, Time b) { return a >= kTimeInfinity - b ? kTimeInfinity : a + b; }
-inline double to_seconds(Time t) { return static_cast<double>(t) / 1000.0; }
-inline double to_hours(Time t) { return static_cast<double>(t) / (3600.0 * 1000.0); }
+inline Time add_saturating(Time a, Time b) {
+  return a >= kTimeInfinity - b ? kTimeInfinity : a + b;
+}
+inline double to_seconds(Time t) {
+  return static_cast<double>(t) / 1000.0;
+}
+inline double to_hours(Time t) {
+  return static_cast<double>(t) / (3600.0 * 1000.0);
+}
 
 }  // namespace goodput

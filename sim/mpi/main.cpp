@@ -23,17 +23,26 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values");
   sweep->add_option("scenario", sw.scenario, "scenario JSON (read on rank 0 only)")->required();
   sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
-  sweep->add_option("--out", sw.out, "sweep directory on rank 0 (default: results/<scenario name>-sweep)");
+  sweep->add_option("--out", sw.out,
+                    "sweep directory on rank 0 (default: results/<scenario name>-sweep)");
   sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
-  sweep->add_option("--ci-target", sw.ci_target, "--seeds auto: stop when every Goodput 95% CI half-width <= this")
+  sweep
+      ->add_option("--ci-target", sw.ci_target,
+                   "--seeds auto: stop when every Goodput 95% CI half-width <= this")
       ->check(CLI::PositiveNumber);
-  sweep->add_option("--max-seeds", sw.max_seeds, "--seeds auto: at most this many seeds per point (default 1000)")
+  sweep
+      ->add_option("--max-seeds", sw.max_seeds,
+                   "--seeds auto: at most this many seeds per point (default 1000)")
       ->check(CLI::PositiveNumber);
-  sweep->add_flag("--resume", sw.resume, "reuse the finished points of an interrupted sweep into the same --out");
+  sweep->add_flag("--resume", sw.resume,
+                  "reuse the finished points of an interrupted sweep into the same --out");
   sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
-  sweep->add_option("--threads", sw.threads, "Monte Carlo threads per rank (default 1)")->check(CLI::PositiveNumber);
+  sweep->add_option("--threads", sw.threads, "Monte Carlo threads per rank (default 1)")
+      ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
-  sweep->add_option("--stop-after", stop_after, "testing: compute this many points, then stop unfinished")
+  sweep
+      ->add_option("--stop-after", stop_after,
+                   "testing: compute this many points, then stop unfinished")
       ->group("");  // hidden
   try {
     app.parse(argc, argv);
@@ -73,7 +82,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (ranks > 1 && provided < MPI_THREAD_SERIALIZED) {
-    if (rank == 0) std::cerr << "goodput-mpi: the MPI library does not provide MPI_THREAD_SERIALIZED\n";
+    if (rank == 0)
+      std::cerr << "goodput-mpi: the MPI library does not provide MPI_THREAD_SERIALIZED\n";
     MPI_Finalize();
     return 1;
   }

@@ -28,7 +28,8 @@ std::string receive_probed(const MPI_Status& probed) {
   int count = 0;
   MPI_Get_count(&probed, MPI_BYTE, &count);
   std::string bytes(static_cast<std::size_t>(count), '\0');
-  MPI_Recv(bytes.data(), count, MPI_BYTE, probed.MPI_SOURCE, probed.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(bytes.data(), count, MPI_BYTE, probed.MPI_SOURCE, probed.MPI_TAG, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
   return bytes;
 }
 
@@ -37,7 +38,9 @@ std::string to_wire(const Json& j) {
   return std::string(b.begin(), b.end());
 }
 
-Json from_wire(const std::string& s) { return Json::from_cbor(s.begin(), s.end()); }
+Json from_wire(const std::string& s) {
+  return Json::from_cbor(s.begin(), s.end());
+}
 
 // Waits for the next message from rank 0 without spinning a core (other ranks may share it).
 MPI_Status wait_for_rank0() {
@@ -58,7 +61,9 @@ Dispatcher::Dispatcher(int ranks) : ranks_(ranks) {
   if (ranks_ > 1) comm_ = std::thread([this] { loop(); });
 }
 
-Dispatcher::~Dispatcher() { shutdown(); }
+Dispatcher::~Dispatcher() {
+  shutdown();
+}
 
 void Dispatcher::shutdown() {
   {
@@ -68,7 +73,8 @@ void Dispatcher::shutdown() {
   }
   cv_.notify_all();
   if (comm_.joinable()) comm_.join();
-  for (int r = 1; r < ranks_; ++r) send_bytes({}, r, kStop);  // no unit is out: the sweep joined its workers
+  for (int r = 1; r < ranks_; ++r)
+    send_bytes({}, r, kStop);  // no unit is out: the sweep joined its workers
   std::lock_guard<std::mutex> lock(mutex_);
   stopped_ = true;
 }
@@ -91,7 +97,9 @@ void Dispatcher::loop() {
     std::deque<std::pair<int, std::string>> sends;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      if (out == 0) cv_.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping_ || !outbox_.empty(); });
+      if (out == 0)
+        cv_.wait_for(lock, std::chrono::milliseconds(20),
+                     [&] { return stopping_ || !outbox_.empty(); });
       if (stopping_ && out == 0 && outbox_.empty()) return;
       sends.swap(outbox_);
     }
@@ -152,7 +160,8 @@ void serve_points() {
     Json reply;
     try {
       const Json unit = from_wire(bytes);
-      const Scenario scenario = parse_scenario(unit.at("scenario"), unit.at("file").get<std::string>());
+      const Scenario scenario =
+          parse_scenario(unit.at("scenario"), unit.at("file").get<std::string>());
       SeedPolicy seeds;
       seeds.ci_target = unit.at("ci_target").get<double>();
       seeds.max_seeds = unit.at("max_seeds").get<int>();

@@ -2,9 +2,9 @@
 // (sweep_runner.hpp: resume, streamed point records, the final writer) with a PointRunner
 // that hands each point to a free rank: worker w of the sweep is rank w, rank 0 computes its
 // own share, and a rank takes the next unfinished point as soon as it returns one (dynamic
-// scheduling). A remote point travels as its scenario input (file plus overrides); its runs come back lossless
-// (CBOR doubles) and rank 0 rebuilds the point from them exactly as resuming from a record
-// does, so every output byte equals the single-process sweep's. Only rank 0 touches the
+// scheduling). A remote point travels as its scenario input (file plus overrides); its runs come
+// back lossless (CBOR doubles) and rank 0 rebuilds the point from them exactly as resuming from a
+// record does, so every output byte equals the single-process sweep's. Only rank 0 touches the
 // output directory; other ranks read nothing but files the scenario itself names (traces).
 // Requires MPI_THREAD_SERIALIZED: all MPI calls on rank 0 are made by one thread.
 #pragma once

@@ -26,7 +26,8 @@ const std::string& vendored_js() {
       std::string code = read_all(dir + "/" + name);
       if (code.empty()) return std::string();
       // Keep the inlined code from closing its own <script> element ("<\/script" means the same).
-      for (std::size_t at = code.find("</script"); at != std::string::npos; at = code.find("</script", at + 3))
+      for (std::size_t at = code.find("</script"); at != std::string::npos;
+           at = code.find("</script", at + 3))
         code.replace(at, 2, "<\\/");
       out += "<script>" + code + "</script>\n";
     }
@@ -39,8 +40,10 @@ const std::string& vendored_js() {
 std::string script_json(const nlohmann::ordered_json& j) {
   std::string out;
   for (char c : j.dump()) {
-    if (c == '<') out += "\\u003c";
-    else out += c;
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
   }
   return out;
 }
@@ -55,31 +58,46 @@ th:first-child,td:first-child{text-align:left}.note{color:#555;font-size:14px}
 
 }  // namespace
 
-bool charts_available() { return !vendored_js().empty(); }
+bool charts_available() {
+  return !vendored_js().empty();
+}
 
 std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
-std::string html_page(const std::string& title, const std::string& intro_html, const std::vector<HtmlChart>& charts,
-                      const std::string& tables_html) {
+std::string html_page(const std::string& title, const std::string& intro_html,
+                      const std::vector<HtmlChart>& charts, const std::string& tables_html) {
   std::ostringstream s;
-  s << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title) << "</title>\n"
-    << kStyle << vendored_js() << "</head><body>\n<h1>" << html_escape(title) << "</h1>\n" << intro_html << "\n";
+  s << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+    << html_escape(title) << "</title>\n"
+    << kStyle << vendored_js() << "</head><body>\n<h1>" << html_escape(title) << "</h1>\n"
+    << intro_html << "\n";
   if (!charts_available())
-    s << "<div class=\"missing\" id=\"charts-missing\"><b>Charts unavailable:</b> the plotting libraries (Vega, "
+    s << "<div class=\"missing\" id=\"charts-missing\"><b>Charts unavailable:</b> the plotting "
+         "libraries (Vega, "
          "Vega-Lite, vega-embed) were not vendored when this report was written. Run "
-         "<code>bash scripts/vendor-js.sh</code> and write the report again. The tables below hold the same "
+         "<code>bash scripts/vendor-js.sh</code> and write the report again. The tables below hold "
+         "the same "
          "numbers.</div>\n";
   nlohmann::ordered_json specs = nlohmann::ordered_json::object();
   for (const auto& c : charts) {
@@ -88,13 +106,15 @@ std::string html_page(const std::string& title, const std::string& intro_html, c
     s << "<div class=\"chart\" id=\"" << c.id << "\"></div>\n";
     specs[c.id] = c.spec;
   }
-  s << tables_html << "\n<script id=\"chart-specs\" type=\"application/json\">" << script_json(specs)
+  s << tables_html << "\n<script id=\"chart-specs\" type=\"application/json\">"
+    << script_json(specs)
     << "</script>\n<script>\n"
        "const specs = JSON.parse(document.getElementById('chart-specs').textContent);\n"
        "if (typeof vegaEmbed !== 'undefined') {\n"
        "  for (const [id, spec] of Object.entries(specs))\n"
        "    vegaEmbed('#' + id, spec, {renderer: 'svg', actions: false}).catch(e => {\n"
-       "      document.getElementById(id).textContent = 'chart failed: ' + e; console.error(e); });\n"
+       "      document.getElementById(id).textContent = 'chart failed: ' + e; console.error(e); "
+       "});\n"
        "}\n</script>\n</body></html>\n";
   return s.str();
 }

@@ -4,10 +4,9 @@
 // still written, with a visible notice in place of the charts; charts_available() says so.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace goodput {
 
@@ -19,7 +18,7 @@ struct HtmlChart {
 bool charts_available();
 std::string html_escape(const std::string& text);
 // body_html comes first (headings, summary, tables), then each chart under its title.
-std::string html_page(const std::string& title, const std::string& intro_html, const std::vector<HtmlChart>& charts,
-                      const std::string& tables_html);
+std::string html_page(const std::string& title, const std::string& intro_html,
+                      const std::vector<HtmlChart>& charts, const std::string& tables_html);
 
 }  // namespace goodput

@@ -53,21 +53,24 @@ void write_point_record(const SweepPoint& point, int index, const std::string& p
   std::filesystem::rename(tmp, path);
 }
 
-std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path, const Json& expected,
-                                                           bool any_seeds, int& seeds) {
+std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path,
+                                                           const Json& expected, bool any_seeds,
+                                                           int& seeds) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   const Json j = Json::parse(in, nullptr, false);
   if (j.is_discarded() || !j.contains("runs")) return std::nullopt;  // unreadable: run it again
   const Json& got = j.at("scenario");
   if (any_seeds ? without_seeds(got) != without_seeds(expected) : got != expected)
-    throw InputError(path, "/scenario",
-                     "this finished point was run with a different scenario; rerun without --resume");
+    throw InputError(
+        path, "/scenario",
+        "this finished point was run with a different scenario; rerun without --resume");
   seeds = j.at("seeds").get<int>();
   try {
     return runs_from_json(j.at("runs"));
   } catch (const Json::exception&) {
-    return std::nullopt;  // an older record (metrics missing or stored by position): run the point again
+    return std::nullopt;  // an older record (metrics missing or stored by position): run the point
+                          // again
   }
 }
 

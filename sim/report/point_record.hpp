@@ -17,7 +17,8 @@ std::vector<StrategyRuns> runs_from_json(const Json& j);
 void write_point_record(const SweepPoint& point, int index, const std::string& path);
 // The record's runs if the file exists and its scenario equals `expected` (ignoring /seeds
 // when `any_seeds`); nullopt if absent; throws InputError if it belongs to another scenario.
-std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path, const Json& expected,
-                                                           bool any_seeds, int& seeds);
+std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path,
+                                                           const Json& expected, bool any_seeds,
+                                                           int& seeds);
 
 }  // namespace goodput

@@ -15,13 +15,15 @@
 
 namespace goodput {
 
-inline constexpr int kReportSchemaVersion = 2;  // 2: per-strategy checkpoint, price list, mechanisms paid
+inline constexpr int kReportSchemaVersion =
+    2;  // 2: per-strategy checkpoint, price list, mechanisms paid
 extern const char* const kToolVersion;
 
 struct StrategySummary {
   std::string name;
   Summary goodput, ettr, interruptions, failures, job_failures, gpu_hours_down, peak_failed_gpus,
-      spare_gpu_hours, checkpoints, boost_energy_gpu_hours, boosted_domain_hours, healthy_tp_groups_fraction;
+      spare_gpu_hours, checkpoints, boost_energy_gpu_hours, boosted_domain_hours,
+      healthy_tp_groups_fraction;
   std::array<Summary, kBucketCount> badput;
   Summary difference_vs_winner;  // paired: this strategy minus the winner, per seed
   // Cluster health (time mode): failed GPUs over time, time above each threshold, and the job's
@@ -41,11 +43,11 @@ struct Report {
   const RunPlan* plan = nullptr;
   std::vector<StrategyRuns> runs;
   std::vector<StrategySummary> strategies;
-  std::size_t winner = 0;      // highest mean Goodput (the leader)
-  std::size_t runner_up = 0;   // the next (== winner with one strategy)
-  bool decided = false;        // the leader's paired lead over the runner-up is significant at 95%
-  std::string timeline;  // timeline.json of one run (Chrome trace); empty: none written
-  bool html = true;      // write report.html (a sweep's per-point reports skip it: the sweep has one)
+  std::size_t winner = 0;     // highest mean Goodput (the leader)
+  std::size_t runner_up = 0;  // the next (== winner with one strategy)
+  bool decided = false;       // the leader's paired lead over the runner-up is significant at 95%
+  std::string timeline;       // timeline.json of one run (Chrome trace); empty: none written
+  bool html = true;  // write report.html (a sweep's per-point reports skip it: the sweep has one)
 };
 
 Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs);

@@ -23,38 +23,66 @@ std::string pct(double v) {
 OJson goodput_chart(const Report& rep) {
   OJson data = OJson::array();
   for (const auto& s : rep.strategies)
-    data.push_back({{"strategy", s.name}, {"goodput", s.goodput.mean}, {"lo", std::max(0.0, s.goodput.mean - s.goodput.ci95)},
+    data.push_back({{"strategy", s.name},
+                    {"goodput", s.goodput.mean},
+                    {"lo", std::max(0.0, s.goodput.mean - s.goodput.ci95)},
                     {"hi", std::min(1.0, s.goodput.mean + s.goodput.ci95)}});
-  const OJson y = {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
-  return {{"$schema", kSchema}, {"width", 600}, {"data", {{"values", data}}},
+  const OJson y = {
+      {"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
+  return {{"$schema", kSchema},
+          {"width", 600},
+          {"data", {{"values", data}}},
           {"layer",
            {{{"mark", {{"type", "rule"}, {"strokeWidth", 2}}},
-             {"encoding", {{"y", y}, {"x", {{"field", "lo"}, {"type", "quantitative"}}}, {"x2", {{"field", "hi"}}}}}},
+             {"encoding",
+              {{"y", y},
+               {"x", {{"field", "lo"}, {"type", "quantitative"}}},
+               {"x2", {{"field", "hi"}}}}}},
             {{"mark", {{"type", "point"}, {"filled", true}, {"size", 80}}},
              {"encoding",
               {{"y", y},
-               {"x", {{"field", "goodput"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI)"},
-                      {"scale", {{"zero", false}}}, {"axis", {{"format", ".1%"}}}}},
-               {"tooltip", {{{"field", "goodput"}, {"format", ".3%"}}, {{"field", "lo"}, {"format", ".3%"}},
-                            {{"field", "hi"}, {"format", ".3%"}}}}}}}}}};
+               {"x",
+                {{"field", "goodput"},
+                 {"type", "quantitative"},
+                 {"title", "Goodput (mean, 95% CI)"},
+                 {"scale", {{"zero", false}}},
+                 {"axis", {{"format", ".1%"}}}}},
+               {"tooltip",
+                {{{"field", "goodput"}, {"format", ".3%"}},
+                 {{"field", "lo"}, {"format", ".3%"}},
+                 {{"field", "hi"}, {"format", ".3%"}}}}}}}}}};
 }
 
 OJson stacked_chart(const OJson& data, const char* part, const char* title) {
-  return {{"$schema", kSchema}, {"width", 600}, {"data", {{"values", data}}}, {"mark", "bar"},
-          {"encoding",
-           {{"y", {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}}},
-            {"x", {{"field", "share"}, {"type", "quantitative"}, {"stack", "zero"}, {"title", title},
-                   {"axis", {{"format", ".1%"}}}}},
-            {"color", {{"field", part}, {"type", "nominal"}, {"sort", nullptr}, {"legend", {{"labelLimit", 320}}}}},
-            {"order", {{"field", "order"}, {"type", "quantitative"}}},
-            {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
+  return {
+      {"$schema", kSchema},
+      {"width", 600},
+      {"data", {{"values", data}}},
+      {"mark", "bar"},
+      {"encoding",
+       {{"y", {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}}},
+        {"x",
+         {{"field", "share"},
+          {"type", "quantitative"},
+          {"stack", "zero"},
+          {"title", title},
+          {"axis", {{"format", ".1%"}}}}},
+        {"color",
+         {{"field", part},
+          {"type", "nominal"},
+          {"sort", nullptr},
+          {"legend", {{"labelLimit", 320}}}}},
+        {"order", {{"field", "order"}, {"type", "quantitative"}}},
+        {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
 }
 
 OJson badput_chart(const Report& rep) {
   OJson data = OJson::array();
   for (const auto& s : rep.strategies)
     for (int b = 0; b < kBucketCount; ++b)
-      data.push_back({{"strategy", s.name}, {"bucket", bucket_name(static_cast<Bucket>(b))}, {"order", b},
+      data.push_back({{"strategy", s.name},
+                      {"bucket", bucket_name(static_cast<Bucket>(b))},
+                      {"order", b},
                       {"share", s.badput[static_cast<std::size_t>(b)].mean}});
   return stacked_chart(data, "bucket", "badput (share of wall time)");
 }
@@ -71,12 +99,13 @@ OJson state_chart(const Report& rep) {
 
 std::string tables(const Report& rep) {
   std::ostringstream s;
-  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th><th>ETTR %</th>";
+  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th><th>ETTR "
+       "%</th>";
   for (const char* st : kStates) s << "<th>" << st << " %</th>";
   s << "</tr>\n";
   for (const auto& st : rep.strategies) {
-    s << "<tr><td>" << html_escape(st.name) << "</td><td>" << pct(st.goodput.mean) << "</td><td>" << pct(st.goodput.ci95)
-      << "</td><td>" << pct(st.ettr.mean) << "</td>";
+    s << "<tr><td>" << html_escape(st.name) << "</td><td>" << pct(st.goodput.mean) << "</td><td>"
+      << pct(st.goodput.ci95) << "</td><td>" << pct(st.ettr.mean) << "</td>";
     for (double v : time_in_state(st)) s << "<td>" << pct(v) << "</td>";
     s << "</tr>\n";
   }
@@ -85,7 +114,8 @@ std::string tables(const Report& rep) {
   s << "</tr>\n";
   for (int b = 0; b < kBucketCount; ++b) {
     s << "<tr><td>" << bucket_name(static_cast<Bucket>(b)) << "</td>";
-    for (const auto& st : rep.strategies) s << "<td>" << pct(st.badput[static_cast<std::size_t>(b)].mean) << "</td>";
+    for (const auto& st : rep.strategies)
+      s << "<td>" << pct(st.badput[static_cast<std::size_t>(b)].mean) << "</td>";
     s << "</tr>\n";
   }
   return s.str() + "</table>\n";
@@ -113,7 +143,8 @@ std::string axis_title(const std::string& pointer) {
 bool percent_axis(const std::string& pointer) {
   const ParamDecl* d = find_decl(sections::scenario(), pointer);
   return d && d->unit.empty() && d->type == ParamType::Number && d->min >= 0 && d->max <= 1 &&
-         (d->key.find("fraction") != std::string::npos || d->key.find("probability") != std::string::npos);
+         (d->key.find("fraction") != std::string::npos ||
+          d->key.find("probability") != std::string::npos);
 }
 
 // Goodput vs one axis: a line per strategy (per combination of the other axes) with a CI band.
@@ -123,31 +154,54 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
   for (const auto& pt : sw.points) {
     std::string others;
     for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      if (a != axis) others += (others.empty() ? "" : ", ") + sw.axes[a].pointer + "=" + pt.values[a];
+      if (a != axis)
+        others += (others.empty() ? "" : ", ") + sw.axes[a].pointer + "=" + pt.values[a];
     for (const auto& st : pt.report.strategies) {
-      OJson row = {{"strategy", st.name}, {"goodput", st.goodput.mean}, {"lo", std::max(0.0, st.goodput.mean - st.goodput.ci95)},
-                   {"hi", std::min(1.0, st.goodput.mean + st.goodput.ci95)}, {"series", st.name + (others.empty() ? "" : " | " + others)}};
+      OJson row = {{"strategy", st.name},
+                   {"goodput", st.goodput.mean},
+                   {"lo", std::max(0.0, st.goodput.mean - st.goodput.ci95)},
+                   {"hi", std::min(1.0, st.goodput.mean + st.goodput.ci95)},
+                   {"series", st.name + (others.empty() ? "" : " | " + others)}};
       row["x"] = num ? OJson::parse(pt.values[axis]) : OJson(pt.values[axis]);
       data.push_back(row);
     }
   }
-  OJson x = {{"field", "x"}, {"type", num ? "quantitative" : "ordinal"}, {"title", axis_title(sw.axes[axis].pointer)},
+  OJson x = {{"field", "x"},
+             {"type", num ? "quantitative" : "ordinal"},
+             {"title", axis_title(sw.axes[axis].pointer)},
              {"sort", nullptr}};
   if (num && percent_axis(sw.axes[axis].pointer)) x["axis"] = {{"format", ".2~%"}};
   const OJson color = {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}};
   const OJson detail = {{"field", "series"}};
-  return {{"$schema", kSchema}, {"width", 600}, {"height", 300}, {"data", {{"values", data}}},
-          {"layer",
-           {{{"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
-             {"encoding", {{"x", x}, {"y", {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI band)"}}},
-                           {"y2", {{"field", "hi"}}}, {"color", color}, {"detail", detail}}}},
-            {{"mark", {{"type", "line"}, {"point", true}}},
-             {"encoding",
-              {{"x", x},
-               {"y", {{"field", "goodput"}, {"type", "quantitative"}, {"scale", {{"zero", false}}},
-                      {"axis", {{"format", ".1%"}}}, {"title", "Goodput (mean, 95% CI band)"}}},
-               {"color", color}, {"detail", detail},
-               {"tooltip", {{{"field", "series"}}, {{"field", "x"}}, {{"field", "goodput"}, {"format", ".3%"}}}}}}}}}};
+  return {
+      {"$schema", kSchema},
+      {"width", 600},
+      {"height", 300},
+      {"data", {{"values", data}}},
+      {"layer",
+       {{{"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
+         {"encoding",
+          {{"x", x},
+           {"y",
+            {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI band)"}}},
+           {"y2", {{"field", "hi"}}},
+           {"color", color},
+           {"detail", detail}}}},
+        {{"mark", {{"type", "line"}, {"point", true}}},
+         {"encoding",
+          {{"x", x},
+           {"y",
+            {{"field", "goodput"},
+             {"type", "quantitative"},
+             {"scale", {{"zero", false}}},
+             {"axis", {{"format", ".1%"}}},
+             {"title", "Goodput (mean, 95% CI band)"}}},
+           {"color", color},
+           {"detail", detail},
+           {"tooltip",
+            {{{"field", "series"}},
+             {{"field", "x"}},
+             {{"field", "goodput"}, {"format", ".3%"}}}}}}}}}};
 }
 
 // A stacked-bar chart per point (rows), strategies within: badput buckets or time in state.
@@ -161,23 +215,36 @@ OJson per_point_chart(const Sweep& sw, bool states) {
       if (states) {
         const auto t = time_in_state(s);
         for (std::size_t i = 0; i < kStates.size(); ++i)
-          data.push_back({{"point", label}, {"index", p}, {"strategy", s.name}, {"state", kStates[i]}, {"order", i},
+          data.push_back({{"point", label},
+                          {"index", p},
+                          {"strategy", s.name},
+                          {"state", kStates[i]},
+                          {"order", i},
                           {"share", t[i]}});
       } else {
         for (int b = 0; b < kBucketCount; ++b)
-          data.push_back({{"point", label}, {"index", p}, {"strategy", s.name},
-                          {"bucket", bucket_name(static_cast<Bucket>(b))}, {"order", b},
+          data.push_back({{"point", label},
+                          {"index", p},
+                          {"strategy", s.name},
+                          {"bucket", bucket_name(static_cast<Bucket>(b))},
+                          {"order", b},
                           {"share", s.badput[static_cast<std::size_t>(b)].mean}});
       }
     }
   }
-  OJson inner = stacked_chart(data, states ? "state" : "bucket", states ? "share of wall time" : "badput");
+  OJson inner =
+      stacked_chart(data, states ? "state" : "bucket", states ? "share of wall time" : "badput");
   OJson spec = {{"width", 500}, {"mark", inner["mark"]}, {"encoding", inner["encoding"]}};
-  return {{"$schema", kSchema}, {"data", {{"values", data}}},
+  return {{"$schema", kSchema},
+          {"data", {{"values", data}}},
           // Rows in point order (numeric axis order), not sorted as text (120, 1200, 300...).
-          {"facet", {{"row", {{"field", "point"}, {"type", "ordinal"}, {"sort", {{"field", "index"}, {"op", "min"}}},
-                              {"title", nullptr},
-                               {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelLimit", 400}}}}}}},
+          {"facet",
+           {{"row",
+             {{"field", "point"},
+              {"type", "ordinal"},
+              {"sort", {{"field", "index"}, {"op", "min"}}},
+              {"title", nullptr},
+              {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelLimit", 400}}}}}}},
           {"spec", spec}};
 }
 
@@ -186,24 +253,26 @@ OJson per_point_chart(const Sweep& sw, bool states) {
 std::array<double, 4> time_in_state(const StrategySummary& s) {
   auto b = [&](Bucket k) { return s.badput[static_cast<std::size_t>(k)].mean; };
   return {s.goodput.mean, b(Bucket::DegradedCapacity) + b(Bucket::ReshardOverhead),
-          b(Bucket::WastedProgress) + b(Bucket::InfrastructureRecovery) + b(Bucket::CheckpointSave) +
-              b(Bucket::CheckpointRestore),
+          b(Bucket::WastedProgress) + b(Bucket::InfrastructureRecovery) +
+              b(Bucket::CheckpointSave) + b(Bucket::CheckpointRestore),
           b(Bucket::WaitingForCapacity)};
 }
 
 std::string report_html(const Report& rep) {
   const Scenario& sc = rep.plan->scenario;
   std::ostringstream intro;
-  intro << "<p>" << html_escape(sc.description) << "</p>\n<p>" << html_escape(verdict_paragraph(rep, false))
-        << " Details: "
+  intro << "<p>" << html_escape(sc.description) << "</p>\n<p>"
+        << html_escape(verdict_paragraph(rep, false)) << " Details: "
         << "<a href=\"report.md\">report.md</a>, <a href=\"report.json\">report.json</a>, "
         << "<a href=\"runs.csv\">runs.csv</a>.</p>";
   const std::vector<HtmlChart> charts = {
-      {"goodput", "Goodput by strategy", "Mean across seeds with its 95% confidence interval.", goodput_chart(rep)},
-      {"badput", "Where the rest went", "Badput buckets, ideal-time equivalents as shares of wall time.",
-       badput_chart(rep)},
+      {"goodput", "Goodput by strategy", "Mean across seeds with its 95% confidence interval.",
+       goodput_chart(rep)},
+      {"badput", "Where the rest went",
+       "Badput buckets, ideal-time equivalents as shares of wall time.", badput_chart(rep)},
       {"states", "Time in state",
-       "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, checkpoint "
+       "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, "
+       "checkpoint "
        "save/restore and rolled-back work; waiting = no capacity to run.",
        state_chart(rep)}};
   return html_page("goodput report: " + sc.name, intro.str(), charts, tables(rep));
@@ -213,22 +282,25 @@ std::string sweep_html(const Sweep& sw) {
   const Scenario& sc = sw.points.front().plan.scenario;
   std::ostringstream intro, t;
   intro << "<p>" << html_escape(sc.description) << "</p>\n<p>" << sw.points.size()
-        << " points; each a full Monte Carlo run. Tables: <a href=\"report.md\">report.md</a>; tidy data: "
+        << " points; each a full Monte Carlo run. Tables: <a href=\"report.md\">report.md</a>; "
+           "tidy data: "
            "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>";
   std::vector<HtmlChart> charts;
   for (std::size_t a = 0; a < sw.axes.size(); ++a)
     charts.push_back({"axis" + std::to_string(a), "Goodput vs " + axis_title(sw.axes[a].pointer),
                       "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});
-  charts.push_back({"badput", "Where the rest went, per point", "Badput buckets as shares of wall time.",
-                    per_point_chart(sw, false)});
-  charts.push_back({"states", "Time in state, per point",
-                    "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, "
-                    "checkpoint save/restore and rolled-back work; waiting = no capacity to run.",
-                    per_point_chart(sw, true)});
+  charts.push_back({"badput", "Where the rest went, per point",
+                    "Badput buckets as shares of wall time.", per_point_chart(sw, false)});
+  charts.push_back(
+      {"states", "Time in state, per point",
+       "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, "
+       "checkpoint save/restore and rolled-back work; waiting = no capacity to run.",
+       per_point_chart(sw, true)});
   t << "<h2>Points</h2>\n<table><tr><th>point</th>";
   for (const auto& a : sw.axes) t << "<th>" << html_escape(a.pointer) << "</th>";
   t << "<th>seeds</th>";
-  for (const auto& st : sw.points.front().report.strategies) t << "<th>" << html_escape(st.name) << " %</th>";
+  for (const auto& st : sw.points.front().report.strategies)
+    t << "<th>" << html_escape(st.name) << " %</th>";
   t << "</tr>\n";
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     t << "<tr><td>" << p << "</td>";

@@ -2,15 +2,16 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/report/report.hpp"
 #include "models/strategies/price_list.hpp"
+#include "sim/report/report.hpp"
 
 namespace goodput {
 
 namespace {
 
 Json summary_json(const Summary& s) {
-  return Json{{"mean", s.mean}, {"ci95", s.ci95}, {"stddev", s.stddev}, {"min", s.min}, {"max", s.max}};
+  return Json{
+      {"mean", s.mean}, {"ci95", s.ci95}, {"stddev", s.stddev}, {"min", s.min}, {"max", s.max}};
 }
 
 // a x scale + offset, applied to a summary (CI half-widths scale by |scale|).
@@ -27,7 +28,8 @@ Summary scale(Summary s, double k, double offset = 0) {
 Json checkpoint_json(const RunPlan::Checkpointing& c) {
   return {{"interval_s", to_seconds(c.interval)},
           {"reason", c.reason},
-          {"rollbacks_per_hour", c.rollbacks_per_hour >= 0 ? Json(c.rollbacks_per_hour) : Json(nullptr)}};
+          {"rollbacks_per_hour",
+           c.rollbacks_per_hour >= 0 ? Json(c.rollbacks_per_hour) : Json(nullptr)}};
 }
 
 }  // namespace
@@ -47,9 +49,11 @@ Json report_json(const Report& rep) {
   j["mode"] = sc.mode;
   j["cost_model"] = {{"name", ci.name}, {"healthy_step_s", ci.healthy_step_s}};
   if (ci.name == "iteration")
-    j["cost_model"]["calibration_profile"] = {
-        {"path", ci.profile_path}, {"hash", ci.profile_hash}, {"source", ci.profile_source}, {"device", ci.device},
-        {"interpolated_tp", ci.interpolated_tp}};
+    j["cost_model"]["calibration_profile"] = {{"path", ci.profile_path},
+                                              {"hash", ci.profile_hash},
+                                              {"source", ci.profile_source},
+                                              {"device", ci.device},
+                                              {"interpolated_tp", ci.interpolated_tp}};
   else
     j["cost_model"]["calibration_profile"] = nullptr;
   j["cluster"] = {{"gpus", topo.gpus()},
@@ -57,17 +61,21 @@ Json report_json(const Report& rep) {
                   {"domains", topo.domains()},
                   {"spare_domains", sc.spare_domains},
                   {"job_gpus", static_cast<std::int64_t>(sc.job.tp) * sc.job.pp * sc.job.dp}};
-  j["checkpoint"] = {{"policy", plan.checkpoint_policy},
-                     {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
-                     {"job_faults_per_hour", plan.job_faults_per_hour}};
-  const double job_domains = std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
+  j["checkpoint"] = {
+      {"policy", plan.checkpoint_policy},
+      {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
+      {"job_faults_per_hour", plan.job_faults_per_hour}};
+  const double job_domains =
+      std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
   const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
   if (sc.mode == "snapshot")
-    j["snapshot"] = {{"gpus", topo.gpus()},
-                     {"failed_fraction", sc.failed_fraction},
-                     {"failed_gpus", rep.runs.empty() || rep.runs[0].runs.empty() ? 0 : rep.runs[0].runs[0].failures},
-                     {"tp", sc.job.tp},
-                     {"tp_groups", static_cast<std::int64_t>(sc.job.dp) * sc.job.pp}};
+    j["snapshot"] = {
+        {"gpus", topo.gpus()},
+        {"failed_fraction", sc.failed_fraction},
+        {"failed_gpus",
+         rep.runs.empty() || rep.runs[0].runs.empty() ? 0 : rep.runs[0].runs[0].failures},
+        {"tp", sc.job.tp},
+        {"tp_groups", static_cast<std::int64_t>(sc.job.dp) * sc.job.pp}};
   Json strategies = Json::object();
   for (const auto& s : rep.strategies) {
     Json badput = Json::object(), badput_ci = Json::object();
@@ -91,18 +99,21 @@ Json report_json(const Report& rep) {
         {"checkpoints", summary_json(s.checkpoints)},
         {"goodput_minus_winner", summary_json(s.difference_vs_winner)},
         {"boost_energy_gpu_hours", summary_json(s.boost_energy_gpu_hours)},
-        {"boosted_domain_share", summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
+        {"boosted_domain_share",
+         summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
     };
     if (sc.mode != "snapshot") {
       Json above = Json::array();
-      for (std::size_t k = 0; k < s.time_above_failed.size() && k < sc.failed_gpu_thresholds.size(); ++k)
+      for (std::size_t k = 0; k < s.time_above_failed.size() && k < sc.failed_gpu_thresholds.size();
+           ++k)
         above.push_back({{"failed_fraction_above", sc.failed_gpu_thresholds[k]},
                          {"time_share", summary_json(s.time_above_failed[k])}});
       strategies[s.name]["cluster_health"] = {
-          {"failed_gpus", {{"mean", summary_json(s.failed_gpus_mean)},
-                           {"p50", summary_json(s.failed_gpus_p50)},
-                           {"p90", summary_json(s.failed_gpus_p90)},
-                           {"p99", summary_json(s.failed_gpus_p99)}}},
+          {"failed_gpus",
+           {{"mean", summary_json(s.failed_gpus_mean)},
+            {"p50", summary_json(s.failed_gpus_p50)},
+            {"p90", summary_json(s.failed_gpus_p90)},
+            {"p99", summary_json(s.failed_gpus_p99)}}},
           {"time_above_failed", above},
           {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
           {"paused_hours", summary_json(s.paused_hours)}};
@@ -111,13 +122,15 @@ Json report_json(const Report& rep) {
       strategies[s.name]["time_to_train"] = {{"train_hours", sc.train_hours},
                                              {"wall_hours", summary_json(s.time_to_train_hours)},
                                              {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
-      if (sc.gpu_hour_price > 0) strategies[s.name]["time_to_train"]["cost"] = summary_json(s.cost_to_train);
+      if (sc.gpu_hour_price > 0)
+        strategies[s.name]["time_to_train"]["cost"] = summary_json(s.cost_to_train);
     }
     if (sc.mode != "snapshot") {
       Json paid = Json::object();
       for (int k = 0; k < kMechanismCount; ++k)
-        paid[mechanism_name(static_cast<Mechanism>(k))] = {{"count", summary_json(s.paid_count[k])},
-                                                           {"stall_hours", summary_json(s.paid_stall_hours[k])}};
+        paid[mechanism_name(static_cast<Mechanism>(k))] = {
+            {"count", summary_json(s.paid_count[k])},
+            {"stall_hours", summary_json(s.paid_stall_hours[k])}};
       strategies[s.name]["mechanisms_paid"] = paid;
     }
     if (sc.mode == "snapshot") {
@@ -136,24 +149,32 @@ Json report_json(const Report& rep) {
     j["price_list"] = prices;
   }
   j["strategies"] = strategies;
-  j["winner"] = rep.strategies[rep.winner].name;  // the leader; see "verdict" for whether it is significant
-  j["verdict"] = {{"leader", rep.strategies[rep.winner].name},
-                  {"runner_up", rep.runner_up != rep.winner ? Json(rep.strategies[rep.runner_up].name) : Json(nullptr)},
-                  {"significant", rep.decided},
-                  {"statement", rep.runner_up == rep.winner ? "only one strategy"
-                                : rep.decided                ? "leader ahead (paired 95% CI excludes 0)"
-                                : rep.strategies[rep.winner].goodput.n < 2 ? "one seed: no confidence interval"
-                                                                           : "tied (paired 95% CI includes 0)"}};
+  j["winner"] =
+      rep.strategies[rep.winner].name;  // the leader; see "verdict" for whether it is significant
+  j["verdict"] = {
+      {"leader", rep.strategies[rep.winner].name},
+      {"runner_up",
+       rep.runner_up != rep.winner ? Json(rep.strategies[rep.runner_up].name) : Json(nullptr)},
+      {"significant", rep.decided},
+      {"statement", rep.runner_up == rep.winner ? "only one strategy"
+                    : rep.decided               ? "leader ahead (paired 95% CI excludes 0)"
+                    : rep.strategies[rep.winner].goodput.n < 2
+                        ? "one seed: no confidence interval"
+                        : "tied (paired 95% CI includes 0)"}};
   j["scenario"] = sc.resolved;
   return j;
 }
 
 std::string runs_csv(const Report& rep) {
   std::string out = "run,seed,strategy,goodput";
-  for (int b = 0; b < kBucketCount; ++b) out += std::string(",") + bucket_name(static_cast<Bucket>(b));
-  out += ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,checkpoints,events,"
-         "boost_energy_gpu_hours,healthy_tp_groups_fraction,failed_gpus_mean,failed_gpus_p50,failed_gpus_p90,"
-         "failed_gpus_p99";
+  for (int b = 0; b < kBucketCount; ++b)
+    out += std::string(",") + bucket_name(static_cast<Bucket>(b));
+  out +=
+      ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,"
+      "checkpoints,events,"
+      "boost_energy_gpu_hours,healthy_tp_groups_fraction,failed_gpus_mean,failed_gpus_p50,failed_"
+      "gpus_p90,"
+      "failed_gpus_p99";
   for (double x : rep.plan->scenario.failed_gpu_thresholds) {
     char name[64];
     std::snprintf(name, sizeof name, ",time_above_failed_%.10g", x);
@@ -169,13 +190,16 @@ std::string runs_csv(const Report& rep) {
   for (std::size_t r = 0; r < runs; ++r) {
     for (const auto& sr : rep.runs) {
       const RunMetrics& m = sr.runs[r];
-      out += std::to_string(r) + "," + std::to_string(rep.plan->scenario.seed) + "," + sr.strategy + "," + num(m.goodput);
+      out += std::to_string(r) + "," + std::to_string(rep.plan->scenario.seed) + "," + sr.strategy +
+             "," + num(m.goodput);
       for (double b : m.badput) out += "," + num(b);
-      out += "," + num(m.ettr) + "," + std::to_string(m.interruptions) + "," + std::to_string(m.failures) + "," +
-             std::to_string(m.job_failures) + "," + num(m.gpu_hours_down) + "," + std::to_string(m.peak_failed_gpus) +
-             "," + num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," + std::to_string(m.events) + "," +
-             num(m.boost_energy_gpu_hours) + "," + num(m.healthy_tp_groups_fraction) + "," + num(m.failed_gpus_mean) +
-             "," + num(m.failed_gpus_p50) + "," + num(m.failed_gpus_p90) + "," + num(m.failed_gpus_p99);
+      out += "," + num(m.ettr) + "," + std::to_string(m.interruptions) + "," +
+             std::to_string(m.failures) + "," + std::to_string(m.job_failures) + "," +
+             num(m.gpu_hours_down) + "," + std::to_string(m.peak_failed_gpus) + "," +
+             num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," +
+             std::to_string(m.events) + "," + num(m.boost_energy_gpu_hours) + "," +
+             num(m.healthy_tp_groups_fraction) + "," + num(m.failed_gpus_mean) + "," +
+             num(m.failed_gpus_p50) + "," + num(m.failed_gpus_p90) + "," + num(m.failed_gpus_p99);
       for (std::size_t k = 0; k < rep.plan->scenario.failed_gpu_thresholds.size(); ++k)
         out += "," + num(k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0);
       out += "\n";

@@ -36,9 +36,12 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     s.peak_failed_gpus = summarize_by(r, [](const RunMetrics& m) { return m.peak_failed_gpus; });
     s.spare_gpu_hours = summarize_by(r, [](const RunMetrics& m) { return m.spare_gpu_hours; });
     s.checkpoints = summarize_by(r, [](const RunMetrics& m) { return m.checkpoints; });
-    s.boost_energy_gpu_hours = summarize_by(r, [](const RunMetrics& m) { return m.boost_energy_gpu_hours; });
-    s.boosted_domain_hours = summarize_by(r, [](const RunMetrics& m) { return m.boosted_domain_hours; });
-    s.healthy_tp_groups_fraction = summarize_by(r, [](const RunMetrics& m) { return m.healthy_tp_groups_fraction; });
+    s.boost_energy_gpu_hours =
+        summarize_by(r, [](const RunMetrics& m) { return m.boost_energy_gpu_hours; });
+    s.boosted_domain_hours =
+        summarize_by(r, [](const RunMetrics& m) { return m.boosted_domain_hours; });
+    s.healthy_tp_groups_fraction =
+        summarize_by(r, [](const RunMetrics& m) { return m.healthy_tp_groups_fraction; });
     for (int b = 0; b < kBucketCount; ++b)
       s.badput[b] = summarize_by(r, [b](const RunMetrics& m) { return m.badput[b]; });
     s.failed_gpus_mean = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_mean; });
@@ -55,15 +58,19 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       }));
     for (int k = 0; k < kMechanismCount; ++k) {
       s.paid_count[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_count[k]; });
-      s.paid_stall_hours[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_stall_hours[k]; });
+      s.paid_stall_hours[k] =
+          summarize_by(r, [k](const RunMetrics& m) { return m.paid_stall_hours[k]; });
     }
     if (plan.scenario.train_hours > 0) {
       const double gpus = static_cast<double>(plan.topology->gpus());
       const double need = plan.scenario.train_hours, price = plan.scenario.gpu_hour_price;
-      auto hours = [need](const RunMetrics& m) { return m.goodput > 0 ? need / m.goodput : INFINITY; };
+      auto hours = [need](const RunMetrics& m) {
+        return m.goodput > 0 ? need / m.goodput : INFINITY;
+      };
       s.time_to_train_hours = summarize_by(r, hours);
       s.gpu_hours_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus; });
-      s.cost_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus * price; });
+      s.cost_to_train =
+          summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus * price; });
     }
     double wall = 0, interruptions = 0;
     for (const auto& m : r) {
@@ -85,8 +92,9 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
   }
   rep.runner_up = rep.winner;
   for (std::size_t i = 0; i < rep.strategies.size(); ++i)
-    if (i != rep.winner && (rep.runner_up == rep.winner ||
-                            rep.strategies[i].goodput.mean > rep.strategies[rep.runner_up].goodput.mean))
+    if (i != rep.winner &&
+        (rep.runner_up == rep.winner ||
+         rep.strategies[i].goodput.mean > rep.strategies[rep.runner_up].goodput.mean))
       rep.runner_up = i;
   if (rep.runner_up != rep.winner) {
     const Summary& d = rep.strategies[rep.runner_up].difference_vs_winner;

@@ -5,9 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/report/report.hpp"
 #include "models/strategies/price_list.hpp"
 #include "sim/report/output_dir.hpp"
+#include "sim/report/report.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/text_util.hpp"
 
@@ -15,7 +15,9 @@ namespace goodput {
 
 namespace {
 
-std::string pct(double v) { return fmt("%.2f%%", 100 * v); }
+std::string pct(double v) {
+  return fmt("%.2f%%", 100 * v);
+}
 // A mean with its 95% CI half-width; with one sample there is no CI, and saying "± 0.00" would
 // claim a certainty one seed cannot give.
 std::string pct_ci(const Summary& s) {
@@ -35,10 +37,11 @@ std::string num_ci(const Summary& s, const char* f = "%.1f") {
 std::string verdict_paragraph(const Report& rep, bool bold) {
   const auto& w = rep.strategies[rep.winner];
   const std::string b = bold ? "**" : "";
-  const std::string over = " over " + std::to_string(rep.plan->scenario.seeds) +
-                           (rep.plan->scenario.mode == "snapshot"
-                                ? std::string(" random placements of the failed GPUs")
-                                : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h");
+  const std::string over =
+      " over " + std::to_string(rep.plan->scenario.seeds) +
+      (rep.plan->scenario.mode == "snapshot"
+           ? std::string(" random placements of the failed GPUs")
+           : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h");
   std::ostringstream s;
   if (rep.strategies.size() < 2) {
     s << b << w.name << b << " keeps Goodput " << pct_ci(w.goodput) << over << ".";
@@ -48,18 +51,20 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
   const Summary& d = r.difference_vs_winner;
   const double lead = std::max(0.0, -d.mean);
   if (rep.decided) {
-    s << b << w.name << b << " keeps the most useful training: Goodput " << pct_ci(w.goodput) << over
-      << ". The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean) << "; paired over the same failures, "
-      << w.name << " is ahead by " << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95)
-      << " percentage points (significant at 95%).";
+    s << b << w.name << b << " keeps the most useful training: Goodput " << pct_ci(w.goodput)
+      << over << ". The runner-up, " << r.name << ", keeps " << pct(r.goodput.mean)
+      << "; paired over the same failures, " << w.name << " is ahead by " << fmt("%.2f", 100 * lead)
+      << " ± " << fmt("%.2f", 100 * d.ci95) << " percentage points (significant at 95%).";
   } else if (d.n < 2) {
-    s << "With one seed there is no confidence interval, so no winner is named: " << w.name << " has the highest "
-      << "Goodput in this run (" << pct(w.goodput.mean) << "), " << r.name << " next (" << pct(r.goodput.mean)
-      << "). Run with --seeds 2 or more to compare.";
+    s << "With one seed there is no confidence interval, so no winner is named: " << w.name
+      << " has the highest "
+      << "Goodput in this run (" << pct(w.goodput.mean) << "), " << r.name << " next ("
+      << pct(r.goodput.mean) << "). Run with --seeds 2 or more to compare.";
   } else {
-    s << b << w.name << b << " and " << b << r.name << b << " are tied at the top: Goodput " << pct_ci(w.goodput)
-      << " and " << pct_ci(r.goodput) << over << "; paired over the same failures the difference is "
-      << fmt("%.2f", 100 * lead) << " ± " << fmt("%.2f", 100 * d.ci95)
+    s << b << w.name << b << " and " << b << r.name << b << " are tied at the top: Goodput "
+      << pct_ci(w.goodput) << " and " << pct_ci(r.goodput) << over
+      << "; paired over the same failures the difference is " << fmt("%.2f", 100 * lead) << " ± "
+      << fmt("%.2f", 100 * d.ci95)
       << " percentage points (not significant at 95%: more seeds may separate them).";
   }
   {
@@ -70,8 +75,10 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
     int top = 0;
     for (int k = 1; k < kBucketCount; ++k)
       if (rep.strategies[worst].badput[k].mean > rep.strategies[worst].badput[top].mean) top = k;
-    s << " " << rep.strategies[worst].name << " loses most (" << pct(1 - rep.strategies[worst].goodput.mean)
-      << "), mainly to " << bucket_name(static_cast<Bucket>(top)) << " (" << pct(rep.strategies[worst].badput[top].mean) << ").";
+    s << " " << rep.strategies[worst].name << " loses most ("
+      << pct(1 - rep.strategies[worst].goodput.mean) << "), mainly to "
+      << bucket_name(static_cast<Bucket>(top)) << " ("
+      << pct(rep.strategies[worst].badput[top].mean) << ").";
   }
   return s.str();
 }
@@ -86,29 +93,39 @@ std::string report_markdown(const Report& rep) {
   s << verdict_paragraph(rep, true) << "\n\n";
   if (rep.html)
     s << "Charts: [report.html](report.html) (opens offline)"
-      << (rep.timeline.empty() ? "" : "; one run's timeline: `timeline.json` (open in https://ui.perfetto.dev)")
+      << (rep.timeline.empty()
+              ? ""
+              : "; one run's timeline: `timeline.json` (open in https://ui.perfetto.dev)")
       << ".\n\n";
-  s << "## Goodput by strategy\n\n95% confidence intervals across seeds; the difference column is paired "
+  s << "## Goodput by strategy\n\n95% confidence intervals across seeds; the difference column is "
+       "paired "
        "(same failures) against the winner.\n\n";
-  s << "| strategy | Goodput | vs winner (pp) | ETTR | interruptions | checkpoints |\n|---|---|---|---|---|---|\n";
+  s << "| strategy | Goodput | vs winner (pp) | ETTR | interruptions | checkpoints "
+       "|\n|---|---|---|---|---|---|\n";
   for (const auto& st : rep.strategies)
     s << "| " << st.name << " | " << pct_ci(st.goodput) << " | "
       << fmt("%+.2f", 100 * st.difference_vs_winner.mean)
-      << (st.difference_vs_winner.n < 2 ? std::string() : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
-      << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | " << num_ci(st.checkpoints, "%.0f") << " |\n";
+      << (st.difference_vs_winner.n < 2 ? std::string()
+                                        : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
+      << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | "
+      << num_ci(st.checkpoints, "%.0f") << " |\n";
   if (sc.train_hours > 0 && sc.mode != "snapshot") {
     const bool priced = sc.gpu_hour_price > 0;
-    s << "\n## Time and cost to train\n\n" << fmt("%.0f", sc.train_hours)
-      << " hours of failure-free training take train_hours / Goodput of wall time under each strategy "
-         "(per run, mean ± 95% CI), for which the whole cluster (" << topo.gpus()
-      << " GPUs, spares included) is held" << (priced ? fmt(" at %.4g per GPU-hour", sc.gpu_hour_price) : "")
-      << ".\n\n| strategy | wall time (days) | GPU-hours |" << (priced ? " cost |" : "") << "\n|---|---|---|"
-      << (priced ? "---|" : "") << "\n";
+    s << "\n## Time and cost to train\n\n"
+      << fmt("%.0f", sc.train_hours)
+      << " hours of failure-free training take train_hours / Goodput of wall time under each "
+         "strategy "
+         "(per run, mean ± 95% CI), for which the whole cluster ("
+      << topo.gpus() << " GPUs, spares included) is held"
+      << (priced ? fmt(" at %.4g per GPU-hour", sc.gpu_hour_price) : "")
+      << ".\n\n| strategy | wall time (days) | GPU-hours |" << (priced ? " cost |" : "")
+      << "\n|---|---|---|" << (priced ? "---|" : "") << "\n";
     for (const auto& st : rep.strategies) {
       Summary days = st.time_to_train_hours;
       days.mean /= 24;
       days.ci95 /= 24;
-      s << "| " << st.name << " | " << num_ci(days, "%.2f") << " | " << num_ci(st.gpu_hours_to_train, "%.4g") << " |";
+      s << "| " << st.name << " | " << num_ci(days, "%.2f") << " | "
+        << num_ci(st.gpu_hours_to_train, "%.4g") << " |";
       if (priced) s << " " << num_ci(st.cost_to_train, "%.4g") << " |";
       s << "\n";
     }
@@ -123,113 +140,149 @@ std::string report_markdown(const Report& rep) {
     for (const auto& st : rep.strategies) s << " " << pct(st.badput[b].mean) << " |";
     s << "\n";
   }
-  s << "\n## Time in state (share of wall time)\n\nrunning = Goodput; degraded = DEGRADED_CAPACITY + "
-       "RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and rolled-back work; waiting = "
-       "WAITING_FOR_CAPACITY.\n\n| strategy | running | degraded | stalled | waiting |\n|---|---|---|---|---|\n";
+  s << "\n## Time in state (share of wall time)\n\nrunning = Goodput; degraded = DEGRADED_CAPACITY "
+       "+ "
+       "RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and rolled-back work; "
+       "waiting = "
+       "WAITING_FOR_CAPACITY.\n\n| strategy | running | degraded | stalled | waiting "
+       "|\n|---|---|---|---|---|\n";
   for (const auto& st : rep.strategies) {
     s << "| " << st.name << " |";
     for (double v : time_in_state(st)) s << " " << pct(v) << " |";
     s << "\n";
   }
   bool boosted = false;
-  for (const auto& st : rep.strategies) boosted = boosted || st.boost_energy_gpu_hours.mean > 0 || st.boosted_domain_hours.mean > 0;
+  for (const auto& st : rep.strategies)
+    boosted = boosted || st.boost_energy_gpu_hours.mean > 0 || st.boosted_domain_hours.mean > 0;
   if (boosted && sc.mode != "snapshot") {
-    s << "\n## Power boost\n\n| strategy | extra energy (GPU-TDP-hours) | boosted domain-hours |\n|---|---|---|\n";
+    s << "\n## Power boost\n\n| strategy | extra energy (GPU-TDP-hours) | boosted domain-hours "
+         "|\n|---|---|---|\n";
     for (const auto& st : rep.strategies)
       s << "| " << st.name << " | " << num_ci(st.boost_energy_gpu_hours, "%.0f") << " | "
         << num_ci(st.boosted_domain_hours, "%.0f") << " |\n";
   }
   if (sc.mode == "snapshot") {
-    s << "\n## Snapshot\n\n" << fmt("%.3f", 100 * sc.failed_fraction) << "% of " << topo.gpus() << " GPUs down ("
-      << rep.runs[0].runs[0].failures << " GPUs), placed uniformly at random; one placement per seed. Goodput is the "
+    s << "\n## Snapshot\n\n"
+      << fmt("%.3f", 100 * sc.failed_fraction) << "% of " << topo.gpus() << " GPUs down ("
+      << rep.runs[0].runs[0].failures
+      << " GPUs), placed uniformly at random; one placement per seed. Goodput is the "
       << "steady-state throughput relative to the failure-free job; TP groups of " << sc.job.tp
-      << " GPUs with no failed GPU: " << pct_ci(rep.strategies.front().healthy_tp_groups_fraction) << ".\n";
+      << " GPUs with no failed GPU: " << pct_ci(rep.strategies.front().healthy_tp_groups_fraction)
+      << ".\n";
     s << "\n## Set-up\n\n"
-      << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
-      << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
+      << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
+      << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
       << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << ".\n"
       << "- Cost model: " << plan.cost_info.name
-      << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash + ")" : std::string())
+      << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path +
+                                                   ", hash " + plan.cost_info.profile_hash + ")"
+                                             : std::string())
       << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n";
     return s.str();
   }
   const auto& any = rep.strategies.front();
   s << "\n## Failures (the same for every strategy)\n\n"
-    << "| faults per run | faults hitting the job (" << rep.strategies.front().name << ") | GPU-hours down | peak failed GPUs |\n"
+    << "| faults per run | faults hitting the job (" << rep.strategies.front().name
+    << ") | GPU-hours down | peak failed GPUs |\n"
     << "|---|---|---|---|\n| " << num_ci(any.failures) << " | " << num_ci(any.job_failures) << " | "
     << num_ci(any.gpu_hours_down, "%.0f") << " | " << num_ci(any.peak_failed_gpus) << " |\n\n";
-  s << "Idle healthy GPU-hours (spares and GPUs left out of the job):\n\n| strategy | spare GPU-hours |\n|---|---|\n";
-  for (const auto& st : rep.strategies) s << "| " << st.name << " | " << num_ci(st.spare_gpu_hours, "%.0f") << " |\n";
-  s << "\n## Cluster health\n\nFailed GPUs over time (time-weighted, mean of per-run figures, the same for every "
+  s << "Idle healthy GPU-hours (spares and GPUs left out of the job):\n\n| strategy | spare "
+       "GPU-hours |\n|---|---|\n";
+  for (const auto& st : rep.strategies)
+    s << "| " << st.name << " | " << num_ci(st.spare_gpu_hours, "%.0f") << " |\n";
+  s << "\n## Cluster health\n\nFailed GPUs over time (time-weighted, mean of per-run figures, the "
+       "same for every "
        "strategy):\n\n| mean | p50 | p90 | p99 |";
-  for (double x : sc.failed_gpu_thresholds) s << " time with > " << fmt("%.3g", 100 * x) << "% failed |";
+  for (double x : sc.failed_gpu_thresholds)
+    s << " time with > " << fmt("%.3g", 100 * x) << "% failed |";
   s << "\n|---|---|---|---|";
   for (std::size_t k = 0; k < sc.failed_gpu_thresholds.size(); ++k) s << "---|";
-  s << "\n| " << num_ci(any.failed_gpus_mean, "%.1f") << " | " << num_ci(any.failed_gpus_p50, "%.0f") << " | "
-    << num_ci(any.failed_gpus_p90, "%.0f") << " | " << num_ci(any.failed_gpus_p99, "%.0f") << " |";
+  s << "\n| " << num_ci(any.failed_gpus_mean, "%.1f") << " | "
+    << num_ci(any.failed_gpus_p50, "%.0f") << " | " << num_ci(any.failed_gpus_p90, "%.0f") << " | "
+    << num_ci(any.failed_gpus_p99, "%.0f") << " |";
   for (const auto& t : any.time_above_failed) s << " " << pct_ci(t) << " |";
-  s << "\n\nPer strategy: the job's mean time between interruptions (all wall hours / all interruptions) and the "
-       "hours it stood paused for lack of capacity.\n\n| strategy | job MTBI (h) | paused hours |\n|---|---|---|\n";
+  s << "\n\nPer strategy: the job's mean time between interruptions (all wall hours / all "
+       "interruptions) and the "
+       "hours it stood paused for lack of capacity.\n\n| strategy | job MTBI (h) | paused hours "
+       "|\n|---|---|---|\n";
   for (const auto& st : rep.strategies)
-    s << "| " << st.name << " | " << (st.mtbi_hours > 0 ? fmt("%.1f", st.mtbi_hours) : std::string("no interruption"))
-      << " | " << num_ci(st.paused_hours, "%.1f") << " |\n";
-  s << "\n## Recovery prices and what each strategy paid\n\nOne price list for every strategy: the same physical "
-       "action costs the same whoever performs it.\n\n| mechanism | price (s) | from |\n|---|---|---|\n";
+    s << "| " << st.name << " | "
+      << (st.mtbi_hours > 0 ? fmt("%.1f", st.mtbi_hours) : std::string("no interruption")) << " | "
+      << num_ci(st.paused_hours, "%.1f") << " |\n";
+  s << "\n## Recovery prices and what each strategy paid\n\nOne price list for every strategy: the "
+       "same physical "
+       "action costs the same whoever performs it.\n\n| mechanism | price (s) | from "
+       "|\n|---|---|---|\n";
   for (int k = 0; k < kMechanismCount; ++k) {
     const auto m = static_cast<Mechanism>(k);
-    s << "| " << mechanism_name(m) << " | " << fmt("%.4g", mechanism_price_s(sc, plan.cost.get(), m)) << " | "
+    s << "| " << mechanism_name(m) << " | "
+      << fmt("%.4g", mechanism_price_s(sc, plan.cost.get(), m)) << " | "
       << mechanism_price_source(sc, plan.cost.get(), m) << " |\n";
   }
-  s << "\nMechanisms paid per run (mean count; hours the job stood still for them in brackets; background work, "
+  s << "\nMechanisms paid per run (mean count; hours the job stood still for them in brackets; "
+       "background work, "
        "e.g. a rejoining replica's state copy, costs no stall):\n\n| strategy |";
-  for (int k = 0; k < kMechanismCount; ++k) s << " " << mechanism_name(static_cast<Mechanism>(k)) << " |";
+  for (int k = 0; k < kMechanismCount; ++k)
+    s << " " << mechanism_name(static_cast<Mechanism>(k)) << " |";
   s << "\n|---|";
   for (int k = 0; k < kMechanismCount; ++k) s << "---|";
   s << "\n";
   for (const auto& st : rep.strategies) {
     s << "| " << st.name << " |";
     for (int k = 0; k < kMechanismCount; ++k)
-      s << " " << fmt("%.1f", st.paid_count[k].mean) << " (" << fmt("%.1f", st.paid_stall_hours[k].mean) << " h) |";
+      s << " " << fmt("%.1f", st.paid_count[k].mean) << " ("
+        << fmt("%.1f", st.paid_stall_hours[k].mean) << " h) |";
     s << "\n";
   }
   s << "\n## Set-up\n\n"
-    << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus() << " GPUs in "
-    << topo.domains() << " domains of " << topo.gpus_per_domain() << " (" << sc.spare_domains << " spare domains).\n"
+    << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
+    << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << " ("
+    << sc.spare_domains << " spare domains).\n"
     << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << " = "
     << static_cast<long long>(sc.job.tp) * sc.job.pp * sc.job.dp << " GPUs.\n"
-    << "- Failures: " << (sc.failures.model == FailureSpec::Model::Trace ? "trace " + sc.failures.trace.path : "statistical, preset/classes '" + sc.failures.preset + "'")
-    << ", rate scale " << sc.failures.rate_scale << "; expected faults touching the job: "
-    << fmt("%.3f", plan.job_faults_per_hour) << " per hour (job MTBF "
-    << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h" : std::string("infinite")) << ").\n"
+    << "- Failures: "
+    << (sc.failures.model == FailureSpec::Model::Trace
+            ? "trace " + sc.failures.trace.path
+            : "statistical, preset/classes '" + sc.failures.preset + "'")
+    << ", rate scale " << sc.failures.rate_scale
+    << "; expected faults touching the job: " << fmt("%.3f", plan.job_faults_per_hour)
+    << " per hour (job MTBF "
+    << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h"
+                                     : std::string("infinite"))
+    << ").\n"
     << "- Recovery: prices above; checkpoint save " << sc.checkpoint.save_s << " s ("
     << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
     << "- Cost model: " << plan.cost_info.name
-    << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash + ")" : std::string())
+    << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path +
+                                                 ", hash " + plan.cost_info.profile_hash + ")"
+                                           : std::string())
     << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n"
     << "- Checkpoint interval (" << plan.checkpoint_policy << "), per strategy:\n";
   for (const auto& st : rep.strategies) {
     const auto& c = plan.checkpointing(st.name);
-    s << "  - " << st.name << ": " << (c.interval > 0 ? fmt("%.0f s", to_seconds(c.interval)) : std::string("none"))
-      << " — " << c.reason << ".\n";
+    s << "  - " << st.name << ": "
+      << (c.interval > 0 ? fmt("%.0f s", to_seconds(c.interval)) : std::string("none")) << " — "
+      << c.reason << ".\n";
   }
-  s
-    << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row per seed x strategy).\n";
+  s << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row "
+       "per seed x strategy).\n";
   return s.str();
 }
 
 std::string terminal_table(const Report& rep) {
   std::ostringstream s;
   char line[256];
-  std::snprintf(line, sizeof line, "%-20s %18s %10s %14s  %s\n", "strategy", "Goodput (95% CI)", "ETTR",
-                "interruptions", "largest badput");
+  std::snprintf(line, sizeof line, "%-20s %18s %10s %14s  %s\n", "strategy", "Goodput (95% CI)",
+                "ETTR", "interruptions", "largest badput");
   s << line;
   for (const auto& st : rep.strategies) {
     int top = 0;
     for (int b = 1; b < kBucketCount; ++b)
       if (st.badput[b].mean > st.badput[top].mean) top = b;
-    std::snprintf(line, sizeof line, "%-20s %9.2f%% ±%5.2f %9.2f%% %14.1f  %s %.2f%%\n", st.name.c_str(),
-                  100 * st.goodput.mean, 100 * st.goodput.ci95, 100 * st.ettr.mean, st.interruptions.mean,
-                  bucket_name(static_cast<Bucket>(top)), 100 * st.badput[top].mean);
+    std::snprintf(line, sizeof line, "%-20s %9.2f%% ±%5.2f %9.2f%% %14.1f  %s %.2f%%\n",
+                  st.name.c_str(), 100 * st.goodput.mean, 100 * st.goodput.ci95, 100 * st.ettr.mean,
+                  st.interruptions.mean, bucket_name(static_cast<Bucket>(top)),
+                  100 * st.badput[top].mean);
     s << line;
   }
   s << verdict_paragraph(rep, false) << "\n";

@@ -70,14 +70,17 @@ std::string sweep_markdown(const Sweep& sw) {
   for (const auto& a : sw.axes) s << " `" << a.pointer << "`";
   const char* unit = sc.mode == "snapshot" ? " placements" : " seeds";
   s << ". Each point is a full run of "
-    << (vary ? std::string("as many") + unit + " as its `seeds` column says (added until the CI target was met)"
+    << (vary ? std::string("as many") + unit +
+                   " as its `seeds` column says (added until the CI target was met)"
              : std::to_string(sc.seeds) + unit)
-    << "; Goodput mean ± 95% CI, and the largest loss bucket. Full reports per point in `point-NNN/`.\n\n| point |";
+    << "; Goodput mean ± 95% CI, and the largest loss bucket. Full reports per point in "
+       "`point-NNN/`.\n\n| point |";
   for (const auto& a : sw.axes) s << " `" << a.pointer << "` |";
   if (vary) s << " seeds |";
   for (const auto& st : sw.points.front().report.strategies) s << " " << st.name << " |";
   s << "\n|---|";
-  for (std::size_t i = 0; i < sw.axes.size() + sw.points.front().report.strategies.size() + (vary ? 1 : 0); ++i)
+  for (std::size_t i = 0;
+       i < sw.axes.size() + sw.points.front().report.strategies.size() + (vary ? 1 : 0); ++i)
     s << "---|";
   s << "\n";
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
@@ -88,16 +91,20 @@ std::string sweep_markdown(const Sweep& sw) {
       int top = 0;
       for (int b = 1; b < kBucketCount; ++b)
         if (st.badput[b].mean > st.badput[top].mean) top = b;
-      s << " " << fmt("%.2f", 100 * st.goodput.mean) << " ± " << fmt("%.2f", 100 * st.goodput.ci95) << "%";
+      s << " " << fmt("%.2f", 100 * st.goodput.mean) << " ± " << fmt("%.2f", 100 * st.goodput.ci95)
+        << "%";
       if (st.badput[top].mean > 5e-5)
-        s << " (" << bucket_name(static_cast<Bucket>(top)) << " " << fmt("%.2f", 100 * st.badput[top].mean) << "%)";
+        s << " (" << bucket_name(static_cast<Bucket>(top)) << " "
+          << fmt("%.2f", 100 * st.badput[top].mean) << "%)";
       s << " |";
     }
     s << "\n";
   }
   if (!sw.seek.is_null()) s << seek_markdown(sw.seek);
-  s << "\nCharts: [report.html](report.html) (Goodput vs each axis with 95% CI bands; opens offline).\n";
-  s << "\nFiles: `points.csv` (tidy: one row per point x strategy x seed), `sweep.json` (per point and strategy).\n";
+  s << "\nCharts: [report.html](report.html) (Goodput vs each axis with 95% CI bands; opens "
+       "offline).\n";
+  s << "\nFiles: `points.csv` (tidy: one row per point x strategy x seed), `sweep.json` (per point "
+       "and strategy).\n";
   return s.str();
 }
 
@@ -119,20 +126,23 @@ std::vector<std::string> expand_range(const std::string& v, const std::string& t
   if (dots != std::string::npos) {
     const auto slash = v.find('/', dots);
     if (slash == std::string::npos || !as_number(v.substr(0, dots), a) ||
-        !as_number(v.substr(dots + 2, slash - dots - 2), b) || !as_number(v.substr(slash + 1), step))
+        !as_number(v.substr(dots + 2, slash - dots - 2), b) ||
+        !as_number(v.substr(slash + 1), step))
       throw InputError("--axis", text, "expected a range FROM..TO/STEP of integers, e.g. 0..96/8");
     ints = true;
   } else {
     const auto c1 = v.find(':');
     if (c1 == std::string::npos) return {};
     const auto c2 = v.find(':', c1 + 1);
-    if (c2 == std::string::npos || !as_number(v.substr(0, c1), a) || !as_number(v.substr(c1 + 1, c2 - c1 - 1), b) ||
-        !as_number(v.substr(c2 + 1), step))
+    if (c2 == std::string::npos || !as_number(v.substr(0, c1), a) ||
+        !as_number(v.substr(c1 + 1, c2 - c1 - 1), b) || !as_number(v.substr(c2 + 1), step))
       throw InputError("--axis", text, "expected a range FROM:TO:STEP, e.g. 0:0.004:0.0005");
   }
   if (ints && (a != std::floor(a) || b != std::floor(b) || step != std::floor(step)))
-    throw InputError("--axis", text, "FROM..TO/STEP takes integers; use FROM:TO:STEP for fractions");
-  if (!(step > 0) || b < a) throw InputError("--axis", text, "a range needs FROM <= TO and a step > 0");
+    throw InputError("--axis", text,
+                     "FROM..TO/STEP takes integers; use FROM:TO:STEP for fractions");
+  if (!(step > 0) || b < a)
+    throw InputError("--axis", text, "a range needs FROM <= TO and a step > 0");
   const double count = std::floor((b - a) / step * (1 + 1e-12)) + 1;
   if (count > 10000) throw InputError("--axis", text, "more than 10,000 values in one range");
   std::vector<std::string> out;
@@ -149,20 +159,25 @@ std::vector<std::string> expand_range(const std::string& v, const std::string& t
 SweepAxis parse_axis(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || text[0] != '/')
-    throw InputError("--axis", text, "expected /json/pointer=v1,v2,... (or a range: FROM:TO:STEP, FROM..TO/STEP)");
+    throw InputError("--axis", text,
+                     "expected /json/pointer=v1,v2,... (or a range: FROM:TO:STEP, FROM..TO/STEP)");
   SweepAxis a;
   a.pointer = text.substr(0, eq);
   std::string cur;
   auto take = [&] {
     if (cur.empty()) throw InputError("--axis", text, "empty value in the list");
     const auto range = expand_range(cur, text);
-    if (range.empty()) a.values.push_back(cur);
-    else a.values.insert(a.values.end(), range.begin(), range.end());
+    if (range.empty())
+      a.values.push_back(cur);
+    else
+      a.values.insert(a.values.end(), range.begin(), range.end());
     cur.clear();
   };
   for (char c : text.substr(eq + 1)) {
-    if (c == ',') take();
-    else cur += c;
+    if (c == ',')
+      take();
+    else
+      cur += c;
   }
   take();
   // All numbers: numeric order, each value once (so points and charts read 8, 16, 96, 120, 1200).
@@ -172,7 +187,8 @@ SweepAxis parse_axis(const std::string& text) {
     if (!as_number(v, x)) return a;
     nums.emplace_back(x, v);
   }
-  std::stable_sort(nums.begin(), nums.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::stable_sort(nums.begin(), nums.end(),
+                   [](const auto& l, const auto& r) { return l.first < r.first; });
   a.values.clear();
   for (std::size_t i = 0; i < nums.size(); ++i)
     if (i == 0 || nums[i].first != nums[i - 1].first) a.values.push_back(nums[i].second);
@@ -199,7 +215,8 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   std::string csv = "point";
   for (const auto& a : sw.axes) csv += "," + csv_field(a.pointer);
   csv += ",strategy,run,goodput";
-  for (int b = 0; b < kBucketCount; ++b) csv += std::string(",") + bucket_name(static_cast<Bucket>(b));
+  for (int b = 0; b < kBucketCount; ++b)
+    csv += std::string(",") + bucket_name(static_cast<Bucket>(b));
   csv += ",ettr,interruptions,boost_energy_gpu_hours,healthy_tp_groups_fraction\n";
   Json points = Json::array();
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
@@ -217,8 +234,10 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
     for (std::size_t si = 0; si < pt.report.strategies.size(); ++si) {
       const auto& st = pt.report.strategies[si];
       Json badput = Json::object();
-      for (int b = 0; b < kBucketCount; ++b) badput[bucket_name(static_cast<Bucket>(b))] = st.badput[b].mean;
-      strategies[st.name] = {{"goodput", {{"mean", st.goodput.mean}, {"ci95", st.goodput.ci95}}}, {"badput", badput}};
+      for (int b = 0; b < kBucketCount; ++b)
+        badput[bucket_name(static_cast<Bucket>(b))] = st.badput[b].mean;
+      strategies[st.name] = {{"goodput", {{"mean", st.goodput.mean}, {"ci95", st.goodput.ci95}}},
+                             {"badput", badput}};
       const auto& runs = pt.report.runs[si].runs;
       for (std::size_t r = 0; r < runs.size(); ++r) {
         const RunMetrics& m = runs[r];
@@ -227,7 +246,8 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
         csv += "," + st.name + "," + std::to_string(r) + "," + fmt("%.10g", m.goodput);
         for (double b : m.badput) csv += "," + fmt("%.10g", b);
         csv += "," + fmt("%.10g", m.ettr) + "," + std::to_string(m.interruptions) + "," +
-               fmt("%.10g", m.boost_energy_gpu_hours) + "," + fmt("%.10g", m.healthy_tp_groups_fraction) + "\n";
+               fmt("%.10g", m.boost_energy_gpu_hours) + "," +
+               fmt("%.10g", m.healthy_tp_groups_fraction) + "\n";
       }
     }
     jp["strategies"] = strategies;
@@ -238,8 +258,11 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   }
   Json axes = Json::array();
   for (const auto& a : sw.axes) axes.push_back({{"pointer", a.pointer}, {"values", a.values}});
-  Json j = {{"schema_version", kReportSchemaVersion}, {"tool", {{"name", "goodput"}, {"version", kToolVersion}}},
-            {"scenario_file", sw.scenario_file}, {"axes", axes}, {"points", points}};
+  Json j = {{"schema_version", kReportSchemaVersion},
+            {"tool", {{"name", "goodput"}, {"version", kToolVersion}}},
+            {"scenario_file", sw.scenario_file},
+            {"axes", axes},
+            {"points", points}};
   if (!sw.seek.is_null()) j["seek"] = sw.seek;
   write_file(tmp / "sweep.json", j.dump(2) + "\n");
   write_file(tmp / "points.csv", csv);

@@ -27,12 +27,14 @@ struct Sweep {
   std::string scenario_file;
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
-  Json seek;  // goal seek: metric, comparison, target, rule, strategy, evaluations, answer (else null)
+  Json seek;  // goal seek: metric, comparison, target, rule, strategy, evaluations, answer (else
+              // null)
 };
 
 SweepAxis parse_axis(const std::string& text);  // "/json/pointer=v1,v2,..."
 std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>& axes);
 void write_sweep_files(const Sweep& sweep, const std::filesystem::path& dir);  // into `dir`
-void write_sweep(const Sweep& sweep, const std::string& directory);  // claimed and published (output_dir.hpp)
+void write_sweep(const Sweep& sweep,
+                 const std::string& directory);  // claimed and published (output_dir.hpp)
 
 }  // namespace goodput

@@ -58,7 +58,8 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
     const int have = runs.empty() ? 0 : static_cast<int>(runs.front().runs.size());
     set_seeds(pt.plan, n);
     auto more = run_monte_carlo(pt.plan, threads, {}, have);  // only the new seeds
-    if (runs.empty()) runs = std::move(more);
+    if (runs.empty())
+      runs = std::move(more);
     else
       for (std::size_t s = 0; s < runs.size(); ++s)
         runs[s].runs.insert(runs[s].runs.end(), more[s].runs.begin(), more[s].runs.end());
@@ -69,7 +70,8 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
     }
     const double needed = std::min(static_cast<double>(seeds.max_seeds),
                                    n * (ci / seeds.ci_target) * (ci / seeds.ci_target));
-    const int batches = static_cast<int>(std::ceil(std::max(needed, static_cast<double>(n + batch)) / batch));
+    const int batches =
+        static_cast<int>(std::ceil(std::max(needed, static_cast<double>(n + batch)) / batch));
     n = std::min(seeds.max_seeds, batches * batch);
   }
 }
@@ -87,7 +89,8 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
   if (opt.resume)
     for (std::size_t p = 0; p < total; ++p) {
       int seeds = 0;
-      auto runs = read_point_record(record_path(staging, p), scenarios[p].resolved, opt.seeds.ci_target > 0, seeds);
+      auto runs = read_point_record(record_path(staging, p), scenarios[p].resolved,
+                                    opt.seeds.ci_target > 0, seeds);
       if (!runs) continue;
       points[p].values = values[p];
       points[p].plan = make_plan(scenarios[p]);
@@ -103,7 +106,8 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
     todo.resize(static_cast<std::size_t>(opt.stop_after));
 
   const int threads = std::max(1, opt.threads);
-  const int workers = std::max(1, std::min(opt.runner ? opt.workers : threads, static_cast<int>(todo.size())));
+  const int workers =
+      std::max(1, std::min(opt.runner ? opt.workers : threads, static_cast<int>(todo.size())));
   const int inner = std::max(1, threads / workers);  // Monte Carlo threads per point
   const auto t0 = std::chrono::steady_clock::now();
   std::atomic<std::size_t> next{0};
@@ -114,7 +118,8 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
     for (std::size_t i = next++; i < todo.size(); i = next++) {
       const std::size_t p = todo[i];
       try {
-        SweepPoint pt = opt.runner ? opt.runner(scenarios[p], w) : run_point(scenarios[p], inner, opt.seeds);
+        SweepPoint pt =
+            opt.runner ? opt.runner(scenarios[p], w) : run_point(scenarios[p], inner, opt.seeds);
         pt.values = values[p];
         pt.report.plan = &pt.plan;
         write_point_record(pt, static_cast<int>(p), record_path(staging, p));
@@ -122,7 +127,8 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
         points[p] = std::move(pt);
         const int d = ++done;
         if (opt.progress) {
-          const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const double secs =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           const int ran = d - outcome.resumed;
           const int remaining = static_cast<int>(todo.size()) + outcome.resumed - d;
           const double left = secs / ran * remaining;

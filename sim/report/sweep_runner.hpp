@@ -3,7 +3,8 @@
 // streamed to DIR.partial/records/point-NNN.json (lossless, written atomically), so an
 // interrupted sweep keeps its finished points and `resume` reuses them once their resolved
 // scenario matches. When all points are done the final files are published into DIR
-// (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is removed. With a CI target, seeds are added in deterministic batches per point.
+// (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is removed. With a
+// CI target, seeds are added in deterministic batches per point.
 #pragma once
 
 #include <filesystem>
@@ -48,7 +49,7 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
 
 // `sweep` holds the axes and scenario file; its points are filled in, in point order.
 SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
-                       const std::vector<std::vector<std::string>>& values, const SweepOptions& options,
-                       const std::string& directory);
+                       const std::vector<std::vector<std::string>>& values,
+                       const SweepOptions& options, const std::string& directory);
 
 }  // namespace goodput

@@ -11,7 +11,9 @@ namespace {
 
 constexpr Time kOpen = -1;
 
-std::int64_t us(Time t) { return t * 1000; }  // trace timestamps are microseconds
+std::int64_t us(Time t) {
+  return t * 1000;
+}  // trace timestamps are microseconds
 
 }  // namespace
 
@@ -21,20 +23,28 @@ std::string phase_name(const Phase& p) {
   for (int b = 1; b < kBucketCount; ++b)
     if (p.loss[static_cast<std::size_t>(b)] > p.loss[static_cast<std::size_t>(top)]) top = b;
   switch (static_cast<Bucket>(top)) {
-    case Bucket::WastedProgress: return "stalled (lost work)";
-    case Bucket::InfrastructureRecovery: return "stalled (recovery)";
-    case Bucket::CheckpointSave: return "saving checkpoint";
-    case Bucket::CheckpointRestore: return "restoring checkpoint";
-    case Bucket::WaitingForCapacity: return "waiting for capacity";
+    case Bucket::WastedProgress:
+      return "stalled (lost work)";
+    case Bucket::InfrastructureRecovery:
+      return "stalled (recovery)";
+    case Bucket::CheckpointSave:
+      return "saving checkpoint";
+    case Bucket::CheckpointRestore:
+      return "restoring checkpoint";
+    case Bucket::WaitingForCapacity:
+      return "waiting for capacity";
     case Bucket::DegradedCapacity:
-    case Bucket::ReshardOverhead: break;
+    case Bucket::ReshardOverhead:
+      break;
   }
   return "degraded";
 }
 
-TimelineRecorder::TimelineRecorder(Time horizon, std::size_t max_spans) : horizon_(horizon), max_(max_spans) {}
+TimelineRecorder::TimelineRecorder(Time horizon, std::size_t max_spans)
+    : horizon_(horizon), max_(max_spans) {}
 
-void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string name, double value, int count) {
+void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string name,
+                            double value, int count) {
   t = std::clamp<Time>(t, 0, horizon_);
   if (!spans.empty() && spans.back().end == kOpen) {
     TimelineSpan& last = spans.back();
@@ -42,8 +52,8 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
     if (last.name == "timeline truncated") return;  // the last span runs to the horizon
     if (last.start == t) {
       spans.pop_back();  // zero-length: replaced
-      if (!spans.empty() && spans.back().end == t && spans.back().name == name && spans.back().value == value &&
-          spans.back().count == count) {
+      if (!spans.empty() && spans.back().end == t && spans.back().name == name &&
+          spans.back().value == value && spans.back().count == count) {
         spans.back().end = kOpen;  // rejoin the span before it
         return;
       }
@@ -73,7 +83,8 @@ void TimelineRecorder::flush_saves(Time end) {
     const Time s = cycle_.save_start(k);
     if (s >= end) break;
     const Time e = std::min(end, s + cycle_.blocking);
-    if (e > segment_start_) saves_.push_back({std::max(s, segment_start_), e, "saving checkpoint", 0, 0});
+    if (e > segment_start_)
+      saves_.push_back({std::max(s, segment_start_), e, "saving checkpoint", 0, 0});
   }
   cycle_ = {};
 }
@@ -86,8 +97,10 @@ void TimelineRecorder::boost(Time t, double extra_power_gpus, int boosted_domain
 void TimelineRecorder::replicas(Time t, int active, int) {
   if (t >= horizon_ || replicas_.size() >= max_) return;
   if (!replicas_.empty() && replicas_.back().second == active) return;
-  if (!replicas_.empty() && replicas_.back().first == t) replicas_.back().second = active;
-  else replicas_.emplace_back(t, active);
+  if (!replicas_.empty() && replicas_.back().first == t)
+    replicas_.back().second = active;
+  else
+    replicas_.emplace_back(t, active);
 }
 
 void TimelineRecorder::instant(Time t, const char* name) {
@@ -100,8 +113,10 @@ void TimelineRecorder::finish() {
     if (!spans->empty() && spans->back().end == kOpen) spans->back().end = horizon_;
 }
 
-std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& plan, const FaultList& faults,
-                                                              std::size_t max_points, bool* downsampled) {
+std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& plan,
+                                                              const FaultList& faults,
+                                                              std::size_t max_points,
+                                                              bool* downsampled) {
   struct Edge {
     Time t;
     int delta;  // -1 (a repair) sorts before +1 (a failure) at the same time
@@ -113,25 +128,31 @@ std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& pla
     edges.push_back({f.start, +1, f.component});
     if (f.end < plan.horizon) edges.push_back({f.end, -1, f.component});
   }
-  std::sort(edges.begin(), edges.end(),
-            [](const Edge& a, const Edge& b) { return a.t != b.t ? a.t < b.t : a.delta < b.delta; });
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.t != b.t ? a.t < b.t : a.delta < b.delta;
+  });
   std::vector<std::uint32_t> cover(plan.topology->gpus(), 0);
   std::vector<std::pair<Time, std::int64_t>> points{{0, 0}};
   std::int64_t down = 0;
   for (std::size_t i = 0; i < edges.size(); ++i) {
     for (std::uint32_t g : plan.topology->blast_radius(edges[i].component)) {
-      if (edges[i].delta > 0) down += cover[g]++ == 0 ? 1 : 0;
-      else down -= --cover[g] == 0 ? 1 : 0;
+      if (edges[i].delta > 0)
+        down += cover[g]++ == 0 ? 1 : 0;
+      else
+        down -= --cover[g] == 0 ? 1 : 0;
     }
     if (i + 1 < edges.size() && edges[i + 1].t == edges[i].t) continue;  // one point per instant
-    if (points.back().first == edges[i].t) points.back().second = down;
-    else if (points.back().second != down) points.emplace_back(edges[i].t, down);
+    if (points.back().first == edges[i].t)
+      points.back().second = down;
+    else if (points.back().second != down)
+      points.emplace_back(edges[i].t, down);
   }
   if (downsampled) *downsampled = points.size() > max_points;
   if (points.size() <= max_points) return points;
   // Past the cap: the maximum of each window (the value in force at a window's start counts).
   const std::size_t windows = std::max<std::size_t>(1, max_points / 2);
-  const Time width = std::max<Time>(1, (plan.horizon + static_cast<Time>(windows) - 1) / static_cast<Time>(windows));
+  const Time width = std::max<Time>(
+      1, (plan.horizon + static_cast<Time>(windows) - 1) / static_cast<Time>(windows));
   std::vector<std::pair<Time, std::int64_t>> out;
   std::size_t j = 0;
   std::int64_t current = 0;
@@ -156,10 +177,16 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     events.push_back(e);
   };
   auto span = [&](int pid, int tid, const std::string& name, Time a, Time b, Json args) {
-    events.push_back({{"ph", "X"}, {"pid", pid}, {"tid", tid}, {"name", name}, {"ts", us(a)}, {"dur", us(b - a)},
+    events.push_back({{"ph", "X"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"name", name},
+                      {"ts", us(a)},
+                      {"dur", us(b - a)},
                       {"args", std::move(args)}});
   };
-  // The cluster: each fault a span from failure to repair, packed into lanes so spans don't overlap.
+  // The cluster: each fault a span from failure to repair, packed into lanes so spans don't
+  // overlap.
   meta(0, -1, "process_name", "cluster failures and repairs");
   std::vector<Time> lane_end;
   std::size_t written = 0;
@@ -174,7 +201,8 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
       meta(0, static_cast<int>(lane), "thread_name", "faults " + std::to_string(lane));
     }
     lane_end[lane] = end;
-    const std::string cls = f.fault_class < faults.classes.size() ? faults.classes[f.fault_class].name : "fault";
+    const std::string cls =
+        f.fault_class < faults.classes.size() ? faults.classes[f.fault_class].name : "fault";
     span(0, static_cast<int>(lane), cls, f.start, end,
          {{"component", plan.topology->name(f.component)}, {"repaired", f.end <= plan.horizon}});
     ++written;
@@ -182,7 +210,11 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
   bool downsampled = false;
   const auto counter = failed_gpu_counter(plan, faults, kMaxCounterPoints, &downsampled);
   for (const auto& [t, n] : counter)
-    events.push_back({{"ph", "C"}, {"pid", 0}, {"name", "failed GPUs"}, {"ts", us(t)}, {"args", {{"failed", n}}}});
+    events.push_back({{"ph", "C"},
+                      {"pid", 0},
+                      {"name", "failed GPUs"},
+                      {"ts", us(t)},
+                      {"args", {{"failed", n}}}});
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int pid = static_cast<int>(s) + 1;
     const TimelineRecorder& r = *strategies[s].recorder;
@@ -196,18 +228,28 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
       span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
     for (const auto& c : r.saves()) span(pid, 4, c.name, c.start, c.end, Json::object());
     for (const auto& [t, name] : r.instants())
-      events.push_back({{"ph", "i"}, {"pid", pid}, {"tid", 3}, {"name", name}, {"ts", us(t)}, {"s", "t"}});
+      events.push_back(
+          {{"ph", "i"}, {"pid", pid}, {"tid", 3}, {"name", name}, {"ts", us(t)}, {"s", "t"}});
     for (const auto& [t, n] : r.replica_counts())
-      events.push_back({{"ph", "C"}, {"pid", pid}, {"name", "replicas"}, {"ts", us(t)}, {"args", {{"active", n}}}});
+      events.push_back({{"ph", "C"},
+                        {"pid", pid},
+                        {"name", "replicas"},
+                        {"ts", us(t)},
+                        {"args", {{"active", n}}}});
   }
   Json j = {{"displayTimeUnit", "ms"},
             {"otherData",
-             {{"tool", "goodput"}, {"scenario", plan.scenario.name}, {"run", run}, {"horizon_ms", plan.horizon},
-              {"faults_shown", written}, {"faults", faults.faults.size()},
+             {{"tool", "goodput"},
+              {"scenario", plan.scenario.name},
+              {"run", run},
+              {"horizon_ms", plan.horizon},
+              {"faults_shown", written},
+              {"faults", faults.faults.size()},
               {"caps",
                {{"fault_spans", max_faults},
                 {"fault_lanes", kFaultLanes},
-                {"spans_per_strategy_track", strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
+                {"spans_per_strategy_track",
+                 strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
                 {"failed_gpus_counter_points", kMaxCounterPoints},
                 {"failed_gpus_counter_downsampled", downsampled}}}}},
             {"traceEvents", events}};

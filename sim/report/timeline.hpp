@@ -24,8 +24,10 @@ inline constexpr std::size_t kMaxCounterPoints = 5000;
 
 // The number of failed GPUs after each change (a GPU is down while any fault covering it is
 // open), from 0 to the horizon; at most `max_points` points (windowed maxima past that).
-std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& plan, const FaultList& faults,
-                                                              std::size_t max_points, bool* downsampled = nullptr);
+std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& plan,
+                                                              const FaultList& faults,
+                                                              std::size_t max_points,
+                                                              bool* downsampled = nullptr);
 
 struct TimelineSpan {
   Time start = 0, end = 0;
@@ -81,6 +83,7 @@ struct StrategyTimeline {
 std::string record_timeline(const RunPlan& plan, int run = 0);
 // The whole trace (run index `run`), with at most max_faults failure spans.
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
-                          const std::vector<StrategyTimeline>& strategies, std::size_t max_faults = 1000);
+                          const std::vector<StrategyTimeline>& strategies,
+                          std::size_t max_faults = 1000);
 
 }  // namespace goodput

@@ -16,7 +16,8 @@ void Accounting::advance(Time t) {
     promote_pending(t);
   }
   down_gpu_s_ += static_cast<double>(down_) * dt;
-  if (static_cast<std::size_t>(down_) >= down_time_.size()) down_time_.resize(static_cast<std::size_t>(down_) + 1, 0.0);
+  if (static_cast<std::size_t>(down_) >= down_time_.size())
+    down_time_.resize(static_cast<std::size_t>(down_) + 1, 0.0);
   down_time_[static_cast<std::size_t>(down_)] += dt;
   idle_gpu_s_ += static_cast<double>(std::max<std::int64_t>(0, total_gpus_ - down_ - in_use_)) * dt;
   boost_energy_s_ += boost_power_ * dt;
@@ -48,7 +49,9 @@ void Accounting::advance_cycle(Time t, double dt) {
   bucket_[static_cast<int>(Bucket::CheckpointSave)] += dt - run;
   run_time_ += run;
   promote_pending(t);  // a snapshot of an earlier stretch that became durable by now
-  auto progress_at = [&](Time x) { return phase_progress_ + phase_.rate * run_between(phase_start_, x); };
+  auto progress_at = [&](Time x) {
+    return phase_progress_ + phase_.rate * run_between(phase_start_, x);
+  };
   auto run_time_at = [&](Time x) { return phase_run_time_ + run_between(phase_start_, x); };
   // The step in flight counts from the end of the latest save window (it may have started in an
   // earlier phase of the same cycle).

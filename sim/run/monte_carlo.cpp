@@ -10,8 +10,8 @@
 
 namespace goodput {
 
-std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, const ProgressFn& progress,
-                                          int first_run) {
+std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
+                                          const ProgressFn& progress, int first_run) {
   const int seeds = plan.scenario.seeds;
   const int count = std::max(0, seeds - first_run);
   const auto& strategies = plan.scenario.strategies;
@@ -27,9 +27,11 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, cons
     for (int i = next++; i < count; i = next++) {
       const int run = first_run + i;
       try {
-        const auto m = plan.scenario.mode == "snapshot" ? simulate_snapshot(plan, run)
-                                                         : simulate_all(plan, faults_for(plan, run), strategies);
-        for (std::size_t s = 0; s < strategies.size(); ++s) out[s].runs[static_cast<std::size_t>(i)] = m[s];
+        const auto m = plan.scenario.mode == "snapshot"
+                           ? simulate_snapshot(plan, run)
+                           : simulate_all(plan, faults_for(plan, run), strategies);
+        for (std::size_t s = 0; s < strategies.size(); ++s)
+          out[s].runs[static_cast<std::size_t>(i)] = m[s];
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!failure) failure = std::current_exception();

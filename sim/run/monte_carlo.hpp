@@ -16,7 +16,7 @@ using ProgressFn = std::function<void(int runs_done, int runs_total)>;
 
 // Runs first_run .. seeds - 1 (run r's results depend on r alone, so a later call can extend an
 // earlier one); the returned runs are in run order.
-std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads, const ProgressFn& progress = {},
-                                          int first_run = 0);
+std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
+                                          const ProgressFn& progress = {}, int first_run = 0);
 
 }  // namespace goodput

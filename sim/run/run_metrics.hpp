@@ -16,18 +16,18 @@ namespace goodput {
 struct RunMetrics {
   double goodput = 0;
   std::array<double, kBucketCount> badput{};
-  double ettr = 0;              // training time kept / wall time
+  double ettr = 0;  // training time kept / wall time
   std::int64_t interruptions = 0;
-  std::int64_t failures = 0;    // faults that started within the horizon
+  std::int64_t failures = 0;      // faults that started within the horizon
   std::int64_t job_failures = 0;  // faults that hit the job's GPUs
   double gpu_hours_down = 0;
   std::int64_t peak_failed_gpus = 0;
-  double spare_gpu_hours = 0;   // healthy GPUs not used by the job, integrated
-  std::int64_t checkpoints = 0; // durable checkpoints
-  std::int64_t rollbacks = 0;   // returns to the last durable checkpoint
-  std::int64_t events = 0;      // engine events fired
-  double boost_energy_gpu_hours = 0;  // extra power x time, in GPU-TDP-hours
-  double boosted_domain_hours = 0;    // domains boosted x time
+  double spare_gpu_hours = 0;             // healthy GPUs not used by the job, integrated
+  std::int64_t checkpoints = 0;           // durable checkpoints
+  std::int64_t rollbacks = 0;             // returns to the last durable checkpoint
+  std::int64_t events = 0;                // engine events fired
+  double boost_energy_gpu_hours = 0;      // extra power x time, in GPU-TDP-hours
+  double boosted_domain_hours = 0;        // domains boosted x time
   double healthy_tp_groups_fraction = 0;  // snapshot mode: job TP groups with no failed GPU
   double wall_hours = 0;
   // Cluster health over the run (the same for every strategy of a seed): failed GPUs as a

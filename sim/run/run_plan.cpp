@@ -102,9 +102,8 @@ void resolve_checkpointing(RunPlan& plan) {
   plan.default_checkpointing.spec = ck;
   for (std::size_t i = 0; i < n; ++i) {  // each strategy's save costs
     const StrategyInfo* info = find_strategy(s.strategies[i].name);
-    plan.checkpoints[i].spec = info && info->checkpoint_costs
-                                   ? info->checkpoint_costs(s, s.strategies[i].params)
-                                   : ck;
+    plan.checkpoints[i].spec =
+        info && info->checkpoint_costs ? info->checkpoint_costs(s, s.strategies[i].params) : ck;
   }
   auto for_all = [&](double interval, const std::string& reason) {
     plan.default_checkpointing.interval =
@@ -169,7 +168,8 @@ void resolve_checkpointing(RunPlan& plan) {
         3600.0 * (rollbacks[i] > 0 ? hours / static_cast<double>(rollbacks[i]) : hours);
     w << rollbacks[i] << " rollback(s) in a " << hours << " h pilot without checkpoints"
       << (rollbacks[i] > 0 ? "" : " (M taken as the pilot's length)") << "; ";
-    const double interval = cost_of(c.spec) > 0 ? adaptive_interval(s, cost_of(c.spec), mtbf_s, w) : ck.interval_s;
+    const double interval =
+        cost_of(c.spec) > 0 ? adaptive_interval(s, cost_of(c.spec), mtbf_s, w) : ck.interval_s;
     if (cost_of(c.spec) <= 0) w << "free checkpoints: interval_s = " << ck.interval_s << " s";
     c.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
     c.reason = w.str();
@@ -187,7 +187,8 @@ RunPlan make_plan(const Scenario& scenario) {
   plan.cost = make_cost_model(scenario, &plan.cost_info);
   if (scenario.mode == "snapshot") {
     plan.checkpoint_policy = "none";
-    plan.checkpoints.assign(scenario.strategies.size(), {0, "snapshot mode has no time axis", -1, scenario.checkpoint});
+    plan.checkpoints.assign(scenario.strategies.size(),
+                            {0, "snapshot mode has no time axis", -1, scenario.checkpoint});
     plan.default_checkpointing =
         plan.checkpoints.empty() ? RunPlan::Checkpointing{} : plan.checkpoints.front();
     return plan;

@@ -29,7 +29,7 @@ struct RunPlan {
     Time interval = 0;               // 0: no checkpoints
     std::string reason;              // one sentence: the formula and its inputs
     double rollbacks_per_hour = -1;  // measured by the pilot (-1: not needed)
-    CheckpointSpec spec;  // the strategy's save costs (StrategyInfo::checkpoint_costs)
+    CheckpointSpec spec;             // the strategy's save costs (StrategyInfo::checkpoint_costs)
   };
   std::vector<Checkpointing> checkpoints;  // one per scenario.strategies entry, same order
   // For a strategy outside the scenario's list: the fixed interval, or the adaptive formula

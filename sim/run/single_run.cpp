@@ -15,9 +15,10 @@ constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 
 // One strategy's view of the run.
 struct Lane {
-  Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim, const StrategyConfig& config,
-       JobObserver* extra)
-      : layout(health, plan.scenario.job.tp), accounting(plan.topology->gpus(), plan.scenario.failed_gpu_thresholds) {
+  Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim,
+       const StrategyConfig& config, JobObserver* extra)
+      : layout(health, plan.scenario.job.tp),
+        accounting(plan.topology->gpus(), plan.scenario.failed_gpu_thresholds) {
     const StrategyInfo* info = find_strategy(config.name);
     if (!info) throw std::logic_error("unknown strategy " + config.name);
     signals.add(&accounting);
@@ -43,8 +44,8 @@ struct Lane {
 
 class FaultFeeder final : public EventHandler {
  public:
-  FaultFeeder(Simulator& sim, const FaultList& faults, ClusterHealth& health, std::vector<std::unique_ptr<Lane>>& lanes,
-              Time horizon)
+  FaultFeeder(Simulator& sim, const FaultList& faults, ClusterHealth& health,
+              std::vector<std::unique_ptr<Lane>>& lanes, Time horizon)
       : sim_(sim), faults_(faults), health_(health), lanes_(lanes), horizon_(horizon) {}
 
   void start() { schedule_start(0); }
@@ -61,7 +62,8 @@ class FaultFeeder final : public EventHandler {
       health_.fail(f.component, &gpus_);
       FaultImpact impact;
       impact.fault = &f;
-      impact.restart_only = f.fault_class < faults_.classes.size() && faults_.classes[f.fault_class].restart_only;
+      impact.restart_only =
+          f.fault_class < faults_.classes.size() && faults_.classes[f.fault_class].restart_only;
       impact.newly_down = gpus_;
       for (auto& lane : lanes_) {
         lane->hits.clear();
@@ -106,24 +108,28 @@ class FaultFeeder final : public EventHandler {
 };
 
 std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
-                                  const std::vector<StrategyConfig>& strategies, JobObserver* extra) {
+                                  const std::vector<StrategyConfig>& strategies,
+                                  JobObserver* extra) {
   Simulator sim;
   ClusterHealth health(*plan.topology);
   std::vector<std::unique_ptr<Lane>> lanes;
-  for (const auto& s : strategies) lanes.push_back(std::make_unique<Lane>(plan, health, sim, s, extra));
+  for (const auto& s : strategies)
+    lanes.push_back(std::make_unique<Lane>(plan, health, sim, s, extra));
   FaultFeeder feeder(sim, faults, health, lanes, plan.horizon);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
   sim.run_until(plan.horizon);
   std::vector<RunMetrics> out;
   for (auto& lane : lanes)
-    out.push_back(lane->accounting.finish(plan.horizon, feeder.fired() + lane->strategy->events_handled()));
+    out.push_back(
+        lane->accounting.finish(plan.horizon, feeder.fired() + lane->strategy->events_handled()));
   return out;
 }
 
 }  // namespace
 
-RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& config, JobObserver* extra) {
+RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& config,
+                    JobObserver* extra) {
   return run_lanes(plan, faults, {config}, extra).front();
 }
 

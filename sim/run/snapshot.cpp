@@ -37,9 +37,11 @@ std::vector<RunMetrics> simulate_snapshot(const RunPlan& plan, int run) {
   std::int64_t healthy_groups = 0;
   for (std::int64_t gi = 0; gi < groups; ++gi) {
     const auto d = static_cast<std::uint32_t>(gi / per_domain);
-    const std::uint32_t first = d * topo.gpus_per_domain() + static_cast<std::uint32_t>(gi % per_domain) * s.job.tp;
+    const std::uint32_t first =
+        d * topo.gpus_per_domain() + static_cast<std::uint32_t>(gi % per_domain) * s.job.tp;
     bool ok = true;
-    for (std::uint32_t g = first; g < first + static_cast<std::uint32_t>(s.job.tp) && ok; ++g) ok = health.up(g);
+    for (std::uint32_t g = first; g < first + static_cast<std::uint32_t>(s.job.tp) && ok; ++g)
+      ok = health.up(g);
     healthy_groups += ok ? 1 : 0;
   }
 
@@ -56,7 +58,8 @@ std::vector<RunMetrics> simulate_snapshot(const RunPlan& plan, int run) {
     for (int b = 0; b < kBucketCount; ++b) m.badput[b] = p.loss[b];
     m.failures = static_cast<std::int64_t>(failed.size());
     m.peak_failed_gpus = static_cast<std::int64_t>(failed.size());
-    m.healthy_tp_groups_fraction = static_cast<double>(healthy_groups) / static_cast<double>(groups);
+    m.healthy_tp_groups_fraction =
+        static_cast<double>(healthy_groups) / static_cast<double>(groups);
     m.ettr = p.rate > 0 ? 1.0 : 0.0;
     out.push_back(m);
   }

@@ -25,7 +25,9 @@ inline Json small_scenario(int dp = 3, int domains = 4) {
   return j;
 }
 
-inline Scenario scenario_from(const Json& j) { return parse_scenario(j, "test.json"); }
+inline Scenario scenario_from(const Json& j) {
+  return parse_scenario(j, "test.json");
+}
 
 // The scenario's configuration of a strategy, or its defaults when the scenario omits it.
 inline StrategyConfig config_for(const Scenario& s, const std::string& name) {
@@ -35,8 +37,8 @@ inline StrategyConfig config_for(const Scenario& s, const std::string& name) {
   return {name, params};
 }
 
-inline FaultList one_fault(const Topology& topo, const std::string& component, double start_h, double end_h,
-                           bool restart_only = false) {
+inline FaultList one_fault(const Topology& topo, const std::string& component, double start_h,
+                           double end_h, bool restart_only = false) {
   FaultList f;
   f.classes.push_back({"test", restart_only});
   f.faults.push_back({from_hours(start_h), from_hours(end_h), *topo.resolve(component), 0});

@@ -10,7 +10,8 @@ TEST_CASE("Young and Daly intervals match their formulas") {
   const double c = 60, m = 3 * 3600.0;
   CHECK(young_interval_s(c, m) == doctest::Approx(std::sqrt(2 * c * m)));
   const double x = c / (2 * m);
-  CHECK(daly_interval_s(c, m) == doctest::Approx(std::sqrt(2 * c * m) * (1 + std::sqrt(x) / 3 + x / 9) - c));
+  CHECK(daly_interval_s(c, m) ==
+        doctest::Approx(std::sqrt(2 * c * m) * (1 + std::sqrt(x) / 3 + x / 9) - c));
   CHECK(daly_interval_s(3 * m, m) == doctest::Approx(m));  // C >= 2M: tau = M
 }
 

@@ -36,8 +36,10 @@ TEST_CASE("Llama 3 405B on 16K H100 (TP8 PP16 DP128, 8K, interleaved): 400 +- 40
   const double tf = tflops_per_gpu(*cost);
   MESSAGE("llama3-16k-h100: " << tf << " TFLOP/s per GPU, step " << cost->healthy_step_s() << " s");
   CHECK(tf == doctest::Approx(400).epsilon(0.1));
-  // Without interleaving the bubble is (pp - 1) / m = 94% of the busy time: far below Meta's figure.
-  const auto plain = make_cost_model(shipped("llama3-16k-h100.json", {"/job/virtual_stages=1"}), nullptr);
+  // Without interleaving the bubble is (pp - 1) / m = 94% of the busy time: far below Meta's
+  // figure.
+  const auto plain =
+      make_cost_model(shipped("llama3-16k-h100.json", {"/job/virtual_stages=1"}), nullptr);
   CHECK(tflops_per_gpu(*plain) < 0.8 * tf);
 }
 
@@ -66,7 +68,8 @@ TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degr
     prev = r;
   }
   // Whole micro-batches only: a step function again (8 micro-batches per replica).
-  const auto whole = make_cost_model(shipped("ntp-paper-nvl32.json", {"/cost/partial_microbatch=false"}), nullptr);
+  const auto whole =
+      make_cost_model(shipped("ntp-paper-nvl32.json", {"/cost/partial_microbatch=false"}), nullptr);
   for (int t = 31; t >= 24; --t) {
     const double r = whole->replica_throughput(t, 1.0);
     CHECK(r * 8 == doctest::Approx(std::round(r * 8)));
@@ -104,11 +107,13 @@ TEST_CASE("per-layer terms: causal attention, recomputation, sequence parallelis
   const IterationDetail& d = *cost->iteration_detail();
   const LayerBreakdown l = layer_breakdown(d.setup, d.profile, 8);
   const auto& sh = d.setup.shape;
-  const double full_fwd = calib::attention_time_s(d.profile, calib::heads_local(sh, 8), sh.seq_len, sh.head_dim(), 1);
+  const double full_fwd =
+      calib::attention_time_s(d.profile, calib::heads_local(sh, 8), sh.seq_len, sh.head_dim(), 1);
   CHECK(l.attention.fwd_s == doctest::Approx(0.5 * full_fwd));
   StepSetup st = d.setup;
   st.recompute = Recompute::selective;
-  CHECK(layer_breakdown(st, d.profile, 8).compute_bwd_s() == doctest::Approx(l.compute_bwd_s() + l.attention.fwd_s));
+  CHECK(layer_breakdown(st, d.profile, 8).compute_bwd_s() ==
+        doctest::Approx(l.compute_bwd_s() + l.attention.fwd_s));
   st.recompute = Recompute::full;
   const LayerBreakdown f = layer_breakdown(st, d.profile, 8);
   CHECK(f.compute_bwd_s() == doctest::Approx(l.compute_bwd_s() + l.compute_fwd_s()));
@@ -124,7 +129,8 @@ TEST_CASE("per-layer terms: causal attention, recomputation, sequence parallelis
   CHECK(l.tp_comm.fwd_s == doctest::Approx(2 * 2 * 7.0 / 8 * act / d.setup.nvlink_Bps));
 }
 
-TEST_CASE("the NTP reshard moves each leaving rank's whole shard (31x the per-core share at TP31)") {
+TEST_CASE(
+    "the NTP reshard moves each leaving rank's whole shard (31x the per-core share at TP31)") {
   const ReshardGeometry g = reshard_geometry(32 * 1000, 32, 31);
   CHECK(g.sent_per_extra == 1000);
   CHECK(g.sent_per_extra / g.moved_per_core == doctest::Approx(31));

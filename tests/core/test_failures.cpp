@@ -20,7 +20,8 @@ TEST_CASE("statistical fault counts are Poisson: mean and variance within bounds
   const int runs = 400;
   double sum = 0, sumsq = 0;
   for (int r = 0; r < runs; ++r) {
-    const auto n = static_cast<double>(generate_faults(spec, topo, from_hours(hours), 600, 5, r).faults.size());
+    const auto n = static_cast<double>(
+        generate_faults(spec, topo, from_hours(hours), 600, 5, r).faults.size());
     sum += n;
     sumsq += n * n;
   }
@@ -42,7 +43,8 @@ TEST_CASE("faults: sorted, inside the horizon, lemons fail more, correlated even
   spec.correlated_nodes = 3;
   const FaultList f = generate_faults(spec, topo, from_hours(5000), 600, 1, 0);
   REQUIRE(f.faults.size() > 100);
-  for (std::size_t i = 1; i < f.faults.size(); ++i) CHECK(f.faults[i - 1].start <= f.faults[i].start);
+  for (std::size_t i = 1; i < f.faults.size(); ++i)
+    CHECK(f.faults[i - 1].start <= f.faults[i].start);
   CHECK(f.faults.size() % 3 == 0);  // every event takes three nodes
   for (const auto& x : f.faults) {
     CHECK(x.start < from_hours(5000));
@@ -64,5 +66,6 @@ TEST_CASE("the Llama 3 scenario's failure model gives the paper's 419 interrupti
   for (const auto& m : runs[0].runs) hits.push_back(static_cast<double>(m.job_failures));
   const Summary sm = summarize(hits);
   CHECK(std::abs(sm.mean - 419) < 4 * std::sqrt(419.0 / 10));
-  for (const auto& m : runs[0].runs) CHECK(m.interruptions == m.job_failures);  // dp_drop: one per fault
+  for (const auto& m : runs[0].runs)
+    CHECK(m.interruptions == m.job_failures);  // dp_drop: one per fault
 }

@@ -102,7 +102,9 @@ TEST_CASE("JobLayout's indexes and grow/shrink order match a brute-force scan on
       for (int step = 0; step < 1500; ++step) {
         const auto op = rng() % 10;
         if (op < 4 || active.empty()) {  // a fault: a GPU, node or (rarely) a whole domain
-          const auto kind = rng() % 20 == 0 ? ComponentKind::Domain : rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+          const auto kind = rng() % 20 == 0 ? ComponentKind::Domain
+                            : rng() % 2     ? ComponentKind::Gpu
+                                            : ComponentKind::Node;
           const auto comp = topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind)));
           gpus.clear();
           hits.clear();
@@ -118,14 +120,18 @@ TEST_CASE("JobLayout's indexes and grow/shrink order match a brute-force scan on
           const auto k = rng() % active.size();
           health.repair(active[k], nullptr);
           active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
-        } else if (op < 8) {  // a strategy sets one domain directly (as NTP does), maybe with a partial group
+        } else if (op < 8) {  // a strategy sets one domain directly (as NTP does), maybe with a
+                              // partial group
           const auto d = static_cast<std::uint32_t>(rng() % domains);
           const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
-          const auto partial = tp > 1 ? static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp)) : 0u;
+          const auto partial =
+              tp > 1 ? static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp)) : 0u;
           layout.assign(d, groups, rng() % 2 ? partial : 0);
         } else {  // grow or shrink towards a target; predict the result by scanning
-          const std::int64_t target = job - static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 4 + 1)) +
-                                      static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 4 + 1));
+          const std::int64_t target =
+              job -
+              static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 4 + 1)) +
+              static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 4 + 1));
           std::vector<std::uint32_t> expect(domains);
           for (std::uint32_t d = 0; d < domains; ++d) expect[d] = layout.assigned(d);
           std::int64_t need = target - layout.total_assigned();
@@ -137,7 +143,8 @@ TEST_CASE("JobLayout's indexes and grow/shrink order match a brute-force scan on
             need -= add;
           }
           for (std::uint32_t d = domains; d-- > 0 && need < 0;) {
-            const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(expect[d], -need));
+            const auto remove =
+                static_cast<std::uint32_t>(std::min<std::int64_t>(expect[d], -need));
             expect[d] -= remove;
             need += remove;
           }
@@ -200,7 +207,8 @@ TEST_CASE("CapacityIndex: total and cut-off domain match a scan of healthy / tp 
         }
         REQUIRE(caps.total() == prefix.back());
         if (caps.total() == 0) continue;
-        const std::int64_t k = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(caps.total()));
+        const std::int64_t k =
+            1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(caps.total()));
         std::int64_t before = -1;
         const std::uint32_t c = caps.cutoff(k, &before);
         REQUIRE(prefix[c] < k);

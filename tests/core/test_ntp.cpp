@@ -11,9 +11,9 @@
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
 #include "models/cost/cost_model.hpp"
-#include "models/strategies/tp_degrees.hpp"
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/strategy.hpp"
+#include "models/strategies/tp_degrees.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/snapshot.hpp"
 #include "support.hpp"
@@ -43,7 +43,9 @@ struct Fixture {
   explicit Fixture(const Json& j) : plan(make_plan(scenario_from(j))), health(*plan.topology) {}
   void fail_gpus(std::uint32_t domain, int count) {
     for (int i = 0; i < count; ++i)
-      health.fail(plan.topology->id(ComponentKind::Gpu, domain * 32 + static_cast<std::uint32_t>(i)), nullptr);
+      health.fail(
+          plan.topology->id(ComponentKind::Gpu, domain * 32 + static_cast<std::uint32_t>(i)),
+          nullptr);
   }
   Phase phase(const std::string& strategy) {
     SnapshotInput in;
@@ -63,7 +65,7 @@ TEST_CASE("proportional model, pp 1: NTP loses exactly the failed-GPU share") {
   f.fail_gpus(2, 3);
   CHECK(f.phase("ntp").rate == doctest::Approx(1 - 4.0 / 128).epsilon(1e-12));
   CHECK(f.phase("dp_drop").rate == doctest::Approx(0.5));  // two damaged domains, two replicas
-  CHECK(f.phase("checkpoint_restart").rate == 0);         // no spare: the whole job waits
+  CHECK(f.phase("checkpoint_restart").rate == 0);          // no spare: the whole job waits
   // Boost: 32/29 = 1.103x speed is within the default curve at 1.3x power: no loss at all.
   CHECK(f.phase("ntp_boost").rate == doctest::Approx(1.0));
 }
@@ -108,7 +110,8 @@ TEST_CASE("boost: the least power that meets the healthy step, monotone in faile
     }
   }
   // Proportional: speed(p) = 32 / t exactly at the chosen power.
-  CHECK(cost.power_curve().speed(cost.boost_power(30, 1.3)) == doctest::Approx(32.0 / 30).epsilon(1e-6));
+  CHECK(cost.power_curve().speed(cost.boost_power(30, 1.3)) ==
+        doctest::Approx(32.0 / 30).epsilon(1e-6));
   // 24 of 32 needs 1.33x speed, more than 1.3x power gives: the batch is cut at the cap.
   CHECK(cost.boost_power(24, 1.3) == 1.3);
   CHECK(cost.replica_throughput(24, 1.3) < 1.0);
@@ -118,7 +121,7 @@ TEST_CASE("the reshard geometry of the reference notes: hidden 12,000, TP32 vs T
   const ReshardGeometry g = reshard_geometry(12000, 32, 30);
   CHECK(g.shard_n1 == 375);
   CHECK(g.shard_n2 == 400);
-  CHECK(g.moved_per_core == 25);  // each of the 30 core ranks keeps 375 and takes 25
+  CHECK(g.moved_per_core == 25);            // each of the 30 core ranks keeps 375 and takes 25
   CHECK(g.moved_per_core * 30 == 2 * 375);  // all of the 2 extra shards, nothing else
 }
 
@@ -142,7 +145,8 @@ TEST_CASE("uneven shards: the busiest GPU, ceil(heads / t), sets the pace") {
   Json j = nvl32(8, 4);
   j["cost"] = {{"model", "iteration"}};
   j["job"]["microbatches"] = 64;
-  j["job"]["model"] = {{"hidden", 20480}, {"heads", 128}, {"ffn", 81920}, {"layers", 96}, {"seq_len", 4096}};
+  j["job"]["model"] = {
+      {"hidden", 20480}, {"heads", 128}, {"ffn", 81920}, {"layers", 96}, {"seq_len", 4096}};
   const RunPlan plan = make_plan(scenario_from(j));
   CHECK(plan.cost->replica_throughput(32, 1.0) == 1.0);
   const std::vector<int> all30(8, 30);
@@ -154,7 +158,7 @@ TEST_CASE("uneven shards: the busiest GPU, ceil(heads / t), sets the pace") {
 }
 
 TEST_CASE("snapshot: healthy TP-group share matches the hypergeometric probability") {
-  Json j = nvl32(2, 16);  // 1,024 GPUs, all in the job
+  Json j = nvl32(2, 16);                    // 1,024 GPUs, all in the job
   j["failures"]["failed_fraction"] = 0.01;  // 10 GPUs
   j["seeds"] = 400;
   const RunPlan plan = make_plan(scenario_from(j));
@@ -182,8 +186,10 @@ TEST_CASE("snapshot: healthy TP-group share matches the hypergeometric probabili
 
 TEST_CASE("a calibration profile for another model is refused unless interpolation is asked for") {
   Json j = nvl32(8, 4);
-  j["job"]["model"] = {{"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
-  j["cost"] = {{"model", "iteration"}, {"profile", GOODPUT_SOURCE_DIR "/calibrate/profiles/b200-analytical.json"}};
+  j["job"]["model"] = {
+      {"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+  j["cost"] = {{"model", "iteration"},
+               {"profile", GOODPUT_SOURCE_DIR "/calibrate/profiles/b200-analytical.json"}};
   try {
     make_plan(scenario_from(j));
     FAIL("expected an InputError");
@@ -212,7 +218,8 @@ TEST_CASE("one TP-degree rule: the calibration harness measures the degrees the 
         R"({"dp_drop": {}, "checkpoint_restart": {}})"}) {
     CAPTURE(strategies);
     Json j = nvl32(1, 4);
-    j["job"]["model"] = {{"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+    j["job"]["model"] = {
+        {"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
     j["strategies"] = Json::parse(strategies);
     std::ofstream(path) << j.dump();
     const std::vector<int> sim = needed_tp_degrees(load_scenario(path));
@@ -223,7 +230,8 @@ TEST_CASE("one TP-degree rule: the calibration harness measures the degrees the 
   CHECK(default_min_tp(32) == 24);
 }
 
-TEST_CASE("a profile that lacks a reachable TP degree is refused, naming it, unless interpolating") {
+TEST_CASE(
+    "a profile that lacks a reachable TP degree is refused, naming it, unless interpolating") {
   calib::ModelShape shape;
   shape.name = "m";
   shape.hidden = 8192;
@@ -234,7 +242,8 @@ TEST_CASE("a profile that lacks a reachable TP degree is refused, naming it, unl
   const std::string profile = std::filesystem::temp_directory_path() / "goodput-tp26-profile.json";
   calib::save_profile(calib::analytical_profile("B200", shape, 32, 26), profile);  // TP32 .. TP26
   Json j = nvl32(1, 4);
-  j["job"]["model"] = {{"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+  j["job"]["model"] = {
+      {"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
   j["cost"] = {{"model", "iteration"}, {"profile", profile}};  // the strategies reach TP24
   try {
     make_plan(scenario_from(j));

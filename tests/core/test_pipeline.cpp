@@ -26,7 +26,8 @@ TEST_CASE("1F1B with equal stages: (m + pp - 1)(f + b)") {
       for (double b : {1.0, 2.0}) {
         CAPTURE(pp);
         CAPTURE(m);
-        CHECK(pipeline_step_s(equal_stages(pp, m, 1, 1.0, b)) == doctest::Approx((m + pp - 1) * (1 + b)));
+        CHECK(pipeline_step_s(equal_stages(pp, m, 1, 1.0, b)) ==
+              doctest::Approx((m + pp - 1) * (1 + b)));
       }
 }
 
@@ -67,8 +68,8 @@ TEST_CASE("a slow stage delays only what waits on it (hand-worked, pp 2, m 2)") 
   h.stages[3] = {1, 2, 0, 0, 0};
   h.stages[7] = {1.08, 2.16, 0, 0, 0};
   const double last = pipeline_step_s(h) / base;
-  CHECK(mid == doctest::Approx(1 + 0.32 / 15));    // 15.32 / 15
-  CHECK(last == doctest::Approx(1 + 0.64 / 15));   // 15.64 / 15: 8 x 0.08 on the critical path
+  CHECK(mid == doctest::Approx(1 + 0.32 / 15));   // 15.32 / 15
+  CHECK(last == doctest::Approx(1 + 0.64 / 15));  // 15.64 / 15: 8 x 0.08 on the critical path
 }
 
 TEST_CASE("P2P sends and tails") {

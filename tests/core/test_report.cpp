@@ -64,7 +64,8 @@ Report two_strategies(const RunPlan& plan, std::vector<double> a, std::vector<do
 }
 }  // namespace
 
-TEST_CASE("the verdict names a winner only over a significant paired lead; else tied; one seed: no CI") {
+TEST_CASE(
+    "the verdict names a winner only over a significant paired lead; else tied; one seed: no CI") {
   Json j = goodput::test::small_scenario();
   j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
   j["seeds"] = 4;
@@ -105,10 +106,12 @@ TEST_CASE("time and cost to train: train_hours / Goodput per run, for the whole 
   CHECK(cr.cost_to_train.mean == doctest::Approx(2.5 * 32 * (720 / 0.90 + 720 / 0.80) / 2));
   CHECK(rep.strategies[1].time_to_train_hours.mean == doctest::Approx(750));
   const Json out = report_json(rep);
-  CHECK(out["strategies"]["dp_drop"]["time_to_train"]["wall_hours"]["mean"].get<double>() == doctest::Approx(750));
+  CHECK(out["strategies"]["dp_drop"]["time_to_train"]["wall_hours"]["mean"].get<double>() ==
+        doctest::Approx(750));
   CHECK(report_markdown(rep).find("## Time and cost to train") != std::string::npos);
   // Not asked for: no section.
   j["report"] = Json::object();
   const RunPlan bare = make_plan(goodput::test::scenario_from(j));
-  CHECK(report_markdown(two_strategies(bare, {0.9, 0.8}, {0.9, 0.8})).find("Time and cost") == std::string::npos);
+  CHECK(report_markdown(two_strategies(bare, {0.9, 0.8}, {0.9, 0.8})).find("Time and cost") ==
+        std::string::npos);
 }

@@ -33,23 +33,28 @@ Json with(const std::string& pointer, const Json& value) {
 }  // namespace
 
 TEST_CASE("bad scenario values are reported with their JSON pointer") {
-  CHECK(locator_of(with("/job/tpp", 8)) == "/job/tpp");                      // unknown key
-  CHECK(locator_of(with("/horizon", 8)) == "/horizon");                      // unknown top-level key
-  CHECK(locator_of(with("/job/tp", "8")) == "/job/tp");                      // wrong type
-  CHECK(locator_of(with("/job/dp", 2.5)) == "/job/dp");                      // not an integer
+  CHECK(locator_of(with("/job/tpp", 8)) == "/job/tpp");  // unknown key
+  CHECK(locator_of(with("/horizon", 8)) == "/horizon");  // unknown top-level key
+  CHECK(locator_of(with("/job/tp", "8")) == "/job/tp");  // wrong type
+  CHECK(locator_of(with("/job/dp", 2.5)) == "/job/dp");  // not an integer
   CHECK(locator_of(with("/failures/rate_scale", -1)) == "/failures/rate_scale");  // out of range
-  CHECK(locator_of(with("/cluster/preset", "nvl9")) == "/cluster/preset");   // unknown enum value
+  CHECK(locator_of(with("/cluster/preset", "nvl9")) == "/cluster/preset");  // unknown enum value
   CHECK(locator_of(with("/strategies/ntpp", Json::object())) == "/strategies/ntpp");
-  CHECK(locator_of(with("/strategies/dp_drop/batch_policy", "grow")) == "/strategies/dp_drop/batch_policy");
-  CHECK(locator_of(with("/strategies/hot_spares/swap_minutes", 3)) == "/strategies/hot_spares/swap_minutes");
-  CHECK(locator_of(with("/job/tp", 16)) == "/job/tp");                       // TP larger than a domain
-  CHECK(locator_of(with("/cluster/domains", 2)) == "/cluster/domains");      // job does not fit
+  CHECK(locator_of(with("/strategies/dp_drop/batch_policy", "grow")) ==
+        "/strategies/dp_drop/batch_policy");
+  CHECK(locator_of(with("/strategies/hot_spares/swap_minutes", 3)) ==
+        "/strategies/hot_spares/swap_minutes");
+  CHECK(locator_of(with("/job/tp", 16)) == "/job/tp");                   // TP larger than a domain
+  CHECK(locator_of(with("/cluster/domains", 2)) == "/cluster/domains");  // job does not fit
   CHECK(locator_of(with("/failures/classes", Json::array({{{"name", "x"}, {"mtbf_hours", 0}}}))) ==
         "/failures/classes/0/mtbf_hours");
-  CHECK(locator_of(with("/failures/classes", Json::array({{{"name", "x"}, {"mtbf_hours", 10}, {"repair", {{"kind", "fixed"}}}}}))) ==
+  CHECK(locator_of(with(
+            "/failures/classes",
+            Json::array({{{"name", "x"}, {"mtbf_hours", 10}, {"repair", {{"kind", "fixed"}}}}}))) ==
         "/failures/classes/0/repair");
   CHECK(locator_of(with("/strategies", Json::object())) == "/strategies");
-  CHECK(locator_of(with("/strategies/ntp", {{"min_tp", 9}})) == "/strategies/ntp/min_tp");  // above tp 8
+  CHECK(locator_of(with("/strategies/ntp", {{"min_tp", 9}})) ==
+        "/strategies/ntp/min_tp");                                       // above tp 8
   CHECK(locator_of(with("/cost/model", "iteration")) == "/cost/model");  // needs /job/model
   Json missing = small_scenario();
   missing["job"].erase("tp");
@@ -73,11 +78,12 @@ TEST_CASE("a valid scenario resolves its defaults, and the resolved form loads a
 
 TEST_CASE("the resolved form keeps the model shape, so it reloads to the same cost model") {
   Json j = small_scenario();
-  j["job"]["model"] = {{"hidden", 1024}, {"heads", 8}, {"ffn", 4096}, {"layers", 4}, {"seq_len", 2048}};
+  j["job"]["model"] = {
+      {"hidden", 1024}, {"heads", 8}, {"ffn", 4096}, {"layers", 4}, {"seq_len", 2048}};
   j["cost"] = {{"model", "iteration"}};
   const Scenario s = scenario_from(j);
   REQUIRE(s.resolved["job"].contains("model"));
-  CHECK(s.resolved["job"]["model"]["vocab"] == 128256);  // defaults filled in
+  CHECK(s.resolved["job"]["model"]["vocab"] == 128256);                // defaults filled in
   const Scenario again = parse_scenario(s.resolved, "resolved.json");  // threw: needs /job/model
   CHECK(again.job.model == s.job.model);
   CHECK(again.resolved == s.resolved);
@@ -85,7 +91,8 @@ TEST_CASE("the resolved form keeps the model shape, so it reloads to the same co
 
 TEST_CASE("a number beyond double range in a scenario file is an input error naming the file") {
   const std::string path = (std::filesystem::temp_directory_path() /
-                            ("goodput-huge-number-" + std::to_string(::getpid()) + ".json")).string();
+                            ("goodput-huge-number-" + std::to_string(::getpid()) + ".json"))
+                               .string();
   std::ofstream(path) << R"({"horizon_hours": 1e999})";
   try {
     load_scenario(path);  // was json out_of_range 406: "internal error", exit 1
@@ -110,8 +117,9 @@ TEST_CASE("--set overrides: JSON values, strings, and a missing parent is an err
 }
 
 TEST_CASE("every declared parameter has a doc line and a valid default") {
-  std::vector<const ParamSection*> all = {&sections::scenario(), &sections::cluster(), &sections::job(),
-                                          &sections::failures(), &sections::recovery(), &sections::checkpoint()};
+  std::vector<const ParamSection*> all = {&sections::scenario(), &sections::cluster(),
+                                          &sections::job(),      &sections::failures(),
+                                          &sections::recovery(), &sections::checkpoint()};
   for (const auto& st : strategy_table()) all.push_back(st.params);
   for (const ParamSection* s : all) {
     for (const auto& p : s->params) {
@@ -134,7 +142,8 @@ TEST_CASE("--set creates missing parent objects the schema declares, and only th
   apply_override(j, "/report/failed_gpu_thresholds=[0.01]", "f.json", &sections::scenario());
   CHECK(j["report"]["failed_gpu_thresholds"][0] == 0.01);
   CHECK_THROWS_AS(apply_override(j, "/nope/deeper=1", "f.json", &sections::scenario()), InputError);
-  CHECK_THROWS_AS(apply_override(j, "/job/nope/deeper=1", "f.json", &sections::scenario()), InputError);
+  CHECK_THROWS_AS(apply_override(j, "/job/nope/deeper=1", "f.json", &sections::scenario()),
+                  InputError);
   CHECK(!j.contains("nope"));
   CHECK(scenario_from(j).recovery.detection_s == 60);
   const ParamDecl* d = find_decl(sections::scenario(), "/cluster/spare_domains");

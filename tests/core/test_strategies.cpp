@@ -12,7 +12,9 @@ using namespace goodput::test;
 
 namespace {
 
-double bucket(const RunMetrics& m, Bucket b) { return m.badput[static_cast<int>(b)]; }
+double bucket(const RunMetrics& m, Bucket b) {
+  return m.badput[static_cast<int>(b)];
+}
 constexpr double H = 100 * 3600.0;  // the small scenario's horizon, s
 
 RunMetrics run(const Json& j, const std::string& strategy, const FaultList& faults) {
@@ -63,25 +65,30 @@ TEST_CASE("checkpoint_restart without a spare waits for the repair") {
   Json j = small_scenario(3, 3);
   j["checkpoint"]["interval"] = "none";
   const RunMetrics m = run_one_fault(j, "checkpoint_restart", 10.0, 20.0);
-  CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(36000).epsilon(1e-9));  // back to the start
+  CHECK(bucket(m, Bucket::WastedProgress) * H ==
+        doctest::Approx(36000).epsilon(1e-9));  // back to the start
   CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 100).epsilon(1e-9));
   CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 200).epsilon(1e-9));
   CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
   CHECK(m.goodput * H == doctest::Approx(H - 36000 - 35900 - 300 - 300).epsilon(1e-9));
 }
 
-TEST_CASE("dp_drop: the damaged replica leaves, and rejoins through a swap-in, a state copy and a rebuild") {
+TEST_CASE(
+    "dp_drop: the damaged replica leaves, and rejoins through a swap-in, a state copy and a "
+    "rebuild") {
   Json j = small_scenario(3, 3);  // no spare
   j["checkpoint"]["interval"] = "none";
   j["recovery"]["state_copy_s"] = 40;  // spare swap-in: 180 s (default), communicator rebuild: 60 s
-  const double t0 = 36003;  // 3 s into a 10 s step
+  const double t0 = 36003;             // 3 s into a 10 s step
   const RunMetrics m = run_one_fault(j, "dp_drop", t0 / 3600, 20.0);
   CHECK(m.interruptions == 1);  // the rejoin is planned: not an interruption, no step lost
   CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3).epsilon(1e-9));
   // Detection + rebuild when it leaves; a rebuild when it rejoins.
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60 + 60).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 60 + 60).epsilon(1e-9));
   // Two of three replicas from the end of the stall until repair (72,000 s) + swap-in + state copy.
-  CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx((72000 + 180 + 40 - (t0 + 160)) / 3).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::DegradedCapacity) * H ==
+        doctest::Approx((72000 + 180 + 40 - (t0 + 160)) / 3).epsilon(1e-9));
   CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
   auto paid = [&](const RunMetrics& r, Mechanism k) { return r.paid_count[static_cast<int>(k)]; };
   CHECK(paid(m, Mechanism::Detection) == 1);
@@ -91,15 +98,18 @@ TEST_CASE("dp_drop: the damaged replica leaves, and rejoins through a swap-in, a
   CHECK(paid(m, Mechanism::JobRestart) == 0);
   // The state copy ran in the background: no stall; the rebuilds stalled 2 x 60 s.
   CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::StateCopy)] == 0);
-  CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::CommunicatorRebuild)] * 3600 == doctest::Approx(120));
+  CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::CommunicatorRebuild)] * 3600 ==
+        doctest::Approx(120));
 
   // With a spare node the replica is rebuilt at once and rejoins after swap-in + state copy.
   Json s = small_scenario(3, 4);
   s["checkpoint"]["interval"] = "none";
   s["recovery"]["state_copy_s"] = 40;
   const RunMetrics ms = run_one_fault(s, "dp_drop", t0 / 3600, 20.0);
-  CHECK(bucket(ms, Bucket::DegradedCapacity) * H == doctest::Approx((180 + 40 - 160) / 3.0).epsilon(1e-9));
-  CHECK(bucket(ms, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60 + 60).epsilon(1e-9));
+  CHECK(bucket(ms, Bucket::DegradedCapacity) * H ==
+        doctest::Approx((180 + 40 - 160) / 3.0).epsilon(1e-9));
+  CHECK(bucket(ms, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 60 + 60).epsilon(1e-9));
 }
 
 TEST_CASE("dp_drop batch policies") {
@@ -108,7 +118,8 @@ TEST_CASE("dp_drop batch policies") {
   j["job"]["microbatches"] = 1;
   j["strategies"]["dp_drop"]["batch_policy"] = "accumulate";
   // accumulate with one micro-batch per replica: 2 replicas need 2 rounds -> half speed.
-  const double degraded_s = 72180 - 36160;  // until repair + spare swap-in (state copy: 0 s, no shape)
+  const double degraded_s =
+      72180 - 36160;  // until repair + spare swap-in (state copy: 0 s, no shape)
   RunMetrics m = run_one_fault(j, "dp_drop", 10.0, 20.0);
   CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx(degraded_s / 2).epsilon(1e-9));
   // pause_below 3: the job waits instead of running on two replicas.
@@ -123,8 +134,10 @@ TEST_CASE("hot_spares swaps a spare in, and falls back when the pool is empty") 
   j["checkpoint"]["interval"] = "none";
   const double t0 = 36003;
   RunMetrics m = run_one_fault(j, "hot_spares", t0 / 3600, 20.0);
-  // Detection, spare swap-in (180 s), state copy (0 s: no model shape), communicator rebuild (60 s).
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
+  // Detection, spare swap-in (180 s), state copy (0 s: no model shape), communicator rebuild (60
+  // s).
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 180 + 60).epsilon(1e-9));
   CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(3).epsilon(1e-9));
   CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
   // Scope gpu on HGX: no idle GPU inside the node, so the checkpoint_restart fallback acts.
@@ -184,7 +197,8 @@ TEST_CASE("hot_spares: a restart-only fault restarts on a spare, without waiting
   Json j = small_scenario(3, 4);
   j["checkpoint"]["interval"] = "none";
   const RunMetrics m = run_one_fault(j, "hot_spares", 10.0, 20.0, "gpu/0", /*restart_only=*/true);
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 180 + 60).epsilon(1e-9));
   CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
   // Without a spare it re-forms in place (state copy + rebuild) and waits for its processes
   // (the 10 h outage).
@@ -197,10 +211,11 @@ TEST_CASE("async checkpoints: a snapshot counts only once durable; a save cut sh
   // Fixed 600 s interval, 10 s blocking, durable 60 s after the save starts: saves start at
   // 600 + 610 k (600, 1,210, ...), durable at 660, 1,270, ...
   Json j = small_scenario(3, 4);
-  j["checkpoint"] = {{"interval", "fixed"}, {"interval_s", 600}, {"save_mode", "async"}, {"async_blocking_s", 10},
-                     {"save_s", 60}, {"load_s", 300}};
+  j["checkpoint"] = {{"interval", "fixed"},    {"interval_s", 600}, {"save_mode", "async"},
+                     {"async_blocking_s", 10}, {"save_s", 60},      {"load_s", 300}};
   auto rolled_back = [&](double t) {
-    return bucket(run_one_fault(j, "checkpoint_restart", t / 3600, 20.0), Bucket::WastedProgress) * H;
+    return bucket(run_one_fault(j, "checkpoint_restart", t / 3600, 20.0), Bucket::WastedProgress) *
+           H;
   };
   // After the second save's blocking part, before it is durable: back to the first (progress 600).
   CHECK(rolled_back(1230) == doctest::Approx(1230 - 20 - 600).epsilon(1e-9));
@@ -226,10 +241,12 @@ TEST_CASE("the step in flight is counted from the end of the last checkpoint sav
   // Blocking 60 s saves every 600 s of running: 600-660, 1,260-1,320, ... A 10 s step.
   Json j = small_scenario(3, 4);
   j["checkpoint"] = {{"interval", "fixed"}, {"interval_s", 600}, {"save_s", 60}, {"load_s", 300}};
-  auto lost = [&](double t) { return bucket(run_one_fault(j, "dp_drop", t / 3600, 20.0), Bucket::WastedProgress) * H; };
-  CHECK(lost(667) == doctest::Approx(7).epsilon(1e-9));    // 7 s after the first save ended
-  CHECK(lost(1333) == doctest::Approx(3).epsilon(1e-9));   // 13 s after the second: 3 s into a step
-  CHECK(lost(655) == 0);                                    // during a save: no step in flight
+  auto lost = [&](double t) {
+    return bucket(run_one_fault(j, "dp_drop", t / 3600, 20.0), Bucket::WastedProgress) * H;
+  };
+  CHECK(lost(667) == doctest::Approx(7).epsilon(1e-9));   // 7 s after the first save ended
+  CHECK(lost(1333) == doctest::Approx(3).epsilon(1e-9));  // 13 s after the second: 3 s into a step
+  CHECK(lost(655) == 0);                                  // during a save: no step in flight
 }
 
 TEST_CASE("equal prices, equal results: hot_spares and ntp re-form in-domain at the same price") {
@@ -260,7 +277,8 @@ TEST_CASE("equal prices, equal results: hot_spares and ntp re-form in-domain at 
   CHECK(hs.paid_count == ntp.paid_count);
   CHECK(hs.paid_count[static_cast<int>(Mechanism::StateCopy)] == 6);
   CHECK(hs.paid_count[static_cast<int>(Mechanism::SpareSwapIn)] == 0);
-  CHECK(bucket(hs, Bucket::InfrastructureRecovery) * H == doctest::Approx(6 * (100 + 45 + 30)).epsilon(1e-9));
+  CHECK(bucket(hs, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(6 * (100 + 45 + 30)).epsilon(1e-9));
 }
 
 TEST_CASE("each strategy checkpoints at its own Daly interval, from the rollbacks it suffers") {
@@ -280,10 +298,13 @@ TEST_CASE("each strategy checkpoints at its own Daly interval, from the rollback
   for (const auto& sc : plan.scenario.strategies) {
     CAPTURE(sc.name);
     std::int64_t rollbacks = 0;
-    for (int run = 0; run < 2; ++run) rollbacks += simulate(bare, faults_for(bare, run), sc).rollbacks;
+    for (int run = 0; run < 2; ++run)
+      rollbacks += simulate(bare, faults_for(bare, run), sc).rollbacks;
     const auto& c = plan.checkpointing(sc.name);
-    CHECK(c.rollbacks_per_hour == doctest::Approx(static_cast<double>(rollbacks) / 800.0).epsilon(1e-12));
-    const double mtbf_s = 3600.0 * 800.0 / static_cast<double>(std::max<std::int64_t>(rollbacks, 1));
+    CHECK(c.rollbacks_per_hour ==
+          doctest::Approx(static_cast<double>(rollbacks) / 800.0).epsilon(1e-12));
+    const double mtbf_s =
+        3600.0 * 800.0 / static_cast<double>(std::max<std::int64_t>(rollbacks, 1));
     CHECK(to_seconds(c.interval) == doctest::Approx(daly_interval_s(60, mtbf_s)).epsilon(1e-6));
   }
   // checkpoint_restart rolls back on every job fault; ntp with restart reconfiguration and no
@@ -307,19 +328,23 @@ TEST_CASE("ntp at its own best: degrade in place unless spare hardware repays it
     "checkpoint": {"interval": "none"},
     "strategies": {"ntp": {}, "ntp_boost": {}}
   })");
-  auto swap_ins = [](const RunMetrics& m) { return m.paid_count[static_cast<int>(Mechanism::SpareSwapIn)]; };
+  auto swap_ins = [](const RunMetrics& m) {
+    return m.paid_count[static_cast<int>(Mechanism::SpareSwapIn)];
+  };
   // ntp_boost keeps the full batch at TP31 with more power: the spare would gain nothing, so it
   // stays in place (detection + rebuild only) and boosts until the repair.
   const RunMetrics boost = run_one_fault(j, "ntp_boost", 10.0, 20.0);
   CHECK(swap_ins(boost) == 0);
   CHECK(boost.boost_energy_gpu_hours > 0);
-  CHECK(bucket(boost, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60).epsilon(1e-9));
+  CHECK(bucket(boost, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 60).epsilon(1e-9));
   // ntp would lose 1/32 of a replica for 10 h; with no further fault expected the spare domain
   // repays its 180 s swap-in: it moves the group there and runs whole.
   const RunMetrics ntp = run_one_fault(j, "ntp", 10.0, 20.0);
   CHECK(swap_ins(ntp) == 1);
   CHECK(bucket(ntp, Bucket::DegradedCapacity) == 0);
-  CHECK(bucket(ntp, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
+  CHECK(bucket(ntp, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 180 + 60).epsilon(1e-9));
 }
 
 TEST_CASE("peer_memory: rolls back to the last snapshot in peer memory and swaps a spare in") {
@@ -327,9 +352,10 @@ TEST_CASE("peer_memory: rolls back to the last snapshot in peer memory and swaps
   j["checkpoint"] = {{"interval", "fixed"}, {"interval_s", 600}, {"save_s", 60}, {"load_s", 300}};
   j["strategies"] = {{"peer_memory", {{"save_s", 5}}}};
   const RunPlan plan = make_plan(scenario_from(j));
-  CHECK(plan.checkpointing("peer_memory").spec.save_s == 5);  // its own save cost, not /checkpoint's
-  const RunMetrics m =
-      simulate(plan, one_fault(*plan.topology, "gpu/0", 36003 / 3600.0, 20.0), config_for(plan.scenario, "peer_memory"));
+  CHECK(plan.checkpointing("peer_memory").spec.save_s ==
+        5);  // its own save cost, not /checkpoint's
+  const RunMetrics m = simulate(plan, one_fault(*plan.topology, "gpu/0", 36003 / 3600.0, 20.0),
+                                config_for(plan.scenario, "peer_memory"));
   // Snapshots start every 605 s (600 s of training + 5 s pause), the first at 600 s: the last
   // before the fault started at 35,690 s (progress 35,690 - 58 x 5 = 35,400 s). At the fault
   // progress is 36,003 - 59 x 5 = 35,708 s: 308 s roll back. The stall: detection 100 s, spare
@@ -337,7 +363,8 @@ TEST_CASE("peer_memory: rolls back to the last snapshot in peer memory and swaps
   // no storage load.
   CHECK(m.interruptions == 1);
   CHECK(bucket(m, Bucket::WastedProgress) * H == doctest::Approx(308).epsilon(1e-9));
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 180 + 60).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 180 + 60).epsilon(1e-9));
   CHECK(bucket(m, Bucket::CheckpointRestore) == 0);
   CHECK(m.paid_count[static_cast<int>(Mechanism::JobRestart)] == 0);
   CHECK(m.paid_count[static_cast<int>(Mechanism::CheckpointLoad)] == 0);
@@ -351,7 +378,9 @@ TEST_CASE("peer_memory: rolls back to the last snapshot in peer memory and swaps
   CHECK(w.paid_count[static_cast<int>(Mechanism::StateCopy)] == 1);
 }
 
-TEST_CASE("fixed global batch: dp_drop pauses until the replica is back, and only hardware shortage is waiting") {
+TEST_CASE(
+    "fixed global batch: dp_drop pauses until the replica is back, and only hardware shortage is "
+    "waiting") {
   Json j = small_scenario(3, 3);  // no spare
   j["checkpoint"]["interval"] = "none";
   j["job"]["batch"] = "fixed";
@@ -361,8 +390,10 @@ TEST_CASE("fixed global batch: dp_drop pauses until the replica is back, and onl
   // Detection + rebuild when the replica leaves; then paused without hardware until the repair
   // at 72,000 s (WAITING_FOR_CAPACITY); then paused while it is swapped in and gets its state
   // (180 + 40 s: recovery), and its rejoin's rebuild (60 s). Never fewer samples per step.
-  CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(72000 - (t0 + 160)).epsilon(1e-9));
-  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H == doctest::Approx(100 + 60 + 220 + 60).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::WaitingForCapacity) * H ==
+        doctest::Approx(72000 - (t0 + 160)).epsilon(1e-9));
+  CHECK(bucket(m, Bucket::InfrastructureRecovery) * H ==
+        doctest::Approx(100 + 60 + 220 + 60).epsilon(1e-9));
   CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
   // accumulate keeps the global batch with more micro-batches: no pause, slower steps instead.
   j["strategies"]["dp_drop"]["batch_policy"] = "accumulate";

@@ -14,7 +14,8 @@ using namespace goodput;
 
 TEST_CASE("InfiniteHBD replay agrees with the trace: faults, down GPU-hours, peak") {
   const std::string scenario = GOODPUT_SOURCE_DIR "/scenarios/infinitehbd-replay.json";
-  const std::string trace_path = GOODPUT_SOURCE_DIR "/../shared/data/traces/infinitehbd-fault-trace.json";
+  const std::string trace_path =
+      GOODPUT_SOURCE_DIR "/../shared/data/traces/infinitehbd-fault-trace.json";
   if (!std::filesystem::exists(trace_path)) {
     MESSAGE("skipped: " << trace_path << " not found (shared/ is not beside the repository)");
     return;

@@ -28,7 +28,9 @@ inline std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-inline Scenario small_at(const std::vector<std::string>& overrides) { return load_scenario(kSmall, overrides); }
+inline Scenario small_at(const std::vector<std::string>& overrides) {
+  return load_scenario(kSmall, overrides);
+}
 
 // The sweep over `axis` values of the small scenario, written to `dir`.
 inline SweepOutcome sweep_small(const std::string& dir, const std::string& axis, SweepOptions opt,

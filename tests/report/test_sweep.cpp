@@ -10,8 +10,9 @@ using namespace goodput::test;
 namespace {
 
 const char* const kAxis = "/cluster/spare_domains=0,1,2,3,4";
-const char* const kFiles[] = {"sweep.json", "points.csv", "report.md", "report.html", "point-000/report.json",
-                              "point-003/runs.csv", "point-004/report.md"};
+const char* const kFiles[] = {
+    "sweep.json",         "points.csv",         "report.md", "report.html", "point-000/report.json",
+    "point-003/runs.csv", "point-004/report.md"};
 
 void check_same(const std::string& a, const std::string& b) {
   for (const char* f : kFiles) {
@@ -94,8 +95,10 @@ TEST_CASE("numeric axes sort numerically, once each; ranges expand; text axes ke
   CHECK(parse_axis("/cluster/spare_domains=1200,8,96,16,120,8").values ==
         std::vector<std::string>{"8", "16", "96", "120", "1200"});
   CHECK(parse_axis("/n=0..96/32").values == std::vector<std::string>{"0", "32", "64", "96"});
-  CHECK(parse_axis("/x=0:0.002:0.0005").values == std::vector<std::string>{"0", "0.0005", "0.001", "0.0015", "0.002"});
-  CHECK(parse_axis("/x=0.3,0:0.2:0.1").values == std::vector<std::string>{"0", "0.1", "0.2", "0.3"});
+  CHECK(parse_axis("/x=0:0.002:0.0005").values ==
+        std::vector<std::string>{"0", "0.0005", "0.001", "0.0015", "0.002"});
+  CHECK(parse_axis("/x=0.3,0:0.2:0.1").values ==
+        std::vector<std::string>{"0", "0.1", "0.2", "0.3"});
   CHECK(parse_axis("/mode=time,snapshot").values == std::vector<std::string>{"time", "snapshot"});
   CHECK_THROWS_AS(parse_axis("/n=0..9/0"), InputError);
   CHECK_THROWS_AS(parse_axis("/n=0..9.5/1"), InputError);

@@ -32,7 +32,7 @@ TEST_CASE("checkpoint saves come from the running phase's cycle") {
   run.cycle = {0, 10, 2, 5};  // saves start at 10, 22, 34, ... and block for 2
   r.phase(0, run);
   r.phase(30, Phase::stalled(Bucket::InfrastructureRecovery));  // no saves while stalled
-  r.phase(40, Phase::running(1));                                // no cycle: no saves
+  r.phase(40, Phase::running(1));                               // no cycle: no saves
   r.finish();
   REQUIRE(r.saves().size() == 2);
   CHECK(r.saves()[0].start == 10);
@@ -55,7 +55,8 @@ TEST_CASE("timeline.json is a Chrome trace whose phases tile the horizon per str
     if (e["ph"] == "M") ++names;
     if (e["ph"] == "X" && e["pid"] == 0) ++faults;
     if (e["ph"] == "X" && e["pid"] != 0 && e["tid"] == 1)
-      phases[e["pid"].get<int>()].emplace_back(e["ts"].get<std::int64_t>(), e["dur"].get<std::int64_t>());
+      phases[e["pid"].get<int>()].emplace_back(e["ts"].get<std::int64_t>(),
+                                               e["dur"].get<std::int64_t>());
   }
   CHECK(faults > 0);
   CHECK(names > 0);

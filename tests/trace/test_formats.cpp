@@ -157,7 +157,8 @@ TEST_CASE("bad JSON input names file and pointer") {
                    "4.5 h after 5 h (/1)");
   check_read_error("syntax-error.json", Format::GoodputJson, "line 3", "not valid JSON");
   check_read_error("number-overflow.json", Format::GoodputJson, "line 3", "beyond double range");
-  check_read_error("number-overflow.json", Format::InfiniteHbdJson, "line 3", "beyond double range");
+  check_read_error("number-overflow.json", Format::InfiniteHbdJson, "line 3",
+                   "beyond double range");
   check_read_error("nested.csv", Format::GoodputJson, "line 1", "not valid JSON");
   check_read_error("infinitehbd-small.json", Format::GoodputJson, "/0/node_id", "unknown key");
   const std::string example = GOODPUT_SCENARIOS_DIR "/traces/example-trace.json";

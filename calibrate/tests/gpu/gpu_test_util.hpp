@@ -28,16 +28,17 @@ inline bool gpu_available() {
   return ok;
 }
 
-inline BenchContext make_context() { return BenchContext(select_device(0), kQuickStop); }
+inline BenchContext make_context() {
+  return BenchContext(select_device(0), kQuickStop);
+}
 
 }  // namespace goodput::calib::test
 
-#define GOODPUT_REQUIRE_GPU()                       \
-  do {                                              \
-    if (!::goodput::calib::test::gpu_available()) { \
-      if (::goodput::calib::test::gpu_expected())   \
-        FAIL("GOODPUT_EXPECT_GPU=1 but no GPU");    \
-      MESSAGE("skipped: no GPU");                   \
-      return;                                       \
-    }                                               \
+#define GOODPUT_REQUIRE_GPU()                                                              \
+  do {                                                                                     \
+    if (!::goodput::calib::test::gpu_available()) {                                        \
+      if (::goodput::calib::test::gpu_expected()) FAIL("GOODPUT_EXPECT_GPU=1 but no GPU"); \
+      MESSAGE("skipped: no GPU");                                                          \
+      return;                                                                              \
+    }                                                                                      \
   } while (0)

@@ -50,7 +50,8 @@ TEST_CASE("causal attention tiles (strided batched) verify, backward is about tw
   for (std::int64_t seq : {512, 2048}) {  // 2 and 8 causal tiles
     CAPTURE(seq);
     const GemmEntry fwd = bench_gemm(ctx, {"tiny", {4}, attention_query(3, seq, 64, 2, Pass::fwd)});
-    const GemmEntry bwd = bench_gemm(ctx, {"tiny", {4}, attention_query(3, seq, 64, 2, Pass::bwd_data)});
+    const GemmEntry bwd =
+        bench_gemm(ctx, {"tiny", {4}, attention_query(3, seq, 64, 2, Pass::bwd_data)});
     CHECK(fwd.verification == Verification::passed);
     CHECK(bwd.verification == Verification::passed);
     CHECK(bwd.time_s.median > fwd.time_s.median);

@@ -40,9 +40,9 @@ TEST_CASE("reshard pack/unpack kernels equal the CPU reference exactly") {
   };
   // NTP notes (25-column moves, 8-byte vectors with merges), unaligned odd sizes, 16-byte
   // aligned, and the NTP paper's 480B QKV at TP32 -> TP24 and TP32 -> TP31.
-  for (const Geometry g : {Geometry{12000, 32, 30, 256}, Geometry{1001, 9, 4, 33},
-                           Geometry{65536, 16, 14, 512}, Geometry{61440, 32, 24, 64},
-                           Geometry{61440, 32, 31, 64}}) {
+  for (const Geometry g :
+       {Geometry{12000, 32, 30, 256}, Geometry{1001, 9, 4, 33}, Geometry{65536, 16, 14, 512},
+        Geometry{61440, 32, 24, 64}, Geometry{61440, 32, 31, 64}}) {
     for (const ReshardJob& job : jobs_for(g.cols, g.n1, g.n2, g.rows)) {
       CAPTURE(g.cols);
       CAPTURE(job.kernel);
