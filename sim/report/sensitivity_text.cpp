@@ -1,0 +1,196 @@
+// The printers of a SensitivityReport: sensitivity.json (schema kSensitivitySchemaVersion),
+// sensitivity.md (verdict dependencies, tornado table, every strategy per input, method) and
+// the plain-text terminal table.
+#include <cmath>
+#include <sstream>
+
+#include "sim/report/report.hpp"
+#include "sim/report/sensitivity.hpp"
+#include "sim/report/text_util.hpp"
+
+namespace goodput {
+
+namespace {
+
+std::string value_with_unit(const SensitivityParam& p, double v) {
+  std::string t = p.integer ? std::to_string(std::llround(v)) : fmt("%.6g", v);
+  if (!p.unit.empty()) t += " " + p.unit;
+  return t;
+}
+
+std::string pct(double v) {
+  return fmt("%.2f%%", 100 * v);
+}
+std::string pct_ci(const Summary& s) {
+  if (s.n < 2) return pct(s.mean);
+  return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%";
+}
+std::string pp(double v) {
+  return fmt("%.2f pp", 100 * v);
+}
+
+Json summary_json(const Summary& s) {
+  return {{"mean", s.mean}, {"ci95", s.ci95}};
+}
+
+const char* const kMethod =
+    "Each input is moved over [lo, hi] with everything else fixed, under common random numbers: "
+    "the same seeds give the same failures at every value, so differences come from the input "
+    "alone. Default ranges: prices (the /recovery price list, /checkpoint/load_s and save_s, "
+    "repair hours of explicit classes) 0.25x..4x of the scenario's value, or 0..60 s (0..1 h) "
+    "when it is 0; /failures/rate_scale 0.5x..2x; clamped to the declared range. Break-even: "
+    "when the paired mean difference of the base run's winner minus its runner-up changes sign "
+    "between lo and hi, the crossing is found by bisection (12 halvings; whole numbers for "
+    "integer keys). It assumes one crossing; with the same sign at both ends no swap is "
+    "reported, though one could hide inside the range.";
+
+}  // namespace
+
+std::string break_even_sentence(const SensitivityReport& r, const SensitivityResult& res) {
+  const SensitivityParam& p = res.param;
+  if (r.winner == r.runner_up) return "one strategy: nothing to swap";
+  const std::string& w = r.strategies[r.winner];
+  const std::string& u = r.strategies[r.runner_up];
+  const std::string range = "[" + value_with_unit(p, p.lo) + ", " + value_with_unit(p, p.hi) + "]";
+  if (!res.crosses) {
+    if (res.lo.lead.mean > 0)
+      return w + " stays ahead of " + u + " over the whole range of " + p.pointer + " " + range;
+    return u + " is ahead of " + w + " at both ends of " + p.pointer + " " + range;
+  }
+  std::string at = value_with_unit(p, res.break_even);
+  if (!p.integer) at = "~" + at;
+  if (p.integer)
+    return w + " stays ahead of " + u + " while " + p.pointer + (res.ahead_below ? " < " : " >= ") +
+           at;
+  return w + " stays ahead of " + u + " while " + p.pointer + (res.ahead_below ? " < " : " > ") +
+         at;
+}
+
+Json sensitivity_json(const SensitivityReport& r) {
+  Json j;
+  j["schema_version"] = kSensitivitySchemaVersion;
+  j["tool_version"] = kToolVersion;
+  j["scenario"] = r.scenario_name;
+  j["scenario_file"] = r.scenario_file;
+  j["seeds"] = r.seeds;
+  j["seed"] = r.seed;
+  j["strategies"] = r.strategies;
+  j["winner"] = r.strategies[r.winner];
+  j["runner_up"] = r.strategies[r.runner_up];
+  j["base_lead_significant"] = r.decided;
+  Json base = Json::object();
+  for (std::size_t i = 0; i < r.strategies.size(); ++i)
+    base[r.strategies[i]] = summary_json(r.base.goodput[i]);
+  j["base"] = {{"goodput", base}, {"lead", summary_json(r.base.lead)}};
+  j["method"] = kMethod;
+  Json params = Json::array();
+  for (const auto& res : r.params) {
+    const SensitivityParam& p = res.param;
+    Json g = Json::object();
+    for (std::size_t i = 0; i < r.strategies.size(); ++i)
+      g[r.strategies[i]] = {{"lo", summary_json(res.lo.goodput[i])},
+                            {"base", summary_json(r.base.goodput[i])},
+                            {"hi", summary_json(res.hi.goodput[i])}};
+    Json be = {{"crosses", res.crosses},
+               {"value", res.crosses ? Json(res.break_even) : Json(nullptr)},
+               {"resolution", res.crosses ? Json(res.resolution) : Json(nullptr)},
+               {"winner_ahead", res.crosses            ? (res.ahead_below ? "below" : "above")
+                                : res.lo.lead.mean > 0 ? "whole range"
+                                                       : "neither end"},
+               {"sentence", break_even_sentence(r, res)},
+               {"evaluations", res.evaluations}};
+    params.push_back({{"pointer", p.pointer},
+                      {"unit", p.unit},
+                      {"integer", p.integer},
+                      {"range_rule", p.range},
+                      {"lo", p.lo},
+                      {"base", p.base},
+                      {"hi", p.hi},
+                      {"winner_swing", res.swing},
+                      {"goodput", g},
+                      {"lead",
+                       {{"lo", summary_json(res.lo.lead)},
+                        {"base", summary_json(r.base.lead)},
+                        {"hi", summary_json(res.hi.lead)}}},
+                      {"break_even", be}});
+  }
+  j["params"] = params;
+  j["resolved_scenario"] = r.resolved;
+  return j;
+}
+
+std::string sensitivity_markdown(const SensitivityReport& r) {
+  std::ostringstream s;
+  const std::string& w = r.strategies[r.winner];
+  const std::string& u = r.strategies[r.runner_up];
+  s << "# Sensitivity: " << r.scenario_name << "\n\n"
+    << "Scenario `" << r.scenario_file << "`, " << r.seeds << " seeds (seed " << r.seed
+    << "), the same failures at every value.\n\n";
+  if (r.winner == r.runner_up) {
+    s << "One strategy (" << w << "): Goodput only, no ranking to swap.\n\n";
+  } else {
+    s << "At the scenario's values **" << w << "** leads **" << u << "** by "
+      << pp(r.base.lead.mean);
+    if (r.base.lead.n >= 2) s << " ± " << pp(r.base.lead.ci95);
+    s << (r.decided ? " (significant at 95%).\n\n"
+                    : " (not significant at 95%: the two are tied).\n\n");
+  }
+  s << "## What the verdict depends on\n\n";
+  for (const auto& res : r.params) s << "- " << break_even_sentence(r, res) << "\n";
+  s << "\n## Tornado: Goodput of " << w << " (the winner)\n\nInputs sorted by the swing of " << w
+    << "'s mean Goodput (largest minus smallest of low, base, high).\n\n"
+    << "| input | low | base | high | at low | at base | at high | swing | " << w << " − " << u
+    << " at low / high |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& res : r.params) {
+    const SensitivityParam& p = res.param;
+    s << "| `" << p.pointer << "` | " << value_with_unit(p, p.lo) << " | "
+      << value_with_unit(p, p.base) << " | " << value_with_unit(p, p.hi) << " | "
+      << pct_ci(res.lo.goodput[r.winner]) << " | " << pct_ci(r.base.goodput[r.winner]) << " | "
+      << pct_ci(res.hi.goodput[r.winner]) << " | " << pp(res.swing) << " | " << pp(res.lo.lead.mean)
+      << " / " << pp(res.hi.lead.mean) << " |\n";
+  }
+  s << "\n## Every strategy, per input\n";
+  for (const auto& res : r.params) {
+    const SensitivityParam& p = res.param;
+    s << "\n### `" << p.pointer << "` (range " << p.range << ")\n\n| strategy | "
+      << value_with_unit(p, p.lo) << " | " << value_with_unit(p, p.base) << " (base) | "
+      << value_with_unit(p, p.hi) << " |\n|---|---:|---:|---:|\n";
+    for (std::size_t i = 0; i < r.strategies.size(); ++i)
+      s << "| " << r.strategies[i] << " | " << pct_ci(res.lo.goodput[i]) << " | "
+        << pct_ci(r.base.goodput[i]) << " | " << pct_ci(res.hi.goodput[i]) << " |\n";
+    s << "\n" << break_even_sentence(r, res) << " (" << res.evaluations << " values evaluated).\n";
+  }
+  s << "\n## Method\n\n" << kMethod << "\n";
+  return s.str();
+}
+
+std::string sensitivity_terminal(const SensitivityReport& r) {
+  std::ostringstream s;
+  char line[320];
+  std::snprintf(line, sizeof line, "%-36s %10s %10s %10s %9s %9s %9s\n", "input", "low", "base",
+                "high", "at low", "at high", "swing");
+  s << "Goodput of " << r.strategies[r.winner] << " (winner at the scenario's values):\n" << line;
+  for (const auto& res : r.params) {
+    const SensitivityParam& p = res.param;
+    std::snprintf(line, sizeof line, "%-36s %10s %10s %10s %8.2f%% %8.2f%% %6.2f pp\n",
+                  p.pointer.c_str(), value_with_unit(p, p.lo).c_str(),
+                  value_with_unit(p, p.base).c_str(), value_with_unit(p, p.hi).c_str(),
+                  100 * res.lo.goodput[r.winner].mean, 100 * res.hi.goodput[r.winner].mean,
+                  100 * res.swing);
+    s << line;
+  }
+  s << "\n";
+  for (const auto& res : r.params) s << "- " << break_even_sentence(r, res) << "\n";
+  if (r.winner != r.runner_up && !r.decided)
+    s << "(at the scenario's values " << r.strategies[r.winner] << " and "
+      << r.strategies[r.runner_up] << " are tied: the lead is not significant at 95%)\n";
+  return s.str();
+}
+
+void write_sensitivity_files(const SensitivityReport& r, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  write_file(dir / "sensitivity.json", sensitivity_json(r).dump(2) + "\n");
+  write_file(dir / "sensitivity.md", sensitivity_markdown(r));
+}
+
+}  // namespace goodput

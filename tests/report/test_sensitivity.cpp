@@ -1,0 +1,192 @@
+// Sensitivity: the break-even bisection against closed-form crossings, the default inputs and
+// ranges, --param errors, and one end-to-end case whose crossing is checked by evaluating the
+// scenario directly on both sides of it.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "sim/report/sensitivity.hpp"
+#include "sim/run/monte_carlo.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+const SensitivityParam* find_param(const std::vector<SensitivityParam>& ps,
+                                   const std::string& ptr) {
+  for (const auto& p : ps)
+    if (p.pointer == ptr) return &p;
+  return nullptr;
+}
+
+// A direct bisection for comparison: the same rule written out, on its own.
+double direct_bisection(const std::function<double(double)>& f, double lo, double hi, int iters) {
+  const bool positive_at_lo = f(lo) > 0;
+  for (int i = 0; i < iters; ++i) {
+    const double mid = (lo + hi) / 2;
+    if ((f(mid) > 0) == positive_at_lo)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("sensitivity: break_even finds a closed-form crossing within the bracket") {
+  int calls = 0;
+  auto falling = [&](double x) {
+    ++calls;
+    return 225.0 - x;  // ahead below 225
+  };
+  const double x = break_even(falling, 15, 960, 12);
+  CHECK(std::abs(x - 225) <= (960.0 - 15) / 8192);
+  CHECK(calls == 2 + 12);
+  CHECK(x == direct_bisection([](double v) { return 225.0 - v; }, 15, 960, 12));
+  // Rising, non-linear: (x/100)^3 - 2 crosses at 100 * cbrt(2).
+  auto rising = [](double v) { return std::pow(v / 100, 3) - 2; };
+  CHECK(std::abs(break_even(rising, 0, 400, 20) - 100 * std::cbrt(2.0)) <= 400.0 / (1 << 21));
+  CHECK(break_even(rising, 0, 400, 12) == direct_bisection(rising, 0, 400, 12));
+  // No sign change: NaN.
+  CHECK(std::isnan(break_even([](double v) { return v + 1; }, 0, 10, 12)));
+  CHECK(std::isnan(break_even([](double v) { return -v; }, 0, 10, 12)));  // 0 counts as not ahead
+}
+
+TEST_CASE("sensitivity: break_even_integer returns the first whole number past the crossing") {
+  CHECK(*break_even_integer([](long k) { return 7.5 - static_cast<double>(k); }, 0, 20) == 8);
+  CHECK(*break_even_integer([](long k) { return static_cast<double>(k) - 3; }, 1, 64) ==
+        4);  // 3 is not ahead
+  CHECK(*break_even_integer([](long k) { return 4.0 - static_cast<double>(k); }, 0, 1000) == 4);
+  CHECK(!break_even_integer([](long k) { return static_cast<double>(k) + 1; }, 0, 9));
+  for (long c = 1; c <= 16; ++c)
+    CHECK(*break_even_integer([c](long k) { return static_cast<double>(c - k) - 0.5; }, 0, 16) ==
+          c);
+}
+
+TEST_CASE(
+    "sensitivity: default inputs: the price list present, checkpoint, rate scale; documented "
+    "ranges") {
+  const Scenario s = small_at({});
+  const auto ps = default_params(s);
+  for (const char* ptr : {"/recovery/detection_s", "/recovery/restart_s",
+                          "/recovery/communicator_rebuild_s", "/recovery/spare_swap_s",
+                          "/checkpoint/load_s", "/checkpoint/save_s", "/failures/rate_scale"})
+    CHECK_MESSAGE(find_param(ps, ptr), ptr);
+  CHECK(!find_param(ps, "/recovery/state_copy_s"));  // derived unless the scenario sets it
+  CHECK(!find_param(ps, "/recovery/ntp_reshard_s"));
+  const SensitivityParam* restart = find_param(ps, "/recovery/restart_s");
+  REQUIRE(restart);
+  CHECK(restart->base == 600);
+  CHECK(restart->lo == 150);
+  CHECK(restart->hi == 2400);
+  CHECK(restart->unit == "s");
+  const SensitivityParam* rate = find_param(ps, "/failures/rate_scale");
+  REQUIRE(rate);
+  CHECK(rate->lo == 5);
+  CHECK(rate->hi == 20);
+
+  const Scenario set = small_at({"/recovery/state_copy_s=0", "/recovery/ntp_reshard_s=20"});
+  const auto ps2 = default_params(set);
+  const SensitivityParam* copy = find_param(ps2, "/recovery/state_copy_s");
+  REQUIRE(copy);
+  CHECK(copy->lo == 0);
+  CHECK(copy->hi == 60);  // a zero price: 0..60 s
+  REQUIRE(find_param(ps2, "/recovery/ntp_reshard_s"));
+  CHECK(find_param(ps2, "/recovery/ntp_reshard_s")->hi == 80);
+
+  // Explicit classes with a fixed repair: its hours are an input.
+  const Scenario cls = small_at(
+      {R"(/failures/classes=[{"name":"gpu","mtbf_hours":50000,"repair":{"kind":"fixed","hours":2}}])"});
+  const SensitivityParam* repair =
+      find_param(default_params(cls), "/failures/classes/0/repair/hours");
+  REQUIRE(repair);
+  CHECK(repair->unit == "h");
+  CHECK(repair->lo == 0.5);
+  CHECK(repair->hi == 8);
+}
+
+TEST_CASE("sensitivity: --param: given ranges, integer keys, clamping and errors naming --param") {
+  const Scenario s = small_at({});
+  const SensitivityParam p = parse_param(s, "/recovery/spare_swap_s=0:900");
+  CHECK(p.lo == 0);
+  CHECK(p.hi == 900);
+  CHECK(p.range == "given");
+  const SensitivityParam spares = parse_param(s, "/cluster/spare_domains");
+  CHECK(spares.integer);
+  CHECK(spares.lo == 0);  // floor(0.25)
+  CHECK(spares.hi == 4);
+  const SensitivityParam idle = parse_param(s, "/failures/idle_rate_scale");
+  CHECK(idle.hi == 1);  // 4x clamped to the declared maximum
+  for (const char* bad :
+       {"/recovery/detection", "/recovery/detection_s=5", "/recovery/detection_s=9:1",
+        "/recovery/detection_s=a:b", "/name", "/cluster/spare_domains=0:2.5", "recovery"}) {
+    try {
+      (void)parse_param(s, bad);
+      FAIL("accepted " << bad);
+    } catch (const InputError& e) {
+      CHECK_MESSAGE(std::string(e.what()).rfind("--param", 0) == 0, e.what());
+    }
+  }
+  // A value the scenario refuses is an error naming --param and the assignment.
+  const SensitivityParam neg = parse_param(s, "/recovery/detection_s=-5:10");
+  try {
+    (void)scenario_at(s, neg, neg.lo);
+    FAIL("accepted a negative price");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("--param: /recovery/detection_s=-5") == 0);
+  }
+  CHECK_THROWS_AS(run_sensitivity(s, {neg},
+                                  [](const Scenario&) -> std::vector<StrategyRuns> {
+                                    FAIL("ran before validating");
+                                    return {};
+                                  }),
+                  InputError);
+  // scenario_at changes that one value only.
+  const Scenario at = scenario_at(s, p, 450);
+  CHECK(at.recovery.spare_swap_s == 450);
+  CHECK(at.recovery.restart_s == s.recovery.restart_s);
+  CHECK(at.seeds == s.seeds);
+}
+
+// hot_spares (a spare domain: the job stalls for the swap-in, no rollback) against
+// checkpoint_restart (restarts on spares: restart + load + the rolled-back work, no swap-in): a
+// dearer swap-in favours checkpoint_restart. (dp_drop is no candidate here: with spares it rejoins
+// in the background and ties hot_spares at a free swap-in.) The crossing found by `sensitivity`
+// must lie where direct Monte Carlo runs of the scenario say the lead changes sign.
+TEST_CASE(
+    "sensitivity: end to end: the break-even of the spare swap-in matches direct evaluations") {
+  const std::vector<std::string> sets = {R"(/strategies={"checkpoint_restart":{},"hot_spares":{}})",
+                                         "/cluster/spare_domains=4", "/seeds=4"};
+  const Scenario s = small_at(sets);
+  const SensitivityParam p = parse_param(s, "/recovery/spare_swap_s=0:20000");
+  const SensitivityReport r = run_sensitivity(s, {p}, monte_carlo_evaluator(2));
+  REQUIRE(r.params.size() == 1);
+  const SensitivityResult& res = r.params[0];
+  const std::string winner = r.strategies[r.winner];
+  INFO("winner " << winner << ", lead at lo " << res.lo.lead.mean << ", at hi "
+                 << res.hi.lead.mean);
+  CHECK(winner == "hot_spares");
+  REQUIRE(res.crosses);
+  CHECK(res.ahead_below);
+  CHECK(res.evaluations == 2 + kBreakEvenIterations);
+
+  // The lead straight from run_monte_carlo on the scenario loaded with --set.
+  auto lead_at = [&](double v) {
+    auto o = sets;
+    o.push_back("/recovery/spare_swap_s=" + Json(v).dump());
+    const auto runs = run_monte_carlo(make_plan(small_at(o)), 2);
+    double sum = 0;
+    for (std::size_t k = 0; k < runs[r.winner].runs.size(); ++k)
+      sum += runs[r.winner].runs[k].goodput - runs[r.runner_up].runs[k].goodput;
+    return sum / static_cast<double>(runs[r.winner].runs.size());
+  };
+  CHECK(lead_at(res.break_even - res.resolution) > 0);
+  CHECK(lead_at(res.break_even + res.resolution) <= 0);
+  CHECK(res.break_even == direct_bisection(lead_at, p.lo, p.hi, kBreakEvenIterations));
+  const std::string sentence = break_even_sentence(r, res);
+  CHECK(sentence.find(
+            "hot_spares stays ahead of checkpoint_restart while /recovery/spare_swap_s < ~") == 0);
+}
