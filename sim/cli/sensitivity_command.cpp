@@ -26,8 +26,8 @@ std::string fmt_seconds(double s) {
   return buf;
 }
 
-// The budget covers every run: the base, both ends of each input and, at worst, a full
-// bisection per input (at the costlier end's estimate). Runs go one after another.
+// The budget covers every run: the base, both ends of each input and, at worst, two full
+// bisections per input (at the costlier end's estimate). Runs go one after another.
 void check_budget(const SensitivityArgs& a, const Scenario& s,
                   const std::vector<SensitivityParam>& params, int threads) {
   WorkBudget budget;
@@ -37,7 +37,8 @@ void check_budget(const SensitivityArgs& a, const Scenario& s,
   for (const auto& p : params) {
     const WorkEstimate lo = estimate_work(scenario_at(s, p, p.lo), threads);
     const WorkEstimate hi = estimate_work(scenario_at(s, p, p.hi), threads);
-    total.events += lo.events + hi.events + kBreakEvenIterations * std::max(lo.events, hi.events);
+    total.events +=
+        lo.events + hi.events + 2 * kBreakEvenIterations * std::max(lo.events, hi.events);
     total.memory_bytes = std::max({total.memory_bytes, lo.memory_bytes, hi.memory_bytes});
     total.failures_per_run =
         std::max({total.failures_per_run, lo.failures_per_run, hi.failures_per_run});

@@ -12,6 +12,7 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/report/report.hpp"
 #include "sim/run/monte_carlo.hpp"
+#include "sim/run/run_plan.hpp"
 
 namespace goodput {
 
@@ -259,11 +260,17 @@ Evaluate monte_carlo_evaluator(int threads) {
 SensitivityReport run_sensitivity(const Scenario& s, const std::vector<SensitivityParam>& params,
                                   const Evaluate& evaluate,
                                   const std::function<void(const std::string&, double)>& progress) {
-  // Every end must be a valid scenario before anything runs, so a bad range fails at once.
-  for (const auto& p : params) {
-    (void)scenario_at(s, p, p.lo);
-    (void)scenario_at(s, p, p.hi);
-  }
+  // Every end must be a valid scenario with a valid plan (cost model, profile coverage, trace)
+  // before anything runs, so a bad range fails at once, naming --param.
+  for (const auto& p : params)
+    for (const double v : {p.lo, p.hi}) {
+      const Scenario end = scenario_at(s, p, v);
+      try {
+        (void)make_plan(end);
+      } catch (const InputError& e) {
+        throw InputError("--param", p.pointer + "=" + value_text(p, v), e.what());
+      }
+    }
   SensitivityReport rep;
   rep.scenario_name = s.name;
   rep.scenario_file = s.file;
@@ -286,34 +293,50 @@ SensitivityReport run_sensitivity(const Scenario& s, const std::vector<Sensitivi
   for (const auto& p : params) {
     SensitivityResult res;
     res.param = p;
-    std::map<double, SensitivityPoint> seen;  // each value evaluated once
+    std::map<double, SensitivityPoint> seen;  // each value evaluated once; the base is known
+    SensitivityPoint base = rep.base;
+    base.value = p.base;
+    seen.emplace(p.base, base);
     auto at = [&](double v) -> const SensitivityPoint& {
       auto it = seen.find(v);
       if (it != seen.end()) return it->second;
       if (progress) progress(p.pointer, v);
       ++res.evaluations;
-      return seen.emplace(v, point_of(v, evaluate(scenario_at(s, p, v)), rep.winner, rep.runner_up))
-          .first->second;
+      std::vector<StrategyRuns> runs;
+      try {
+        runs = evaluate(scenario_at(s, p, v));
+      } catch (const InputError& e) {
+        throw InputError("--param", p.pointer + "=" + value_text(p, v), e.what());
+      }
+      return seen.emplace(v, point_of(v, runs, rep.winner, rep.runner_up)).first->second;
     };
     res.lo = at(p.lo);
     res.hi = at(p.hi);
     const double w_lo = res.lo.goodput[rep.winner].mean, w_hi = res.hi.goodput[rep.winner].mean;
     const double w_base = rep.base.goodput[rep.winner].mean;
     res.swing = std::max({w_lo, w_hi, w_base}) - std::min({w_lo, w_hi, w_base});
-    const bool ahead_lo = res.lo.lead.mean > 0, ahead_hi = res.hi.lead.mean > 0;
-    if (two && ahead_lo != ahead_hi) {
-      res.crosses = true;
-      res.ahead_below = ahead_lo;
+    // The crossing between a and b (their leads differ in sign), by bisection.
+    auto crossing = [&](double a, double b) {
+      Crossing c;
+      c.ahead_below = at(a).lead.mean > 0;
       if (p.integer) {
         const auto k =
             break_even_integer([&](long v) { return at(static_cast<double>(v)).lead.mean; },
-                               std::lround(p.lo), std::lround(p.hi));
-        res.break_even = static_cast<double>(*k);
+                               std::lround(a), std::lround(b));
+        c.value = static_cast<double>(*k);
       } else {
-        res.break_even =
-            break_even([&](double v) { return at(v).lead.mean; }, p.lo, p.hi, kBreakEvenIterations);
-        res.resolution = (p.hi - p.lo) / std::ldexp(1.0, kBreakEvenIterations + 1);
+        c.value = break_even([&](double v) { return at(v).lead.mean; }, a, b, kBreakEvenIterations);
+        c.resolution = (b - a) / std::ldexp(1.0, kBreakEvenIterations + 1);
       }
+      return c;
+    };
+    const bool ahead_lo = res.lo.lead.mean > 0, ahead_hi = res.hi.lead.mean > 0;
+    const bool base_inside = p.lo <= p.base && p.base <= p.hi && rep.base.lead.mean > 0;
+    if (two && base_inside) {
+      if (!ahead_lo) res.crossings.push_back(crossing(p.lo, p.base));
+      if (!ahead_hi) res.crossings.push_back(crossing(p.base, p.hi));
+    } else if (two && ahead_lo != ahead_hi) {
+      res.crossings.push_back(crossing(p.lo, p.hi));
     }
     rep.params.push_back(std::move(res));
   }

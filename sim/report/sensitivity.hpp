@@ -62,15 +62,23 @@ struct SensitivityPoint {
   Summary lead;                  // winner minus runner-up, per seed
 };
 
+// Where the winner and runner-up swap: the winner leads on one side of `value`.
+struct Crossing {
+  double value = 0;
+  double resolution = 0;     // half-width of the last bisection bracket (0: integer key)
+  bool ahead_below = false;  // the winner leads below `value` (else at and above it)
+};
+
 struct SensitivityResult {
   SensitivityParam param;
   SensitivityPoint lo, hi;
   double swing = 0;  // max - min of the winner's mean Goodput over lo, base, hi
-  bool crosses = false;
-  double break_even = 0;     // crosses: the value where the two swap
-  double resolution = 0;     // crosses: half-width of the last bisection bracket (0: integer)
-  bool ahead_below = false;  // crosses: the winner leads below break_even (else above it)
-  int evaluations = 0;       // Monte Carlo runs of the scenario for this input (lo, hi, bisection)
+  // In ascending order. With the scenario's value inside [lo, hi] (where the winner leads by
+  // definition) each end where it does not lead gives one crossing, searched between that end
+  // and the scenario's value, so a lead held only in the middle of the range is found (two
+  // crossings). Otherwise one crossing when the ends disagree.
+  std::vector<Crossing> crossings;
+  int evaluations = 0;  // Monte Carlo runs of the scenario for this input (lo, hi, bisection)
 };
 
 struct SensitivityReport {
@@ -89,14 +97,23 @@ struct SensitivityReport {
 using Evaluate = std::function<std::vector<StrategyRuns>(const Scenario&)>;
 Evaluate monte_carlo_evaluator(int threads);
 
-// `progress` (may be empty) is told each evaluation: the pointer and value.
+// Checks first that every range end gives a valid scenario and plan (make_plan), so a bad
+// range fails before anything runs (InputError naming --param and the value); then evaluates
+// the base, both ends of each input and the bisection values. `progress` (may be empty) is
+// told each evaluation: the pointer ("base" first) and value.
 SensitivityReport run_sensitivity(
     const Scenario& s, const std::vector<SensitivityParam>& params, const Evaluate& evaluate,
     const std::function<void(const std::string&, double)>& progress = {});
 
-// "ntp stays ahead of dp_drop while /recovery/communicator_rebuild_s < 225 s", or over the
-// whole range, or where the runner-up leads at both ends.
+// "ntp stays ahead of dp_drop while /recovery/communicator_rebuild_s < ~225 s" (or "> x", or
+// "x < PTR < y"), or over the whole range, or "... is ahead of ... at both ends".
 std::string break_even_sentence(const SensitivityReport& r, const SensitivityResult& p);
+
+// The strategy with the highest mean Goodput at a point (ties: the first), and the sentence
+// naming a leader at an end other than the winner and runner-up ("at /x = 480 s dp_drop leads
+// instead of ntp"), or "".
+std::size_t leader(const SensitivityPoint& p);
+std::string other_leader_sentence(const SensitivityReport& r, const SensitivityResult& p);
 
 Json sensitivity_json(const SensitivityReport& r);
 std::string sensitivity_markdown(const SensitivityReport& r);

@@ -169,8 +169,10 @@ TEST_CASE(
   INFO("winner " << winner << ", lead at lo " << res.lo.lead.mean << ", at hi "
                  << res.hi.lead.mean);
   CHECK(winner == "hot_spares");
-  REQUIRE(res.crosses);
-  CHECK(res.ahead_below);
+  // hot_spares leads at 0 s and at the scenario's 180 s, not at 20000 s: one crossing above 180 s.
+  REQUIRE(res.crossings.size() == 1);
+  const Crossing& c = res.crossings[0];
+  CHECK(c.ahead_below);
   CHECK(res.evaluations == 2 + kBreakEvenIterations);
 
   // The lead straight from run_monte_carlo on the scenario loaded with --set.
@@ -183,10 +185,79 @@ TEST_CASE(
       sum += runs[r.winner].runs[k].goodput - runs[r.runner_up].runs[k].goodput;
     return sum / static_cast<double>(runs[r.winner].runs.size());
   };
-  CHECK(lead_at(res.break_even - res.resolution) > 0);
-  CHECK(lead_at(res.break_even + res.resolution) <= 0);
-  CHECK(res.break_even == direct_bisection(lead_at, p.lo, p.hi, kBreakEvenIterations));
+  CHECK(c.resolution == doctest::Approx((p.hi - p.base) / 8192));
+  CHECK(lead_at(c.value - c.resolution) > 0);
+  CHECK(lead_at(c.value + c.resolution) <= 0);
+  CHECK(c.value == direct_bisection(lead_at, p.base, p.hi, kBreakEvenIterations));
   const std::string sentence = break_even_sentence(r, res);
   CHECK(sentence.find(
             "hot_spares stays ahead of checkpoint_restart while /recovery/spare_swap_s < ~") == 0);
+}
+
+// A synthetic evaluator whose lead has a closed form: two strategies, three seeds, the winner's
+// lead (x - 100)(400 - x) / 1e6 in /recovery/communicator_rebuild_s = x, positive only between
+// 100 and 400. With the scenario at 200 s both crossings are found, one on each side.
+TEST_CASE("sensitivity: a lead held only inside the range gives two crossings at the closed form") {
+  const Scenario s = small_at({"/recovery/communicator_rebuild_s=200"});
+  auto lead = [](double x) { return (x - 100) * (400 - x) / 1e6; };
+  int calls = 0;
+  const Evaluate fake = [&](const Scenario& sc) {
+    ++calls;
+    const double x = sc.recovery.communicator_rebuild_s;
+    std::vector<StrategyRuns> runs{{"a", {}}, {"b", {}}};
+    for (int seed = 0; seed < 3; ++seed) {
+      RunMetrics m;
+      m.goodput = 0.9 + 0.01 * seed;
+      runs[0].runs.push_back(m);
+      m.goodput -= lead(x);
+      runs[1].runs.push_back(m);
+    }
+    return runs;
+  };
+  const SensitivityParam p = parse_param(s, "/recovery/communicator_rebuild_s=0:1000");
+  const SensitivityReport r = run_sensitivity(s, {p}, fake);
+  CHECK(r.strategies[r.winner] == "a");
+  CHECK(r.strategies[r.runner_up] == "b");
+  const SensitivityResult& res = r.params[0];
+  REQUIRE(res.crossings.size() == 2);
+  CHECK(!res.crossings[0].ahead_below);
+  CHECK(std::abs(res.crossings[0].value - 100) <= 200.0 / 8192);
+  CHECK(res.crossings[1].ahead_below);
+  CHECK(std::abs(res.crossings[1].value - 400) <= 800.0 / 8192);
+  CHECK(res.evaluations == 2 + 2 * kBreakEvenIterations);
+  CHECK(calls == 1 + res.evaluations);  // the base once, each value once
+  CHECK(break_even_sentence(r, res) ==
+        "a stays ahead of b while ~100 s < /recovery/communicator_rebuild_s < ~400 s");
+
+  // Outside the range the scenario's value cannot help: ends of one sign give no crossing.
+  const SensitivityParam right = parse_param(s, "/recovery/communicator_rebuild_s=500:900");
+  const SensitivityReport r2 = run_sensitivity(s, {right}, fake);
+  const SensitivityResult& none = r2.params[0];
+  CHECK(none.crossings.empty());
+  CHECK(break_even_sentence(r, none).find("b is ahead of a at both ends") == 0);
+  // ... and ends of different signs give the one crossing between them.
+  const SensitivityParam across = parse_param(s, "/recovery/communicator_rebuild_s=250:900");
+  const SensitivityReport r3 = run_sensitivity(s, {across}, fake);
+  REQUIRE(r3.params[0].crossings.size() == 1);
+  CHECK(std::abs(r3.params[0].crossings[0].value - 400) <= 650.0 / 8192);
+  // An integer key: whole-number crossings, the first value on the far side.
+  const Scenario si = small_at({"/cluster/spare_domains=5"});
+  const Evaluate by_spares = [&](const Scenario& sc) {
+    const double k = static_cast<double>(sc.cluster.domains - 4);  // the job needs 4 domains
+    std::vector<StrategyRuns> runs{{"a", {}}, {"b", {}}};
+    for (int seed = 0; seed < 3; ++seed) {
+      RunMetrics m;
+      m.goodput = 0.9;
+      runs[0].runs.push_back(m);
+      m.goodput -= (k - 2.5) * (9.5 - k) / 100;  // a leads for 3..9 spares
+      runs[1].runs.push_back(m);
+    }
+    return runs;
+  };
+  const SensitivityParam spares = parse_param(si, "/cluster/spare_domains=0:20");
+  const SensitivityReport r4 = run_sensitivity(si, {spares}, by_spares);
+  const SensitivityResult& ri = r4.params[0];
+  REQUIRE(ri.crossings.size() == 2);
+  CHECK(ri.crossings[0].value == 3);
+  CHECK(ri.crossings[1].value == 10);
 }
