@@ -213,7 +213,9 @@ std::string sensitivity_markdown(const SensitivityReport& r) {
                     : " (not significant at 95%: the two are tied).\n\n");
   }
   s << "## What the verdict depends on\n\n";
+  if (r.winner == r.runner_up) s << "One strategy: no ranking to swap.\n";
   for (const auto& res : r.params) {
+    if (r.winner == r.runner_up) break;
     s << "- " << break_even_sentence(r, res);
     const std::string other = other_leader_sentence(r, res);
     s << (other.empty() ? "" : " (" + other + ")") << "\n";
@@ -248,26 +250,33 @@ std::string sensitivity_markdown(const SensitivityReport& r) {
 
 std::string sensitivity_terminal(const SensitivityReport& r) {
   std::ostringstream s;
-  char line[320];
-  std::snprintf(line, sizeof line, "%-36s %10s %10s %10s %9s %9s %9s\n", "input", "low", "base",
-                "high", "at low", "at high", "swing");
-  s << "Goodput of " << r.strategies[r.winner] << " (winner at the scenario's values):\n" << line;
+  int width = 36;
+  for (const auto& res : r.params)
+    width = std::max(width, static_cast<int>(res.param.pointer.size()));
+  char line[512];
+  std::snprintf(line, sizeof line, "%-*s %10s %10s %10s %9s %9s %9s\n", width, "input", "low",
+                "base", "high", "at low", "at high", "swing");
+  s << "Goodput of " << r.strategies[r.winner]
+    << (r.winner == r.runner_up ? " (one strategy: no ranking to swap):\n"
+                                : " (the winner at the scenario's values):\n")
+    << line;
   for (const auto& res : r.params) {
     const SensitivityParam& p = res.param;
-    std::snprintf(line, sizeof line, "%-36s %10s %10s %10s %8.2f%% %8.2f%% %6.2f pp\n",
+    std::snprintf(line, sizeof line, "%-*s %10s %10s %10s %8.2f%% %8.2f%% %6.2f pp\n", width,
                   p.pointer.c_str(), value_with_unit(p, p.lo).c_str(),
                   value_with_unit(p, p.base).c_str(), value_with_unit(p, p.hi).c_str(),
                   100 * res.lo.goodput[r.winner].mean, 100 * res.hi.goodput[r.winner].mean,
                   100 * res.swing);
     s << line;
   }
+  if (r.winner == r.runner_up) return s.str();
   s << "\n";
   for (const auto& res : r.params) {
     s << "- " << break_even_sentence(r, res);
     const std::string other = other_leader_sentence(r, res);
     s << (other.empty() ? "" : " (" + other + ")") << "\n";
   }
-  if (r.winner != r.runner_up && !r.decided)
+  if (!r.decided)
     s << "(at the scenario's values " << r.strategies[r.winner] << " and "
       << r.strategies[r.runner_up] << " are tied: the lead is not significant at 95%)\n";
   return s.str();
