@@ -261,3 +261,30 @@ TEST_CASE("sensitivity: a lead held only inside the range gives two crossings at
   CHECK(ri.crossings[0].value == 3);
   CHECK(ri.crossings[1].value == 10);
 }
+
+TEST_CASE("sensitivity: the files do not depend on the thread count") {
+  const Scenario s = small_at({"/seeds=3"});
+  const std::vector<SensitivityParam> ps = {parse_param(s, "/recovery/spare_swap_s"),
+                                            parse_param(s, "/failures/rate_scale")};
+  const SensitivityReport one = run_sensitivity(s, ps, monte_carlo_evaluator(1));
+  const SensitivityReport three = run_sensitivity(s, ps, monte_carlo_evaluator(3));
+  CHECK(sensitivity_json(one).dump() == sensitivity_json(three).dump());
+  CHECK(sensitivity_markdown(one) == sensitivity_markdown(three));
+  // The base point is the scenario itself: the same Goodput as a plain Monte Carlo run.
+  const auto runs = run_monte_carlo(make_plan(s), 2);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    double sum = 0;
+    for (const auto& m : runs[i].runs) sum += m.goodput;
+    CHECK(one.base.goodput[i].mean ==
+          doctest::Approx(sum / static_cast<double>(runs[i].runs.size())));
+  }
+  const std::string dir = scratch("sensitivity-files");
+  write_sensitivity_files(one, dir);
+  const Json j = Json::parse(slurp(std::filesystem::path(dir) / "sensitivity.json"));
+  CHECK(j["schema_version"] == kSensitivitySchemaVersion);
+  CHECK(j["params"].size() == 2);
+  CHECK(j["params"][0].contains("break_even"));
+  CHECK(slurp(std::filesystem::path(dir) / "sensitivity.md").find("## Tornado") !=
+        std::string::npos);
+  std::filesystem::remove_all(dir);
+}
