@@ -96,7 +96,8 @@ int command_sensitivity(const SensitivityArgs& a) {
   const int threads = a.threads > 0
                           ? a.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  check_budget(a, scenario, params, threads);  // also checks every end is a valid scenario
+  check_param_ends(scenario, params);  // before claiming the folder: a bad range leaves nothing
+  check_budget(a, scenario, params, threads);
   OutputDir out(a.out.empty() ? default_output(scenario.name + "-sensitivity") : a.out,
                 a.out.empty() ? "default output" : "--out");
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;

@@ -257,11 +257,7 @@ Evaluate monte_carlo_evaluator(int threads) {
   return [threads](const Scenario& s) { return run_monte_carlo(make_plan(s), threads); };
 }
 
-SensitivityReport run_sensitivity(const Scenario& s, const std::vector<SensitivityParam>& params,
-                                  const Evaluate& evaluate,
-                                  const std::function<void(const std::string&, double)>& progress) {
-  // Every end must be a valid scenario with a valid plan (cost model, profile coverage, trace)
-  // before anything runs, so a bad range fails at once, naming --param.
+void check_param_ends(const Scenario& s, const std::vector<SensitivityParam>& params) {
   for (const auto& p : params)
     for (const double v : {p.lo, p.hi}) {
       const Scenario end = scenario_at(s, p, v);
@@ -271,6 +267,16 @@ SensitivityReport run_sensitivity(const Scenario& s, const std::vector<Sensitivi
         throw InputError("--param", p.pointer + "=" + value_text(p, v), e.what());
       }
     }
+}
+
+SensitivityReport run_sensitivity(const Scenario& s, const std::vector<SensitivityParam>& params,
+                                  const Evaluate& evaluate,
+                                  const std::function<void(const std::string&, double)>& progress) {
+  // Every end must be a valid scenario before anything runs, so a bad range fails at once.
+  for (const auto& p : params) {
+    (void)scenario_at(s, p, p.lo);
+    (void)scenario_at(s, p, p.hi);
+  }
   SensitivityReport rep;
   rep.scenario_name = s.name;
   rep.scenario_file = s.file;

@@ -97,10 +97,13 @@ struct SensitivityReport {
 using Evaluate = std::function<std::vector<StrategyRuns>(const Scenario&)>;
 Evaluate monte_carlo_evaluator(int threads);
 
-// Checks first that every range end gives a valid scenario and plan (make_plan), so a bad
-// range fails before anything runs (InputError naming --param and the value); then evaluates
-// the base, both ends of each input and the bisection values. `progress` (may be empty) is
-// told each evaluation: the pointer ("base" first) and value.
+// Every range end must give a valid scenario and plan (make_plan: cost model, profile
+// coverage, trace); throws InputError naming --param and the value. Costs a plan per end.
+void check_param_ends(const Scenario& s, const std::vector<SensitivityParam>& params);
+
+// Checks that every range end parses (scenario_at), then evaluates the base, both ends of each
+// input and the bisection values; an InputError from an evaluation names --param and the value.
+// `progress` (may be empty) is told each evaluation: the pointer ("base" first) and value.
 SensitivityReport run_sensitivity(
     const Scenario& s, const std::vector<SensitivityParam>& params, const Evaluate& evaluate,
     const std::function<void(const std::string&, double)>& progress = {});
