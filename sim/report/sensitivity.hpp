@@ -3,7 +3,8 @@
 // the same failures; only the scenario changes), and every strategy's mean Goodput is taken
 // at lo, at the scenario's value and at hi (a tornado table). For each input, the break-even
 // value at which the base run's winner and runner-up swap is found by bisection on their
-// paired mean difference when it changes sign between the ends. Values are applied with
+// paired mean difference where it changes sign (between the scenario's value and an end, or
+// between the ends when the scenario's value lies outside them). Values are applied with
 // `--set`'s mechanism (apply_override) on the scenario's input; bad ones are InputErrors
 // naming --param. Printers: sensitivity.json, sensitivity.md and a plain-text terminal table.
 #pragma once
