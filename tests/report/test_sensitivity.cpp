@@ -66,9 +66,7 @@ TEST_CASE("sensitivity: break_even_integer returns the first whole number past t
           c);
 }
 
-TEST_CASE(
-    "sensitivity: default inputs: the price list present, checkpoint, rate scale; documented "
-    "ranges") {
+TEST_CASE("sensitivity: default inputs and their documented ranges") {
   const Scenario s = small_at({});
   const auto ps = default_params(s);
   for (const char* ptr : {"/recovery/detection_s", "/recovery/restart_s",
