@@ -12,6 +12,7 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/describe.hpp"
 #include "sim/cli/explain_step.hpp"
+#include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
@@ -156,11 +157,14 @@ int main(int argc, char** argv) {
   goodput::ExplainArgs explain_args;
   auto* explain = goodput::add_explain_step(app, explain_args);
 
+  goodput::SensitivityArgs sens_args;
+  auto* sens = goodput::add_sensitivity(app, sens_args);
+
   // A mistyped command: say which one was meant instead of CLI11's "A subcommand is required".
-  const std::vector<std::string> commands = {"run", "sweep", "validate", "describe", "explain-step"};
+  const std::vector<std::string> commands = {"run", "sweep", "sensitivity", "validate", "describe", "explain-step"};
   if (argc > 1 && argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     std::cerr << "error: unknown command '" << argv[1] << "'" << goodput::did_you_mean(argv[1], commands)
-              << " (commands: run, sweep, validate, describe, explain-step; goodput --help)\n";
+              << " (commands: run, sweep, sensitivity, validate, describe, explain-step; goodput --help)\n";
     return 2;
   }
   try {
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
     if (*validate) return command_validate(validate_files);
     if (*sweep) return command_sweep(sw);
     if (*explain) return goodput::command_explain_step(explain_args);
+    if (*sens) return goodput::command_sensitivity(sens_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;

@@ -1,0 +1,129 @@
+#include "sim/cli/sensitivity_command.hpp"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "models/scenario/scenario_loader.hpp"
+#include "sim/cli/strategy_choice.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/output_dir.hpp"
+#include "sim/report/sensitivity.hpp"
+#include "sim/run/work_budget.hpp"
+
+namespace goodput {
+
+namespace {
+
+std::string fmt_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", s);
+  return buf;
+}
+
+// The budget covers every run: the base, both ends of each input and, at worst, two full
+// bisections per input (at the costlier end's estimate). Runs go one after another.
+void check_budget(const SensitivityArgs& a, const Scenario& s,
+                  const std::vector<SensitivityParam>& params, int threads) {
+  WorkBudget budget;
+  budget.max_events = a.max_events;
+  if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
+  WorkEstimate total = estimate_work(s, threads);
+  for (const auto& p : params) {
+    const WorkEstimate lo = estimate_work(scenario_at(s, p, p.lo), threads);
+    const WorkEstimate hi = estimate_work(scenario_at(s, p, p.hi), threads);
+    total.events +=
+        lo.events + hi.events + 2 * kBreakEvenIterations * std::max(lo.events, hi.events);
+    total.memory_bytes = std::max({total.memory_bytes, lo.memory_bytes, hi.memory_bytes});
+    total.failures_per_run =
+        std::max({total.failures_per_run, lo.failures_per_run, hi.failures_per_run});
+  }
+  check_work_budget(total, budget, a.scenario);
+}
+
+}  // namespace
+
+CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
+  auto* cmd = app.add_subcommand("sensitivity",
+                                 "move each uncertain input over a range (same failures) and "
+                                 "report what the verdict depends on: "
+                                 "a tornado table of each strategy's Goodput and the break-even "
+                                 "value at which the top two swap");
+  cmd->add_option("scenario", a.scenario, "scenario JSON")->required();
+  cmd->add_option(
+      "--param", a.params,
+      "input to move: /json/pointer of a number, or /json/pointer=LO:HI (repeatable). Default: "
+      "every /recovery price the scenario holds (state_copy_s, ntp_reshard_s only when set), "
+      "/checkpoint/load_s and save_s, /failures/rate_scale, repair hours of explicit fixed or "
+      "lognormal classes. Default range: 0.25x..4x of the scenario's value (0..60 s, 0..1 h when "
+      "it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range");
+  cmd->add_option("--out", a.out,
+                  "report folder: new, empty or an earlier goodput report (default: "
+                  "goodput-out/<scenario name>-sensitivity)");
+  cmd->add_option("--seeds", a.seeds, "Monte Carlo runs per value (overrides /seeds)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare");
+  cmd->add_option("--set", a.sets,
+                  "override: /json/pointer=value (repeatable), applied before --param");
+  cmd->add_option("--threads", a.threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--max-events", a.max_events,
+                  "work budget: refuse if all runs together are estimated above this many events "
+                  "(default 2e9)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-memory", a.max_memory,
+                  "work budget: refuse if one run is estimated to need more (default 8G)");
+  cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+  return cmd;
+}
+
+int command_sensitivity(const SensitivityArgs& a) {
+  std::vector<std::string> overrides = a.sets;
+  if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
+  if (!a.strategies.empty())
+    overrides.push_back(strategies_override(a.scenario, a.sets, a.strategies));
+  const Scenario scenario = load_scenario(a.scenario, overrides);
+  std::vector<SensitivityParam> params;
+  for (const auto& spec : a.params) params.push_back(parse_param(scenario, spec));
+  if (a.params.empty()) params = default_params(scenario);
+  if (params.empty())
+    throw InputError("--param", "", "no input to move: give --param /json/pointer[=LO:HI]");
+  const int threads = a.threads > 0
+                          ? a.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  check_param_ends(scenario, params);  // before claiming the folder: a bad range leaves nothing
+  check_budget(a, scenario, params, threads);
+  OutputDir out(a.out.empty() ? default_output(scenario.name + "-sensitivity") : a.out,
+                a.out.empty() ? "default output" : "--out");
+  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  int evaluations = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SensitivityReport report = run_sensitivity(
+      scenario, params, monte_carlo_evaluator(threads), [&](const std::string& ptr, double v) {
+        ++evaluations;
+        if (!tty) return;
+        std::cerr << "\r\033[K  run " << evaluations << ": " << ptr;
+        if (ptr != "base") std::cerr << " = " << v;
+        std::cerr << std::flush;
+      });
+  if (tty) std::cerr << "\r\033[K";
+  write_sensitivity_files(report, out.staging());
+  out.publish();
+  if (!a.quiet) {
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "goodput sensitivity — " << scenario.name << ": " << params.size() << " inputs, "
+              << evaluations << " evaluations of " << scenario.seeds << " seeds each ("
+              << fmt_seconds(secs) << ")\n\n"
+              << sensitivity_terminal(report) << "\nreport: " << display_path(out.target())
+              << "/sensitivity.md\n";
+  }
+  return 0;
+}
+
+}  // namespace goodput

@@ -1,0 +1,355 @@
+#include "sim/report/sensitivity.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+
+#include "models/scenario/scenario_loader.hpp"
+#include "models/scenario/scenario_params.hpp"
+#include "models/strategies/strategy.hpp"
+#include "sim/report/report.hpp"
+#include "sim/run/monte_carlo.hpp"
+#include "sim/run/run_plan.hpp"
+
+namespace goodput {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The declaration a pointer names under `section`, stepping into objects and into the
+// elements of object lists ("/failures/classes/0/repair/hours"); null when undeclared.
+const ParamDecl* find_in(const ParamSection* section, const Json::json_pointer& jp) {
+  std::vector<std::string> tokens;
+  for (Json::json_pointer p = jp; !p.empty(); p = p.parent_pointer())
+    tokens.insert(tokens.begin(), p.back());
+  const ParamDecl* found = nullptr;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!section) return nullptr;
+    found = section->find(tokens[i]);
+    if (!found) return nullptr;
+    section = found->nested;
+    if (found->type == ParamType::ObjectList && i + 1 < tokens.size())
+      ++i;  // the element index
+    else if (found->type != ParamType::Object && found->type != ParamType::ObjectList)
+      section = nullptr;
+  }
+  return found;
+}
+
+// The declaration of a pointer: the scenario's sections, or a strategy's own section.
+const ParamDecl* decl_of(const Json::json_pointer& jp) {
+  if (const ParamDecl* d = find_in(&sections::scenario(), jp)) return d;
+  std::vector<std::string> tokens;
+  for (Json::json_pointer p = jp; !p.empty(); p = p.parent_pointer())
+    tokens.insert(tokens.begin(), p.back());
+  if (tokens.size() < 3 || tokens[0] != "strategies") return nullptr;
+  const StrategyInfo* info = find_strategy(tokens[1]);
+  Json::json_pointer rest;
+  for (std::size_t i = 2; i < tokens.size(); ++i) rest /= tokens[i];
+  return info && info->params ? find_in(info->params, rest) : nullptr;
+}
+
+// Pointer, value, type, unit and bounds of a number in the resolved scenario; no range yet.
+struct Described {
+  SensitivityParam p;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+};
+
+Described describe(const Scenario& s, const std::string& pointer) {
+  Json::json_pointer jp;
+  try {
+    jp = Json::json_pointer(pointer);
+  } catch (const std::exception& e) {
+    throw InputError("--param", pointer, std::string("bad JSON pointer: ") + e.what());
+  }
+  // The resolved value (defaults filled in), else the value as given (/cluster/spare_domains
+  // is resolved into /cluster/domains).
+  const Json* found = pointer.empty()           ? nullptr
+                      : s.resolved.contains(jp) ? &s.resolved.at(jp)
+                      : s.input.contains(jp)    ? &s.input.at(jp)
+                                                : nullptr;
+  if (!found)
+    throw InputError("--param", pointer,
+                     "the scenario has no value here (see `goodput describe schema`; an optional "
+                     "key needs a value from the file or --set first)");
+  const Json& v = *found;
+  const ParamDecl* d = decl_of(jp);
+  if (!v.is_number() || (d && d->type != ParamType::Number && d->type != ParamType::Integer))
+    throw InputError("--param", pointer, "is not a number in the scenario (" + v.dump() + ")");
+  Described out;
+  out.p.pointer = pointer;
+  out.p.base = v.get<double>();
+  out.p.integer = d ? d->type == ParamType::Integer : v.is_number_integer();
+  out.p.unit = d                              ? d->unit
+               : ends_with(pointer, "_s")     ? "s"
+               : ends_with(pointer, "_hours") ? "h"
+                                              : "";
+  if (d) {
+    out.min = d->min;
+    out.max = d->max;
+  }
+  return out;
+}
+
+// The default range of a described value; nullopt when the rule gives none (a 0 without unit).
+std::optional<SensitivityParam> default_range(const Described& d) {
+  SensitivityParam p = d.p;
+  const bool rate = p.pointer == "/failures/rate_scale";
+  if (p.base > 0) {
+    p.lo = p.base * (rate ? 0.5 : 0.25);
+    p.hi = p.base * (rate ? 2.0 : 4.0);
+    p.range = rate ? "0.5x..2x" : "0.25x..4x";
+  } else if (p.base == 0 && (p.unit == "s" || p.unit == "h")) {
+    p.lo = 0;
+    p.hi = p.unit == "s" ? 60 : 1;
+    p.range = p.unit == "s" ? "0..60 s (value 0)" : "0..1 h (value 0)";
+  } else {
+    return std::nullopt;
+  }
+  if (p.integer) {
+    p.lo = std::floor(p.lo);
+    p.hi = std::ceil(p.hi);
+  }
+  if (p.lo < d.min || p.hi > d.max) {
+    p.lo = std::max(p.lo, d.min);
+    p.hi = std::min(p.hi, d.max);
+    p.range += ", clamped to the declared range";
+  }
+  if (!(p.lo < p.hi)) return std::nullopt;
+  return p;
+}
+
+double parse_number(const std::string& text, const std::string& spec) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || !end || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    throw InputError("--param", spec, "expected PTR or PTR=LO:HI with numbers LO < HI");
+  return v;
+}
+
+// As --set would be given it: whole numbers without ".0", others exact (shortest round trip).
+std::string value_text(const SensitivityParam& p, double v) {
+  if (p.integer || (v == std::floor(v) && std::abs(v) < 1e15))
+    return std::to_string(std::llround(v));
+  return Json(v).dump();
+}
+
+SensitivityPoint point_of(double value, const std::vector<StrategyRuns>& runs, std::size_t winner,
+                          std::size_t runner_up) {
+  SensitivityPoint pt;
+  pt.value = value;
+  auto goodputs = [](const StrategyRuns& r) {
+    std::vector<double> v;
+    for (const auto& m : r.runs) v.push_back(m.goodput);
+    return v;
+  };
+  for (const auto& r : runs) pt.goodput.push_back(summarize(goodputs(r)));
+  if (winner != runner_up)
+    pt.lead = summarize_difference(goodputs(runs[winner]), goodputs(runs[runner_up]));
+  return pt;
+}
+
+}  // namespace
+
+SensitivityParam param_with_default_range(const Scenario& s, const std::string& pointer) {
+  const auto p = default_range(describe(s, pointer));
+  if (!p)
+    throw InputError("--param", pointer,
+                     "the default range rule gives no range for its value; give one: --param " +
+                         pointer + "=LO:HI");
+  return *p;
+}
+
+SensitivityParam parse_param(const Scenario& s, const std::string& spec) {
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos) return param_with_default_range(s, spec);
+  const std::string range = spec.substr(eq + 1);
+  const auto colon = range.find(':');
+  if (colon == std::string::npos)
+    throw InputError("--param", spec, "expected PTR or PTR=LO:HI with numbers LO < HI");
+  SensitivityParam p = describe(s, spec.substr(0, eq)).p;
+  p.lo = parse_number(range.substr(0, colon), spec);
+  p.hi = parse_number(range.substr(colon + 1), spec);
+  if (!(p.lo < p.hi)) throw InputError("--param", spec, "expected LO < HI");
+  if (p.integer && (p.lo != std::floor(p.lo) || p.hi != std::floor(p.hi)))
+    throw InputError("--param", spec, "an integer key needs whole numbers LO and HI");
+  p.range = "given";
+  return p;
+}
+
+std::vector<SensitivityParam> default_params(const Scenario& s) {
+  std::vector<std::string> pointers;
+  for (const auto& d : sections::recovery().params) {
+    const std::string ptr = "/recovery/" + d.key;
+    if (s.resolved.contains(Json::json_pointer(ptr))) pointers.push_back(ptr);
+  }
+  pointers.push_back("/checkpoint/load_s");
+  pointers.push_back("/checkpoint/save_s");
+  if (s.failures.model == FailureSpec::Model::Statistical) {
+    pointers.push_back("/failures/rate_scale");
+    const Json::json_pointer classes("/failures/classes");
+    if (s.input.contains(classes) && s.input.at(classes).is_array())
+      for (std::size_t i = 0; i < s.failures.classes.size() && i < s.input.at(classes).size();
+           ++i) {
+        const std::string repair = "/failures/classes/" + std::to_string(i) + "/repair";
+        if (!s.input.contains(Json::json_pointer(repair))) continue;
+        const auto kind = s.failures.classes[i].repair.kind;
+        if (kind == RepairSpec::Kind::Fixed) pointers.push_back(repair + "/hours");
+        if (kind == RepairSpec::Kind::Lognormal) pointers.push_back(repair + "/median_hours");
+      }
+  }
+  std::vector<SensitivityParam> out;
+  for (const auto& ptr : pointers) {
+    if (!s.resolved.contains(Json::json_pointer(ptr)) && !s.input.contains(Json::json_pointer(ptr)))
+      continue;
+    if (auto p = default_range(describe(s, ptr))) out.push_back(*p);
+  }
+  return out;
+}
+
+Scenario scenario_at(const Scenario& s, const SensitivityParam& param, double value) {
+  const std::string assignment = param.pointer + "=" + value_text(param, value);
+  Json input = s.input;
+  try {
+    apply_override(input, assignment, s.file, &sections::scenario());
+    return parse_scenario(input, s.file);
+  } catch (const InputError& e) {
+    throw InputError("--param", assignment, e.what());
+  }
+}
+
+double break_even(std::function<double(double)> diff, double lo, double hi, int iters) {
+  const bool ahead_at_lo = diff(lo) > 0;
+  if ((diff(hi) > 0) == ahead_at_lo) return std::numeric_limits<double>::quiet_NaN();
+  for (int i = 0; i < iters; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if ((diff(mid) > 0) == ahead_at_lo)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+std::optional<long> break_even_integer(const std::function<double(long)>& diff, long lo, long hi) {
+  const bool ahead_at_lo = diff(lo) > 0;
+  if ((diff(hi) > 0) == ahead_at_lo) return std::nullopt;
+  while (hi - lo > 1) {
+    const long mid = lo + (hi - lo) / 2;
+    if ((diff(mid) > 0) == ahead_at_lo)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return hi;
+}
+
+Evaluate monte_carlo_evaluator(int threads) {
+  return [threads](const Scenario& s) { return run_monte_carlo(make_plan(s), threads); };
+}
+
+void check_param_ends(const Scenario& s, const std::vector<SensitivityParam>& params) {
+  for (const auto& p : params)
+    for (const double v : {p.lo, p.hi}) {
+      const Scenario end = scenario_at(s, p, v);
+      try {
+        (void)make_plan(end);
+      } catch (const InputError& e) {
+        throw InputError("--param", p.pointer + "=" + value_text(p, v), e.what());
+      }
+    }
+}
+
+SensitivityReport run_sensitivity(const Scenario& s, const std::vector<SensitivityParam>& params,
+                                  const Evaluate& evaluate,
+                                  const std::function<void(const std::string&, double)>& progress) {
+  // Every end must be a valid scenario before anything runs, so a bad range fails at once.
+  for (const auto& p : params) {
+    (void)scenario_at(s, p, p.lo);
+    (void)scenario_at(s, p, p.hi);
+  }
+  SensitivityReport rep;
+  rep.scenario_name = s.name;
+  rep.scenario_file = s.file;
+  rep.seeds = s.seeds;
+  rep.seed = s.seed;
+  rep.resolved = s.resolved;
+  if (progress) progress("base", 0);
+  const std::vector<StrategyRuns> base_runs = evaluate(s);
+  {
+    const RunPlan unused;  // build_report keeps a pointer to the plan; only the ranking is read
+    const Report base = build_report(unused, base_runs);
+    rep.winner = base.winner;
+    rep.runner_up = base.runner_up;
+    rep.decided = base.decided;
+  }
+  for (const auto& r : base_runs) rep.strategies.push_back(r.strategy);
+  rep.base = point_of(0, base_runs, rep.winner, rep.runner_up);
+  const bool two = rep.winner != rep.runner_up;
+
+  for (const auto& p : params) {
+    SensitivityResult res;
+    res.param = p;
+    std::map<double, SensitivityPoint> seen;  // each value evaluated once; the base is known
+    SensitivityPoint base = rep.base;
+    base.value = p.base;
+    seen.emplace(p.base, base);
+    auto at = [&](double v) -> const SensitivityPoint& {
+      auto it = seen.find(v);
+      if (it != seen.end()) return it->second;
+      if (progress) progress(p.pointer, v);
+      ++res.evaluations;
+      std::vector<StrategyRuns> runs;
+      try {
+        runs = evaluate(scenario_at(s, p, v));
+      } catch (const InputError& e) {
+        throw InputError("--param", p.pointer + "=" + value_text(p, v), e.what());
+      }
+      return seen.emplace(v, point_of(v, runs, rep.winner, rep.runner_up)).first->second;
+    };
+    res.lo = at(p.lo);
+    res.hi = at(p.hi);
+    const double w_lo = res.lo.goodput[rep.winner].mean, w_hi = res.hi.goodput[rep.winner].mean;
+    const double w_base = rep.base.goodput[rep.winner].mean;
+    res.swing = std::max({w_lo, w_hi, w_base}) - std::min({w_lo, w_hi, w_base});
+    // The crossing between a and b (their leads differ in sign), by bisection.
+    auto crossing = [&](double a, double b) {
+      Crossing c;
+      c.ahead_below = at(a).lead.mean > 0;
+      if (p.integer) {
+        const auto k =
+            break_even_integer([&](long v) { return at(static_cast<double>(v)).lead.mean; },
+                               std::lround(a), std::lround(b));
+        c.value = static_cast<double>(*k);
+      } else {
+        c.value = break_even([&](double v) { return at(v).lead.mean; }, a, b, kBreakEvenIterations);
+        c.resolution = (b - a) / std::ldexp(1.0, kBreakEvenIterations + 1);
+      }
+      return c;
+    };
+    const bool ahead_lo = res.lo.lead.mean > 0, ahead_hi = res.hi.lead.mean > 0;
+    const bool base_inside = p.lo <= p.base && p.base <= p.hi && rep.base.lead.mean > 0;
+    if (two && base_inside) {
+      if (!ahead_lo) res.crossings.push_back(crossing(p.lo, p.base));
+      if (!ahead_hi) res.crossings.push_back(crossing(p.base, p.hi));
+    } else if (two && ahead_lo != ahead_hi) {
+      res.crossings.push_back(crossing(p.lo, p.hi));
+    }
+    rep.params.push_back(std::move(res));
+  }
+  std::stable_sort(
+      rep.params.begin(), rep.params.end(),
+      [](const SensitivityResult& a, const SensitivityResult& b) { return a.swing > b.swing; });
+  return rep;
+}
+
+}  // namespace goodput
