@@ -1,12 +1,13 @@
 // The goodput command line: the composition root. Library code throws; here errors become
 // exit codes (0 ok, 2 bad input, 1 anything else) and messages on stderr.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <thread>
-#include <unistd.h>
 
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
@@ -17,9 +18,9 @@
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
+#include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
-#include "sim/report/html_page.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
@@ -33,7 +34,8 @@ constexpr int kMaxThreads = 1024;  // more threads than this only cost memory
 std::string default_scenario() {
   for (const char* p : {"scenarios/default.json", GOODPUT_SOURCE_DIR "/scenarios/default.json"})
     if (std::filesystem::exists(p)) return p;
-  throw InputError("scenarios/default.json", "", "the shipped default scenario was not found; give a scenario file");
+  throw InputError("scenarios/default.json", "",
+                   "the shipped default scenario was not found; give a scenario file");
 }
 
 struct RunArgs {
@@ -52,14 +54,17 @@ int command_run(const RunArgs& a) {
   if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
   if (!a.strategies.empty()) overrides.push_back(strategies_override(path, a.sets, a.strategies));
   const Scenario scenario = load_scenario(path, overrides);
-  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = a.threads > 0
+                          ? a.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   WorkBudget budget;
   budget.max_events = a.max_events;
   if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
   check_work_budget(estimate_work(scenario, threads), budget, path);
   const RunPlan plan = make_plan(scenario);
   // Claimed before the simulation, so a path goodput may not write fails at once.
-  OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out, a.out.empty() ? "default output" : "--out");
+  OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out,
+                a.out.empty() ? "default output" : "--out");
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   const auto t0 = std::chrono::steady_clock::now();
   auto runs = run_monte_carlo(plan, threads, [&](int done, int total) {
@@ -72,11 +77,14 @@ int command_run(const RunArgs& a) {
   write_report_files(report, out.staging());
   out.publish();
   if (!charts_available())
-    std::cerr << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
+    std::cerr
+        << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
   if (!a.quiet) {
-    std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": " << plan.topology->gpus() << " GPUs, "
-              << scenario.horizon_hours << " h, " << scenario.seeds << " seeds (" << secs << " s)\n\n"
-              << terminal_table(report) << "\nreport: " << display_path(out.target()) << "/report.md\n";
+    std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": "
+              << plan.topology->gpus() << " GPUs, " << scenario.horizon_hours << " h, "
+              << scenario.seeds << " seeds (" << secs << " s)\n\n"
+              << terminal_table(report) << "\nreport: " << display_path(out.target())
+              << "/report.md\n";
   }
   return 0;
 }
@@ -87,7 +95,8 @@ int command_validate(const std::vector<std::string>& files) {
     try {
       const Scenario s = load_scenario(f);
       make_plan(s);  // also checks trace files against the topology
-      std::cout << f << ": ok (" << s.strategies.size() << " strategies, " << s.seeds << " seeds)\n";
+      std::cout << f << ": ok (" << s.strategies.size() << " strategies, " << s.seeds
+                << " seeds)\n";
     } catch (const InputError& e) {
       std::cerr << "error: " << e.what() << "\n";
       status = 2;
@@ -104,45 +113,74 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("goodput ") + goodput::kToolVersion);
 
   RunArgs run_args;
-  auto* run = app.add_subcommand("run", "simulate a scenario under each strategy and write a report");
+  auto* run =
+      app.add_subcommand("run", "simulate a scenario under each strategy and write a report");
   run->add_option("scenario", run_args.scenario, "scenario JSON (default: scenarios/default.json)");
-  run->add_option("--out", run_args.out, "report folder: new, empty or an earlier goodput report (default: goodput-out/<scenario name>)");
-  run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)")->check(CLI::PositiveNumber);
+  run->add_option("--out", run_args.out,
+                  "report folder: new, empty or an earlier goodput report (default: "
+                  "goodput-out/<scenario name>)");
+  run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)")
+      ->check(CLI::PositiveNumber);
   run->add_option("--strategies", run_args.strategies, "comma-separated strategies to compare");
   run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)");
-  run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
-  run->add_option("--max-events", run_args.max_events, "work budget: refuse scenarios estimated above this many events (default 2e9)")
+  run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1, kMaxThreads));
+  run->add_option("--max-events", run_args.max_events,
+                  "work budget: refuse scenarios estimated above this many events (default 2e9)")
       ->check(CLI::PositiveNumber);
-  run->add_option("--max-memory", run_args.max_memory, "work budget: refuse scenarios estimated to need more memory (default 8G)");
+  run->add_option("--max-memory", run_args.max_memory,
+                  "work budget: refuse scenarios estimated to need more memory (default 8G)");
   run->add_flag("--quiet", run_args.quiet, "print nothing on success");
 
   SweepArgs sw;
-  auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values, or goal-seek one");
+  auto* sweep = app.add_subcommand(
+      "sweep", "run a scenario over the cross product of axis values, or goal-seek one");
   sweep->add_option("scenario", sw.scenario, "scenario JSON")->required();
   sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
-  sweep->add_option("--out", sw.out, "sweep folder: new, empty or an earlier goodput report (default: goodput-out/<scenario name>-sweep or -seek)");
+  sweep->add_option("--out", sw.out,
+                    "sweep folder: new, empty or an earlier goodput report (default: "
+                    "goodput-out/<scenario name>-sweep or -seek)");
   sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
-  sweep->add_option("--ci-target", sw.ci_target, "--seeds auto: stop when every Goodput 95% CI half-width <= this")
+  sweep
+      ->add_option("--ci-target", sw.ci_target,
+                   "--seeds auto: stop when every Goodput 95% CI half-width <= this")
       ->check(CLI::PositiveNumber);
-  sweep->add_option("--max-seeds", sw.max_seeds, "--seeds auto: at most this many seeds per point (default 1000)")
+  sweep
+      ->add_option("--max-seeds", sw.max_seeds,
+                   "--seeds auto: at most this many seeds per point (default 1000)")
       ->check(CLI::Range(2, 1000000));
-  sweep->add_flag("--resume", sw.resume, "reuse the finished points of an interrupted sweep into the same --out");
-  sweep->add_option("--seek", sw.seek, "goal seek: /json/pointer of an integer field (instead of --axis); the answer is its smallest value in [--min, --max] meeting --target, by bisection (assumes the metric moves toward the target as the value grows)");
+  sweep->add_flag("--resume", sw.resume,
+                  "reuse the finished points of an interrupted sweep into the same --out");
+  sweep->add_option("--seek", sw.seek,
+                    "goal seek: /json/pointer of an integer field (instead of --axis); the answer "
+                    "is its smallest value in [--min, --max] meeting --target, by bisection "
+                    "(assumes the metric moves toward the target as the value grows)");
   sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider");
   sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider");
   sweep->add_option("--target", sw.target,
-                    "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI bound clears X: "
-                    "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any per-strategy metric, e.g. goodput>=0.95, "
-                    "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a wrong name lists them)");
-  sweep->add_option("--target-goodput", sw.target_goodput, "goal seek: the same as --target goodput>=X")
+                    "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI "
+                    "bound clears X: "
+                    "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any "
+                    "per-strategy metric, e.g. goodput>=0.95, "
+                    "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a "
+                    "wrong name lists them)");
+  sweep
+      ->add_option("--target-goodput", sw.target_goodput,
+                   "goal seek: the same as --target goodput>=X")
       ->check(CLI::Range(0.0, 1.0));
-  sweep->add_option("--strategy", sw.strategy, "goal seek: the strategy whose metric must reach the target");
+  sweep->add_option("--strategy", sw.strategy,
+                    "goal seek: the strategy whose metric must reach the target");
   sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
   sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare");
-  sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
-  sweep->add_option("--max-events", sw.max_events, "work budget: refuse sweeps estimated above this many events in all (default 2e9)")
+  sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1, kMaxThreads));
+  sweep
+      ->add_option(
+          "--max-events", sw.max_events,
+          "work budget: refuse sweeps estimated above this many events in all (default 2e9)")
       ->check(CLI::PositiveNumber);
-  sweep->add_option("--max-memory", sw.max_memory, "work budget: refuse sweeps estimated to need more memory (default 8G)");
+  sweep->add_option("--max-memory", sw.max_memory,
+                    "work budget: refuse sweeps estimated to need more memory (default 8G)");
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
 
   std::vector<std::string> validate_files;
@@ -150,7 +188,8 @@ int main(int argc, char** argv) {
   validate->add_option("files", validate_files, "scenario files")->required();
 
   std::string topic;
-  auto* desc = app.add_subcommand("describe", "print the accepted scenario keys, strategies and failure models");
+  auto* desc = app.add_subcommand(
+      "describe", "print the accepted scenario keys, strategies and failure models");
   desc->add_option("topic", topic, "strategies | failure-models | schema")
       ->check(CLI::IsMember({"strategies", "failure-models", "schema"}));
 
@@ -161,10 +200,14 @@ int main(int argc, char** argv) {
   auto* sens = goodput::add_sensitivity(app, sens_args);
 
   // A mistyped command: say which one was meant instead of CLI11's "A subcommand is required".
-  const std::vector<std::string> commands = {"run", "sweep", "sensitivity", "validate", "describe", "explain-step"};
-  if (argc > 1 && argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
-    std::cerr << "error: unknown command '" << argv[1] << "'" << goodput::did_you_mean(argv[1], commands)
-              << " (commands: run, sweep, sensitivity, validate, describe, explain-step; goodput --help)\n";
+  const std::vector<std::string> commands = {"run",      "sweep",    "sensitivity",
+                                             "validate", "describe", "explain-step"};
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+    std::cerr << "error: unknown command '" << argv[1] << "'"
+              << goodput::did_you_mean(argv[1], commands)
+              << " (commands: run, sweep, sensitivity, validate, describe, explain-step; goodput "
+                 "--help)\n";
     return 2;
   }
   try {
