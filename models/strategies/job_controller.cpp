@@ -120,7 +120,7 @@ void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std:
   }
   interrupt(/*rollback=*/false);
   active_ -= lost;
-  relayout_replicas(dirty);
+  relayout_replicas(dirty, price_s(Mechanism::Detection));
   begin_stall({pay(Mechanism::Detection), pay(Mechanism::CommunicatorRebuild)}, After::Resume);
 }
 
@@ -137,7 +137,7 @@ void JobController::refresh_phase() {
 
 // Fits active and joining replicas to what the layout can hold (packing damaged domains
 // together), schedules state copies for replicas that can be formed again.
-void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
+void JobController::relayout_replicas(std::span<const std::uint32_t> dirty, double noticed_after_s) {
   JobLayout& layout = *ctx_->layout;
   const int pp = scenario().job.pp;
   const auto formed = layout.retarget(job_groups(), dirty);
@@ -148,8 +148,8 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty) {
     joins_.pop_back();
     --joining_;
   }
-  const Time join_after =
-      from_seconds(price_s(Mechanism::SpareSwapIn) + price_s(Mechanism::StateCopy));
+  const Time join_after = from_seconds(noticed_after_s + price_s(Mechanism::SpareSwapIn) +
+                                       price_s(Mechanism::StateCopy));
   while (active_ + joining_ < formable) {
     joins_.push_back(ctx_->sim->schedule_after(join_after, this, kJoin));
     ++joining_;

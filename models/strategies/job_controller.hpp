@@ -105,7 +105,9 @@ class JobController : public Strategy {
   // Checkpoints are a closed-form cycle on the running phase (CheckpointCycle), not events.
   CheckpointCycle cycle() const;
   void stop_cycle(Time now);  // leaving the running state: where the next save falls
-  void relayout_replicas(std::span<const std::uint32_t> dirty);
+  // `noticed_after`: when the change is known (a fault: after detection; a repair: now); the
+  // background swap-in and state copy of a rejoining replica start then.
+  void relayout_replicas(std::span<const std::uint32_t> dirty, double noticed_after_s = 0);
   void set_in_use();
 
   JobContext* ctx_ = nullptr;
