@@ -21,6 +21,7 @@
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/sensitivity.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
@@ -46,7 +47,45 @@ struct RunArgs {
   bool quiet = false;
   double max_events = WorkBudget{}.max_events;
   std::string max_memory;
+  bool no_break_even = false;
 };
+
+// What the verdict depends on: the break-even of the leader vs the runner-up over each price of
+// the list (/recovery), under the same failures. Skipped, with the reason, when asked, when
+// there is nothing to compare, or when its worst case would exceed the work budget.
+void add_depends_on(Report& report, const Scenario& scenario, const WorkEstimate& work,
+                    const WorkBudget& budget, int threads, bool off) {
+  if (off) return void(report.depends_on_note = "not computed (--no-break-even)");
+  if (scenario.mode == "snapshot" || report.runner_up == report.winner) return;
+  std::vector<SensitivityParam> params;
+  for (auto& p : default_params(scenario))
+    if (p.pointer.rfind("/recovery/", 0) == 0) params.push_back(std::move(p));
+  if (params.empty()) return;
+  const double runs = 1 + static_cast<double>(params.size()) * (2 + 2 * kBreakEvenIterations);
+  if (work.events * runs > budget.max_events)
+    return void(report.depends_on_note =
+                    "skipped: its worst case (" + std::to_string(static_cast<long long>(runs)) +
+                    " runs of the scenario) exceeds the work budget; run `goodput sensitivity`");
+  const SensitivityReport sr = run_sensitivity(scenario, params, monte_carlo_evaluator(threads));
+  Json list = Json::array();
+  for (const auto& p : sr.params) {
+    const std::string other = other_leader_sentence(sr, p);
+    const std::string sentence =
+        break_even_sentence(sr, p) + (other.empty() ? "" : " (" + other + ")");
+    report.depends_on.push_back(sentence);
+    Json crossings = Json::array();
+    for (const auto& c : p.crossings) crossings.push_back(c.value);
+    list.push_back({{"pointer", p.param.pointer},
+                    {"low", p.param.lo},
+                    {"base", p.param.base},
+                    {"high", p.param.hi},
+                    {"crossings", crossings},
+                    {"statement", sentence}});
+  }
+  report.depends_on_json = {{"leader", sr.strategies[sr.winner]},
+                            {"runner_up", sr.strategies[sr.runner_up]},
+                            {"prices", list}};
+}
 
 int command_run(const RunArgs& a) {
   const std::string path = a.scenario.empty() ? default_scenario() : a.scenario;
@@ -60,7 +99,8 @@ int command_run(const RunArgs& a) {
   WorkBudget budget;
   budget.max_events = a.max_events;
   if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
-  check_work_budget(estimate_work(scenario, threads), budget, path);
+  const WorkEstimate work = estimate_work(scenario, threads);
+  check_work_budget(work, budget, path);
   const RunPlan plan = make_plan(scenario);
   // Claimed before the simulation, so a path goodput may not write fails at once.
   OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out,
@@ -74,6 +114,7 @@ int command_run(const RunArgs& a) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Report report = build_report(plan, std::move(runs));
   report.timeline = record_timeline(plan, 0);  // run 0 again per strategy, observed
+  add_depends_on(report, scenario, work, budget, threads, a.no_break_even);
   write_report_files(report, out.staging());
   out.publish();
   if (!charts_available())
@@ -131,6 +172,9 @@ int main(int argc, char** argv) {
   run->add_option("--max-memory", run_args.max_memory,
                   "work budget: refuse scenarios estimated to need more memory (default 8G)");
   run->add_flag("--quiet", run_args.quiet, "print nothing on success");
+  run->add_flag("--no-break-even", run_args.no_break_even,
+                "skip what the verdict depends on (the leader's break-even over each price of the "
+                "list: about 2-26 more runs of the scenario per price)");
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand(

@@ -47,6 +47,12 @@ struct Report {
   std::size_t runner_up = 0;  // the next (== winner with one strategy)
   bool decided = false;       // the leader's paired lead over the runner-up is significant at 95%
   std::string timeline;       // timeline.json of one run (Chrome trace); empty: none written
+  // What the verdict depends on (goodput run, sensitivity.hpp): per price of the list, the
+  // sentence saying where the leader and the runner-up swap, and the figures behind it
+  // (report.json "depends_on"); `depends_on_note` says why it is missing when it is.
+  std::vector<std::string> depends_on;
+  Json depends_on_json;
+  std::string depends_on_note;
   bool html = true;  // write report.html (a sweep's per-point reports skip it: the sweep has one)
 };
 

@@ -151,6 +151,10 @@ Json report_json(const Report& rep) {
   j["strategies"] = strategies;
   j["winner"] =
       rep.strategies[rep.winner].name;  // the leader; see "verdict" for whether it is significant
+  if (!rep.depends_on_json.is_null())
+    j["depends_on"] = rep.depends_on_json;
+  else if (!rep.depends_on_note.empty())
+    j["depends_on"] = {{"skipped", rep.depends_on_note}};
   j["verdict"] = {
       {"leader", rep.strategies[rep.winner].name},
       {"runner_up",

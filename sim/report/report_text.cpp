@@ -91,6 +91,15 @@ std::string report_markdown(const Report& rep) {
   s << "# goodput report: " << sc.name << "\n\n";
   if (!sc.description.empty()) s << sc.description << "\n\n";
   s << verdict_paragraph(rep, true) << "\n\n";
+  if (!rep.depends_on.empty()) {
+    s << "**What the verdict depends on** (each price of the list moved from 0.25x to 4x, "
+         "everything "
+         "else and the failures unchanged; `goodput sensitivity` for more inputs):\n\n";
+    for (const auto& line : rep.depends_on) s << "- " << line << "\n";
+    s << "\n";
+  } else if (!rep.depends_on_note.empty()) {
+    s << "*What the verdict depends on: " << rep.depends_on_note << "*\n\n";
+  }
   if (rep.html)
     s << "Charts: [report.html](report.html) (opens offline)"
       << (rep.timeline.empty()
