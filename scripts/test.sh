@@ -5,7 +5,8 @@
 # plotting libraries (fetched here from the npm registry; skipped if that fails).
 # Then the same suite again, built with clang under AddressSanitizer + UndefinedBehaviorSanitizer
 # (any finding fails its test; the build also makes the libFuzzer harnesses and replays their
-# regression inputs), and each fuzz harness for FUZZ_SECONDS (default 30) from its seed corpus.
+# regression inputs), the lint (clang-format and clang-tidy, scripts/lint.sh), and each fuzz
+# harness for FUZZ_SECONDS (default 30) from its seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
@@ -14,4 +15,5 @@ cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=Release -DGOODPUT_WARNINGS_
 cmake --build build/test -j "$(nproc)"
 ctest --test-dir build/test --output-on-failure -j "$(nproc)"
 bash scripts/test-asan.sh fuzz
+bash scripts/lint.sh build/fuzz
 FUZZ_SKIP_BUILD=1 FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz-smoke.sh
