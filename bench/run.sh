@@ -71,12 +71,12 @@ fi
 
 if ! skip 2; then
   log "2. bench-131k end to end (timeout ${FULL_TIMEOUT}s)"
-  full=$(timed "$FULL_TIMEOUT" "$OUT/full2.log" $GP run $SCEN --threads 2 --quiet --out "$OUT/full2")
+  full=$(timed "$FULL_TIMEOUT" "$OUT/full2.log" $GP run $SCEN --threads 2 --quiet --no-break-even --out "$OUT/full2")
   meas=$(timed 3600 "$OUT/measure.log" $WL $SCEN --threads 2 --set /seeds="$MEASURE_SEEDS")
   L=$OUT/measure.log
   sim=$(kv sim_s $L) plan=$(kv plan_s $L)
   extra=$(python3 -c "print(f'{$plan + $sim * 100 / $MEASURE_SEEDS:.0f}')")
-  md "#### 2. End to end: \`$GP run $SCEN --threads 2 --quiet\` (131,040 GPUs, 1 year, 5 strategies, 100 seeds)"
+  md "#### 2. End to end: \`$GP run $SCEN --threads 2 --quiet --no-break-even\` (131,040 GPUs, 1 year, 5 strategies, 100 seeds)"
   md ""
   md "| measure | value |"
   md "|---|---|"
@@ -96,11 +96,11 @@ fi
 if ! skip 2b; then
   H=bench/scenarios/bench-hgx-131k.json
   log "2b. bench-hgx-131k end to end (timeout ${FULL_TIMEOUT}s)"
-  full=$(timed "$FULL_TIMEOUT" "$OUT/hgx-full2.log" $GP run $H --threads 2 --quiet --out "$OUT/hgx-full2")
+  full=$(timed "$FULL_TIMEOUT" "$OUT/hgx-full2.log" $GP run $H --threads 2 --quiet --no-break-even --out "$OUT/hgx-full2")
   meas=$(timed 3600 "$OUT/hgx-measure.log" $WL $H --threads 2 --set /seeds="$MEASURE_SEEDS")
   L=$OUT/hgx-measure.log
   extra=$(python3 -c "print(f'{$(kv plan_s $L) + $(kv sim_s $L) * 100 / $MEASURE_SEEDS:.1f}')")
-  md "#### 2b. End to end: \`$GP run $H --threads 2 --quiet\` (16,384 HGX-8 servers = 131,072 GPUs, 1 year, 5 strategies, 100 seeds)"
+  md "#### 2b. End to end: \`$GP run $H --threads 2 --quiet --no-break-even\` (16,384 HGX-8 servers = 131,072 GPUs, 1 year, 5 strategies, 100 seeds)"
   md ""
   md "| measure | value |"
   md "|---|---|"
@@ -212,7 +212,7 @@ fi
 
 if ! skip 6; then
   log "6. callgrind"
-  cg="$GP run scenarios/default.json --seeds 2 --threads 1 --quiet --out $OUT/cg"
+  cg="$GP run scenarios/default.json --seeds 2 --threads 1 --quiet --no-break-even --out $OUT/cg"
   valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" $cg >"$OUT/callgrind.log" 2>&1
   callgrind_annotate --inclusive=no "$OUT/callgrind.out" 2>/dev/null >"$OUT/callgrind-self.txt"
   callgrind_annotate --inclusive=yes "$OUT/callgrind.out" 2>/dev/null >"$OUT/callgrind-incl.txt"
