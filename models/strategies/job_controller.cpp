@@ -137,7 +137,8 @@ void JobController::refresh_phase() {
 
 // Fits active and joining replicas to what the layout can hold (packing damaged domains
 // together), schedules state copies for replicas that can be formed again.
-void JobController::relayout_replicas(std::span<const std::uint32_t> dirty, double noticed_after_s) {
+void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
+                                      double noticed_after_s) {
   JobLayout& layout = *ctx_->layout;
   const int pp = scenario().job.pp;
   const auto formed = layout.retarget(job_groups(), dirty);

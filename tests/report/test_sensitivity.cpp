@@ -98,8 +98,8 @@ TEST_CASE("sensitivity: default inputs and their documented ranges") {
   // Explicit classes with a fixed repair: its hours are an input.
   const Scenario cls = small_at(
       {R"(/failures/classes=[{"name":"gpu","mtbf_hours":50000,"repair":{"kind":"fixed","hours":2}}])"});
-  const SensitivityParam* repair =
-      find_param(default_params(cls), "/failures/classes/0/repair/hours");
+  const auto cls_params = default_params(cls);  // find_param points into it
+  const SensitivityParam* repair = find_param(cls_params, "/failures/classes/0/repair/hours");
   REQUIRE(repair);
   CHECK(repair->unit == "h");
   CHECK(repair->lo == 0.5);
