@@ -12,6 +12,7 @@
 #include "calibrate/profile/scenario.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
+#include "models/strategies/strategy.hpp"
 #include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
@@ -46,17 +47,11 @@ double CostModel::boost_power(int degree, double max_power) const {
 }
 
 std::vector<int> needed_tp_degrees(const Scenario& s) {
+  // Each strategy that runs replicas below tp says at which degrees (its table entry).
   std::vector<TpDegreeRule> rules;
-  for (const auto& st : s.strategies) {
-    if (st.name != "ntp" && st.name != "ntp_boost") continue;
-    TpDegreeRule r;
-    if (st.params.contains("min_tp") && !st.params["min_tp"].is_null())
-      r.min_tp = st.params["min_tp"].get<int>();
-    if (st.params.contains("allowed_tp"))
-      for (const auto& d : st.params["allowed_tp"])
-        r.allowed.push_back(static_cast<int>(d.get<double>()));
-    rules.push_back(r);
-  }
+  for (const auto& st : s.strategies)
+    if (const StrategyInfo* info = find_strategy(st.name); info && info->tp_degrees)
+      rules.push_back(info->tp_degrees(s, st.params));
   return reachable_tp_degrees(s.job.tp, rules);
 }
 

@@ -64,4 +64,21 @@ Phase snapshot_ntp(const SnapshotInput& in) {
   return snapshot_ntp_job(in, false);
 }
 
+namespace {
+TpDegreeRule tp_rule(const Json& params, const ParamSection& section) {
+  const ParamReader r(params, section, "", "", nullptr);
+  TpDegreeRule rule;
+  if (r.present("min_tp")) rule.min_tp = r.integer32("min_tp");
+  for (double d : r.numbers("allowed_tp")) rule.allowed.push_back(static_cast<int>(d));
+  return rule;
+}
+}  // namespace
+
+TpDegreeRule ntp_tp_degrees(const Scenario&, const Json& params) {
+  return tp_rule(params, ntp_params());
+}
+TpDegreeRule ntp_boost_tp_degrees(const Scenario&, const Json& params) {
+  return tp_rule(params, ntp_boost_params());
+}
+
 }  // namespace goodput

@@ -14,6 +14,7 @@
 #include "models/job/job_layout.hpp"
 #include "models/job/job_signals.hpp"
 #include "models/scenario/scenario.hpp"
+#include "models/strategies/tp_degrees.hpp"
 #include "sim/core/params.hpp"
 #include "sim/engine/simulator.hpp"
 
@@ -72,6 +73,9 @@ struct StrategyInfo {
   // Its own checkpoint costs when it does not save like the scenario says (e.g. to a peer's
   // memory); null: /checkpoint. The interval policy then uses these costs for it.
   CheckpointSpec (*checkpoint_costs)(const Scenario& scenario, const Json& params) = nullptr;
+  // The TP degrees its replicas can run at below the job's tp (min_tp, allowed_tp), for the
+  // cost model and the profile check; null: it only runs full TP groups.
+  TpDegreeRule (*tp_degrees)(const Scenario& scenario, const Json& params) = nullptr;
 };
 
 // The explicit table of strategies, in report order.

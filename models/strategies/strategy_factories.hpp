@@ -27,6 +27,8 @@ Phase snapshot_hot_spares(const SnapshotInput&);
 Phase snapshot_ntp(const SnapshotInput&);
 Phase snapshot_ntp_boost(const SnapshotInput&);
 Phase snapshot_peer_memory(const SnapshotInput&);
+TpDegreeRule ntp_tp_degrees(const Scenario&, const Json& params);
+TpDegreeRule ntp_boost_tp_degrees(const Scenario&, const Json& params);
 // Full TP groups the healthy GPUs can hold (sum over domains of floor(healthy / tp)).
 std::int64_t full_group_capacity(const ClusterHealth& health, int tp);
 
