@@ -181,10 +181,22 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
   reconfigure(false, from);
 }
 
-void NtpJob::react_repair(const RepairImpact&) {
+void NtpJob::react_repair(const RepairImpact& impact) {
   if (!o_.upgrade_on_repair && !waiting()) return;
   // Nothing to gain when the job already runs every replica whole.
   if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
+  // Nor when no repaired domain can now offer more than the layout takes from it (a further
+  // full group, or a partial group of a higher degree): the best layout is unchanged.
+  const int tp = scenario().job.tp;
+  bool offers_more = false;
+  for (std::uint32_t d : impact.domains) {
+    const auto healthy = static_cast<int>(ctx().health->healthy_in_domain(d));
+    const auto full = static_cast<std::uint32_t>(healthy / tp);
+    const int rest = healthy - static_cast<int>(use_full_[d]) * tp;
+    offers_more = offers_more || full > use_full_[d] ||
+                  (rest > 0 && rest < tp && allowed_degree(o_.layout, tp, rest) > use_partial_[d]);
+  }
+  if (!offers_more) return;
   const Candidate next = best_candidate();
   const double gain = next.rate - config_.throughput * (1 - config_.reshard);
   if (gain <= 1e-12) return;
