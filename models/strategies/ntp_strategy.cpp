@@ -44,10 +44,9 @@ void NtpJob::apply(const NtpConfig& c) {
   ctx().signals->boost(ctx().sim->now(), c.extra_power_gpus, c.boosted_domains);
 }
 
-bool NtpJob::full_groups_suffice() {
+void NtpJob::sync_capacity() {
   if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, scenario().job.tp);
   caps_->sync();
-  return caps_->total() >= static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp;
 }
 
 void NtpJob::apply_covering() {
@@ -139,7 +138,7 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
 }
 
 NtpJob::Candidate NtpJob::best_candidate() {
-  full_groups_suffice();  // syncs the capacity index
+  sync_capacity();
   Candidate own = candidate(true);
   if (scenario().spare_domains <= 0 || own.covering) return own;
   Candidate any = candidate(false);

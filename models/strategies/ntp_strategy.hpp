@@ -58,8 +58,8 @@ class NtpJob final : public JobController {
   // with a Fenwick tree (CapacityIndex) and applied by re-assigning only the domains whose health
   // changed since the last apply and those between the old and the new cut: O(changes x log
   // domains) per fault instead of O(domains). Same layout, same config values as the full path.
-  bool full_groups_suffice();  // syncs the capacity index
-  void apply_covering();       // the fast path's apply; needs full_groups_suffice()
+  void sync_capacity();   // brings the capacity index up to the current health
+  void apply_covering();  // the fast path's apply; needs sync_capacity()
   void set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial);
 
   NtpStrategyOptions o_;

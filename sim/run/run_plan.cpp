@@ -72,6 +72,11 @@ Exposure job_exposure(const Scenario& s, const Topology& topo) {
   return e;
 }
 
+// Seconds to the engine's interval: at least 1 ms; 0 (or less): no checkpoints.
+Time interval_time(double seconds) {
+  return seconds > 0 ? std::max<Time>(1, from_seconds(seconds)) : 0;
+}
+
 // The interval an adaptive policy gives for checkpoint cost `cost` and mean time between
 // rollbacks `mtbf_s`, and the sentence that says so.
 double adaptive_interval(const Scenario& s, double cost, double mtbf_s, std::ostringstream& why) {
@@ -106,8 +111,7 @@ void resolve_checkpointing(RunPlan& plan) {
         info && info->checkpoint_costs ? info->checkpoint_costs(s, s.strategies[i].params) : ck;
   }
   auto for_all = [&](double interval, const std::string& reason) {
-    plan.default_checkpointing.interval =
-        interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    plan.default_checkpointing.interval = interval_time(interval);
     plan.default_checkpointing.reason = reason;
     for (auto& c : plan.checkpoints) {
       const CheckpointSpec spec = c.spec;
@@ -146,8 +150,7 @@ void resolve_checkpointing(RunPlan& plan) {
     w.precision(4);
     w << "every job fault taken as a rollback; ";
     const double interval = adaptive_interval(s, cost, 3600.0 / plan.job_faults_per_hour, w);
-    plan.default_checkpointing.interval =
-        interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    plan.default_checkpointing.interval = interval_time(interval);
     plan.default_checkpointing.reason = w.str();
   }
   // Pilot: every strategy on the first runs' faults, checkpoints off; count rollbacks.
@@ -171,7 +174,7 @@ void resolve_checkpointing(RunPlan& plan) {
     const double interval =
         cost_of(c.spec) > 0 ? adaptive_interval(s, cost_of(c.spec), mtbf_s, w) : ck.interval_s;
     if (cost_of(c.spec) <= 0) w << "free checkpoints: interval_s = " << ck.interval_s << " s";
-    c.interval = interval > 0 ? std::max<Time>(1, from_seconds(interval)) : 0;
+    c.interval = interval_time(interval);
     c.reason = w.str();
   }
 }

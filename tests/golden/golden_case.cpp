@@ -87,10 +87,7 @@ void compare(const Json& e, const Json& a, const std::string& ptr) {
   if (e.type() != a.type()) return report(ptr, "expected " + e.dump() + ", got " + a.dump());
   if (e.is_object()) {
     for (const auto& [k, v] : e.items()) {
-      std::string escaped;
-      for (char c : k)
-        escaped += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-      const std::string p = ptr + "/" + escaped;
+      const std::string p = (Json::json_pointer(ptr) / k).to_string();  // escapes '~' and '/'
       if (!a.contains(k))
         report(p, "missing");
       else
