@@ -67,7 +67,7 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   groups = std::min(groups, healthy / static_cast<std::uint32_t>(tp_));
   if (partial_degree >= static_cast<std::uint32_t>(tp_) || partial_degree > healthy - groups * tp_)
     partial_degree = 0;
-  const auto gpus = topology_->blast_radius(topology_->id(ComponentKind::Domain, domain));
+  const GpuRange gpus = topology_->domain_gpus(domain);
   if (groups == assigned_[domain] && partial_degree == partial_[domain]) {
     // Same groups: only top up the short ones (nothing to do when every GPU is in place).
     if (domain_in_use_[domain] < groups * static_cast<std::uint32_t>(tp_) + partial_degree)
@@ -136,18 +136,17 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
 // Tops up every short slot to its size (tp, or the partial degree for the last one) from idle
 // healthy GPUs, taken from the end of the domain (where the idle ones usually are); slots keep
 // their numbers. Returns the GPUs added.
-std::uint32_t JobLayout::refill(std::uint32_t domain, std::span<const std::uint32_t> gpus,
-                                std::uint32_t groups, std::uint32_t partial_degree) {
+std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32_t groups,
+                                std::uint32_t partial_degree) {
   const std::uint32_t slots = groups + (partial_degree ? 1 : 0);
   std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
   auto size = [&](std::uint32_t slot) {
     return slot < groups ? static_cast<std::uint32_t>(tp_) : partial_degree;
   };
   std::uint32_t k = 0, added = 0;
-  for (auto it = gpus.rbegin(); it != gpus.rend(); ++it) {
+  for (std::uint32_t g = gpus.back() + 1; g-- > gpus.front();) {
     while (k < slots && counts[k] >= size(k)) ++k;
     if (k == slots) break;
-    const std::uint32_t g = *it;
     if (slot_[g] == 0 && health_->up(g)) {
       slot_[g] = static_cast<std::uint16_t>(k + 1);
       ++counts[k];

@@ -64,8 +64,8 @@ class JobLayout {
   const DomainSet& used_domains() const { return used_; }
 
  private:
-  std::uint32_t refill(std::uint32_t domain, std::span<const std::uint32_t> gpus,
-                       std::uint32_t groups, std::uint32_t partial_degree);
+  std::uint32_t refill(std::uint32_t domain, GpuRange gpus, std::uint32_t groups,
+                       std::uint32_t partial_degree);
   void grow(std::int64_t groups);
   void shrink(std::int64_t groups);
   void sync_health();  // applies the health changes logged since the cursor to free_

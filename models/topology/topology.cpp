@@ -66,40 +66,34 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
     boost::add_edge(node, id(ComponentKind::Leaf, n / shape.nodes_per_leaf), g);
   }
 
-  // Blast radius of every component: GPUs reachable in the reversed (dependents) graph.
+  // Blast radius of every component: GPUs reachable in the reversed (dependents) graph. The
+  // numbering makes each one a contiguous range; anything else is a construction bug.
   const auto reversed = boost::make_reverse_graph(g);
-  radius_offsets_.assign(total + 1, 0);
+  radius_.assign(total - counts_[0], {0, 0});
   std::vector<std::uint32_t> found, touched;
   std::vector<boost::default_color_type> colors(total);
-  for (std::uint32_t c = 0; c < total; ++c) {
+  for (std::uint32_t c = counts_[0]; c < total; ++c) {
     found.clear();
-    if (c < counts_[0]) {
-      found.push_back(c);  // a GPU's own failure takes down only itself
-    } else {
-      touched.clear();
-      // breadth_first_visit (unlike breadth_first_search) does not reset every vertex's colour,
-      // so each traversal costs only its own subtree; `touched` restores white afterwards.
-      boost::queue<Graph::vertex_descriptor> queue;
-      boost::breadth_first_visit(reversed, c, queue, GpuCollector{{}, counts_[0], &found, &touched},
-                                 boost::make_iterator_property_map(
-                                     colors.begin(), boost::get(boost::vertex_index, reversed)));
-      for (auto v : touched) colors[v] = boost::white_color;  // ready for the next traversal
-      std::sort(found.begin(), found.end());
-    }
-    radius_.insert(radius_.end(), found.begin(), found.end());
-    radius_offsets_[c + 1] = radius_.size();
+    touched.clear();
+    // breadth_first_visit (unlike breadth_first_search) does not reset every vertex's colour,
+    // so each traversal costs only its own subtree; `touched` restores white afterwards.
+    boost::queue<Graph::vertex_descriptor> queue;
+    boost::breadth_first_visit(reversed, c, queue, GpuCollector{{}, counts_[0], &found, &touched},
+                               boost::make_iterator_property_map(
+                                   colors.begin(), boost::get(boost::vertex_index, reversed)));
+    for (auto v : touched) colors[v] = boost::white_color;  // ready for the next traversal
+    if (found.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(found.begin(), found.end());
+    if (*hi - *lo + 1 != found.size())
+      throw std::logic_error("Topology: the blast radius of " + name(c) + " is not contiguous");
+    radius_[c - counts_[0]] = {*lo, *hi + 1};
   }
-
-  // Each GPU's domain: follow its dependency edges GPU -> node -> domain.
-  gpu_domain_.resize(counts_[0]);
-  for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu) {
-    for (auto [e, end] = boost::out_edges(gpu, g); e != end; ++e) {
-      const auto node = boost::target(*e, g);
-      for (auto [e2, end2] = boost::out_edges(node, g); e2 != end2; ++e2) {
-        const auto v = static_cast<std::uint32_t>(boost::target(*e2, g));
-        if (kind(v) == ComponentKind::Domain) gpu_domain_[gpu] = index(v);
-      }
-    }
+  // Each domain's GPUs, by the dependency edges, must be the range domain_gpus() computes.
+  for (std::uint32_t d = 0; d < counts_[2]; ++d) {
+    const GpuRange r = blast_radius(id(ComponentKind::Domain, d));
+    if (r.size() != gpus_per_domain() || r.front() != d * gpus_per_domain())
+      throw std::logic_error("Topology: " + name(id(ComponentKind::Domain, d)) +
+                             " does not hold the GPUs its index implies");
   }
 }
 

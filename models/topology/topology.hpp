@@ -1,12 +1,17 @@
 // The cluster as a dependency graph (Boost.Graph): GPU -> node -> {domain fabric, rack, leaf
 // switch}. A component's blast radius is the set of GPUs that depend on it, found by a
-// reverse traversal of the graph once at construction and stored compactly (CSR), so a
-// failure costs O(blast radius). Component ids: GPUs first [0, gpus), then nodes, domains,
-// racks, leaves. Names are "<kind>/<index>" (gpu/12, node/3, domain/0, rack/1, leaf/2).
+// reverse traversal of the graph once at construction. GPUs are numbered node by node and
+// nodes domain by domain, so every blast radius is a contiguous range of GPU ids; the
+// constructor checks that and keeps one (first, end) pair per non-GPU component (a GPU's
+// radius is itself, a domain's GPUs are [d * gpus_per_domain, (d + 1) * gpus_per_domain)), so
+// a failure costs O(blast radius) and touches no per-GPU table. Component ids: GPUs first
+// [0, gpus), then nodes, domains, racks, leaves. Names are "<kind>/<index>" (gpu/12, node/3,
+// domain/0, rack/1, leaf/2).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +33,9 @@ struct ClusterShape {
   int gpus_per_domain() const { return gpus_per_node * nodes_per_domain; }
 };
 
+// A contiguous, ascending range of GPU ids (random access: size(), [i], front(), back()).
+using GpuRange = std::ranges::iota_view<std::uint32_t, std::uint32_t>;
+
 class Topology {
  public:
   explicit Topology(const ClusterShape& shape);
@@ -37,7 +45,7 @@ class Topology {
   std::uint32_t gpus() const { return count(ComponentKind::Gpu); }
   std::uint32_t domains() const { return count(ComponentKind::Domain); }
   std::uint32_t components() const {
-    return static_cast<std::uint32_t>(radius_offsets_.size() - 1);
+    return first_[kComponentKinds - 1] + counts_[kComponentKinds - 1];
   }
   std::uint32_t gpus_per_domain() const {
     return static_cast<std::uint32_t>(shape_.gpus_per_domain());
@@ -52,11 +60,15 @@ class Topology {
   }
 
   // GPUs taken down when `component` fails (sorted ascending).
-  std::span<const std::uint32_t> blast_radius(std::uint32_t component) const {
-    return {radius_.data() + radius_offsets_[component],
-            radius_.data() + radius_offsets_[component + 1]};
+  GpuRange blast_radius(std::uint32_t component) const {
+    if (component < counts_[0]) return {component, component + 1};
+    const auto& r = radius_[component - counts_[0]];
+    return {r.first, r.end};
   }
-  std::uint32_t domain_of_gpu(std::uint32_t gpu) const { return gpu_domain_[gpu]; }
+  std::uint32_t domain_of_gpu(std::uint32_t gpu) const { return gpu / gpus_per_domain(); }
+  GpuRange domain_gpus(std::uint32_t domain) const {
+    return {domain * gpus_per_domain(), (domain + 1) * gpus_per_domain()};
+  }
 
   std::string name(std::uint32_t component) const;
   std::optional<std::uint32_t> resolve(const std::string& name) const;
@@ -65,9 +77,10 @@ class Topology {
   ClusterShape shape_;
   std::uint32_t counts_[kComponentKinds] = {};
   std::uint32_t first_[kComponentKinds] = {};
-  std::vector<std::uint64_t> radius_offsets_;
-  std::vector<std::uint32_t> radius_;
-  std::vector<std::uint32_t> gpu_domain_;
+  struct Range {
+    std::uint32_t first, end;
+  };
+  std::vector<Range> radius_;  // per non-GPU component (id - gpus)
 };
 
 }  // namespace goodput

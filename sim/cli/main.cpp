@@ -101,19 +101,23 @@ int command_run(const RunArgs& a) {
   if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
   const WorkEstimate work = estimate_work(scenario, threads);
   check_work_budget(work, budget, path);
-  const RunPlan plan = make_plan(scenario);
+  const RunPlan plan = make_plan(scenario, threads);
   // Claimed before the simulation, so a path goodput may not write fails at once.
   OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out,
                 a.out.empty() ? "default output" : "--out");
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   const auto t0 = std::chrono::steady_clock::now();
-  auto runs = run_monte_carlo(plan, threads, [&](int done, int total) {
-    if (tty) std::cerr << "\r  runs " << done << "/" << total << std::flush;
-  });
+  std::string timeline;  // run 0 again, observed: recorded alongside the runs
+  auto runs = run_monte_carlo(
+      plan, threads,
+      [&](int done, int total) {
+        if (tty) std::cerr << "\r  runs " << done << "/" << total << std::flush;
+      },
+      0, [&] { timeline = record_timeline(plan, 0); });
   if (tty) std::cerr << "\r";
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Report report = build_report(plan, std::move(runs));
-  report.timeline = record_timeline(plan, 0);  // run 0 again per strategy, observed
+  report.timeline = std::move(timeline);
   add_depends_on(report, scenario, work, budget, threads, a.no_break_even);
   write_report_files(report, out.staging());
   out.publish();

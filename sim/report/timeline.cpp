@@ -261,12 +261,16 @@ std::string record_timeline(const RunPlan& plan, int run) {
   const FaultList faults = faults_for(plan, run);
   std::vector<TimelineRecorder> recorders;
   recorders.reserve(plan.scenario.strategies.size());
-  std::vector<StrategyTimeline> tracks;
-  for (const auto& st : plan.scenario.strategies) {
+  std::vector<JobObserver*> observers;
+  for (std::size_t i = 0; i < plan.scenario.strategies.size(); ++i) {
     recorders.emplace_back(plan.horizon);
-    simulate(plan, faults, st, &recorders.back());
-    recorders.back().finish();
-    tracks.push_back({st.name, &recorders.back()});
+    observers.push_back(&recorders.back());
+  }
+  simulate_all(plan, faults, plan.scenario.strategies, observers);  // one pass, every strategy
+  std::vector<StrategyTimeline> tracks;
+  for (std::size_t i = 0; i < recorders.size(); ++i) {
+    recorders[i].finish();
+    tracks.push_back({plan.scenario.strategies[i].name, &recorders[i]});
   }
   return timeline_json(plan, run, faults, tracks);
 }

@@ -15,8 +15,11 @@ namespace goodput {
 using ProgressFn = std::function<void(int runs_done, int runs_total)>;
 
 // Runs first_run .. seeds - 1 (run r's results depend on r alone, so a later call can extend an
-// earlier one); the returned runs are in run order.
+// earlier one); the returned runs are in run order. `side` (optional): one more independent
+// task for the same threads (e.g. recording the timeline), started before the runs so it does
+// not end up as the tail.
 std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
-                                          const ProgressFn& progress = {}, int first_run = 0);
+                                          const ProgressFn& progress = {}, int first_run = 0,
+                                          const std::function<void()>& side = {});
 
 }  // namespace goodput

@@ -44,7 +44,8 @@ struct RunPlan {
   CostInfo cost_info;
 };
 
-RunPlan make_plan(const Scenario& scenario);
+// `threads`: for the checkpoint pilot's runs (the plan is the same whatever the count).
+RunPlan make_plan(const Scenario& scenario, int threads = 1);
 FaultList faults_for(const RunPlan& plan, int run);
 
 }  // namespace goodput

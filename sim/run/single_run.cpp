@@ -109,12 +109,13 @@ class FaultFeeder final : public EventHandler {
 
 std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
                                   const std::vector<StrategyConfig>& strategies,
-                                  JobObserver* extra) {
+                                  const std::vector<JobObserver*>& observers) {
   Simulator sim;
   ClusterHealth health(*plan.topology);
   std::vector<std::unique_ptr<Lane>> lanes;
-  for (const auto& s : strategies)
-    lanes.push_back(std::make_unique<Lane>(plan, health, sim, s, extra));
+  for (std::size_t i = 0; i < strategies.size(); ++i)
+    lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i],
+                                           i < observers.size() ? observers[i] : nullptr));
   FaultFeeder feeder(sim, faults, health, lanes, plan.horizon);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
@@ -130,12 +131,13 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
 
 RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& config,
                     JobObserver* extra) {
-  return run_lanes(plan, faults, {config}, extra).front();
+  return run_lanes(plan, faults, {config}, {extra}).front();
 }
 
 std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
-                                     const std::vector<StrategyConfig>& strategies) {
-  return run_lanes(plan, faults, strategies, nullptr);
+                                     const std::vector<StrategyConfig>& strategies,
+                                     const std::vector<JobObserver*>& observers) {
+  return run_lanes(plan, faults, strategies, observers);
 }
 
 }  // namespace goodput

@@ -15,7 +15,9 @@ namespace goodput {
 
 RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& strategy,
                     JobObserver* extra = nullptr);
+// `observers` (optional): one per strategy (null entries allowed), like simulate()'s `extra`.
 std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
-                                     const std::vector<StrategyConfig>& strategies);
+                                     const std::vector<StrategyConfig>& strategies,
+                                     const std::vector<JobObserver*>& observers = {});
 
 }  // namespace goodput

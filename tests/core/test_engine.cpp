@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
+#include "sim/core/parallel_for.hpp"
 #include "sim/core/stats.hpp"
 #include "sim/engine/random.hpp"
 #include "sim/engine/simulator.hpp"
@@ -94,4 +96,20 @@ TEST_CASE("cancelling an event that already fired changes nothing") {
   REQUIRE(r.seen.size() == 2);
   CHECK(r.seen[1] == std::make_pair(Time{30}, std::uint64_t{2}));
   CHECK(sim.events_fired() == 2);
+}
+
+TEST_CASE("parallel_for runs every index once, whatever the thread count, and rethrows") {
+  for (int threads : {1, 2, 5}) {
+    std::vector<int> hits(50, 0);
+    int done = 0;
+    goodput::parallel_for(
+        50, threads, [&](int i) { ++hits[static_cast<std::size_t>(i)]; }, [&](int) { ++done; });
+    CHECK(done == 50);
+    for (int h : hits) CHECK(h == 1);
+    CHECK_THROWS_AS(goodput::parallel_for(10, threads,
+                                          [](int i) {
+                                            if (i == 3) throw std::runtime_error("task 3");
+                                          }),
+                    std::runtime_error);
+  }
 }

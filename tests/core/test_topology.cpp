@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "models/job/job_layout.hpp"
 #include "models/topology/topology.hpp"
 
@@ -28,6 +30,40 @@ TEST_CASE("blast radii come from the dependency graph") {
   CHECK_FALSE(t.resolve("leaf/6"));
   CHECK_FALSE(t.resolve("switch/0"));
   CHECK_FALSE(t.resolve("node/1x"));
+}
+
+TEST_CASE("every blast radius is the contiguous range the hierarchy implies") {
+  // Brute force from the definition: GPU g sits in node g / gpn; node n in domain n / npd,
+  // rack n / npr, leaf n / npl. Shapes where racks and leaves straddle domains included.
+  for (const ClusterShape& shape :
+       {ClusterShape{"a", "X", 4, 18, 18, 9, 3}, ClusterShape{"b", "X", 8, 1, 4, 16, 13},
+        ClusterShape{"c", "X", 4, 8, 3, 5, 7}, ClusterShape{"d", "X", 1, 1, 1, 1, 2}}) {
+    const Topology t(shape);
+    const auto gpn = static_cast<std::uint32_t>(shape.gpus_per_node);
+    const int kinds_per_node[] = {0, 1, shape.nodes_per_domain, shape.nodes_per_rack,
+                                  shape.nodes_per_leaf};
+    for (std::uint32_t c = 0; c < t.components(); ++c) {
+      const ComponentKind k = t.kind(c);
+      std::vector<std::uint32_t> expected;
+      for (std::uint32_t g = 0; g < t.gpus(); ++g) {
+        const std::uint32_t node = g / gpn;
+        const bool member =
+            k == ComponentKind::Gpu ? g == t.index(c)
+            : k == ComponentKind::Node
+                ? node == t.index(c)
+                : node / static_cast<std::uint32_t>(kinds_per_node[static_cast<int>(k)]) ==
+                      t.index(c);
+        if (member) expected.push_back(g);
+      }
+      const GpuRange r = t.blast_radius(c);
+      CHECK(std::vector<std::uint32_t>(r.begin(), r.end()) == expected);
+    }
+    for (std::uint32_t d = 0; d < t.domains(); ++d) {
+      const GpuRange r = t.domain_gpus(d);
+      CHECK(r.size() == t.gpus_per_domain());
+      for (std::uint32_t g : r) CHECK(t.domain_of_gpu(g) == d);
+    }
+  }
 }
 
 TEST_CASE("the layout fills domains with TP groups and uses in-domain spares") {
