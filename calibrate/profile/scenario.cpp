@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "models/scenario/model_preset_table.hpp"
 #include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
@@ -34,6 +35,31 @@ std::optional<int> positive_int(const json& doc, const std::string& file, const 
   return v->get<int>();
 }
 
+// /job/model/preset, as the simulator reads it: nullptr when absent; an unknown name throws.
+const goodput::ModelPresetShape* model_preset(const json& doc, const std::string& file) {
+  const std::string p = "/job/model/preset";
+  const json* v = find(doc, p);
+  if (v == nullptr) return nullptr;
+  if (!v->is_string()) throw InputError(file, p, "expected a model preset name (a string)");
+  if (const goodput::ModelPresetShape* preset = goodput::find_model_preset(v->get<std::string>()))
+    return preset;
+  std::string known;
+  for (const goodput::ModelPresetShape& m : goodput::kModelPresets)
+    known += (known.empty() ? "" : ", ") + std::string(m.name);
+  throw InputError(file, p,
+                   "unknown model preset '" + v->get<std::string>() + "' (known: " + known + ")");
+}
+
+// A shape field: the scenario's value, else the preset's, else `fallback` (absent: required).
+int shape_field(const json& doc, const std::string& file, const std::string& key,
+                const goodput::ModelPresetShape* preset, int goodput::ModelPresetShape::*member,
+                std::optional<int> fallback = std::nullopt) {
+  const std::string p = "/job/model/" + key;
+  if (preset != nullptr) fallback = preset->*member;
+  if (fallback) return positive_int(doc, file, p, false).value_or(*fallback);
+  return *positive_int(doc, file, p, true);
+}
+
 }  // namespace
 
 ScenarioModel read_scenario(const std::string& path) {
@@ -47,12 +73,15 @@ ScenarioModel read_scenario(const std::string& path) {
   }
   ProfiledModel m;
   m.shape.name = std::filesystem::path(path).stem().string();
-  m.shape.hidden = *positive_int(doc, path, "/job/model/hidden", true);
-  m.shape.heads = *positive_int(doc, path, "/job/model/heads", true);
-  m.shape.kv_heads = positive_int(doc, path, "/job/model/kv_heads", false).value_or(m.shape.heads);
-  m.shape.ffn = *positive_int(doc, path, "/job/model/ffn", true);
-  m.shape.seq_len = *positive_int(doc, path, "/job/model/seq_len", true);
+  using Shape = goodput::ModelPresetShape;
+  const Shape* preset = model_preset(doc, path);
+  m.shape.hidden = shape_field(doc, path, "hidden", preset, &Shape::hidden);
+  m.shape.heads = shape_field(doc, path, "heads", preset, &Shape::heads);
+  m.shape.kv_heads = shape_field(doc, path, "kv_heads", preset, &Shape::kv_heads, m.shape.heads);
+  m.shape.ffn = shape_field(doc, path, "ffn", preset, &Shape::ffn);
+  m.shape.seq_len = shape_field(doc, path, "seq_len", preset, &Shape::seq_len);
   m.shape.micro_batch = positive_int(doc, path, "/job/micro_batch", false).value_or(1);
+  if (preset != nullptr) m.shape.gated_mlp = preset->gated_mlp;
   if (const json* g = find(doc, "/job/model/gated_mlp")) {
     if (!g->is_boolean()) throw InputError(path, "/job/model/gated_mlp", "expected true or false");
     m.shape.gated_mlp = g->get<bool>();
@@ -96,15 +125,17 @@ ScenarioModel read_scenario(const std::string& path) {
 }
 
 std::vector<ProfiledModel> standard_models() {
-  ProfiledModel paper;
-  paper.shape = {"ntp-paper-480b", 20480, 128, 128, 81920, false, 16384, 1};
-  paper.tp_max = 32;
-  paper.tp_min = goodput::default_min_tp(32);
-  ProfiledModel llama;
-  llama.shape = {"llama3-70b-like", 8192, 64, 8, 28672, true, 8192, 1};
-  llama.tp_max = 8;
-  llama.tp_min = goodput::default_min_tp(8);
-  return {paper, llama};
+  // Shapes from the preset table; the names are those the shipped profiles were made under.
+  auto standard = [](const char* preset, const char* name, int tp) {
+    const goodput::ModelPresetShape& p = *goodput::find_model_preset(preset);
+    ProfiledModel m;
+    m.shape = {name, p.hidden, p.heads, p.kv_heads, p.ffn, p.gated_mlp, p.seq_len, 1};
+    m.tp_max = tp;
+    m.tp_min = goodput::default_min_tp(tp);
+    return m;
+  };
+  return {standard("ntp-paper-480b", "ntp-paper-480b", 32),
+          standard("llama3-70b", "llama3-70b-like", 8)};
 }
 
 bool covers_model(const Profile& profile, const ModelShape& s, int tp) {

@@ -1,10 +1,11 @@
 // Which models and TP degrees to calibrate: from a goodput scenario, or the built-in set.
-// Contract: read_scenario() reads only /job/model/{hidden,heads,kv_heads,ffn,gated_mlp,
+// Contract: read_scenario() reads only /job/model/{preset,hidden,heads,kv_heads,ffn,gated_mlp,
 // seq_len}, /job/micro_batch, /job/tp and /strategies/{ntp,ntp_boost}/{min_tp,allowed_tp};
-// everything else in the file is ignored. Bad or missing fields throw goodput::InputError naming
-// the file and JSON pointer. The TP degrees are the simulator's own rule
-// (models/strategies/tp_degrees.hpp): every degree the scenario's strategies can reach; the
-// profiled range [tp_min, tp_max] spans them all.
+// everything else in the file is ignored. A preset is looked up in the simulator's own table
+// (models/scenario/model_preset_table.hpp); keys given beside it override it, as in the
+// simulator. Bad or missing fields throw goodput::InputError naming the file and JSON pointer. The
+// TP degrees are the simulator's own rule (models/strategies/tp_degrees.hpp): every degree the
+// scenario's strategies can reach; the profiled range [tp_min, tp_max] spans them all.
 #pragma once
 
 #include <string>

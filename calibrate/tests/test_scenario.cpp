@@ -7,6 +7,7 @@
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
 #include "calibrate/tests/profile_fixture.hpp"
+#include "models/scenario/model_preset_table.hpp"
 #include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
@@ -80,6 +81,77 @@ TEST_CASE("scenario defaults: kv_heads = heads, micro_batch 1, degrees by the si
   CHECK(allowed.model.tp_min == 24);
   CHECK(goodput::default_min_tp(2) == 2);
   CHECK(goodput::default_min_tp(1) == 1);
+}
+
+TEST_CASE("a model preset gives the same shape as the spelled-out shape (the simulator's table)") {
+  test::TempDir dir;
+  for (const goodput::ModelPresetShape& p : goodput::kModelPresets) {
+    CAPTURE(p.name);
+    const std::string spelled =
+        R"({"job": {"tp": 8, "micro_batch": 2, "model": {"hidden": )" + std::to_string(p.hidden) +
+        R"(, "heads": )" + std::to_string(p.heads) + R"(, "kv_heads": )" +
+        std::to_string(p.kv_heads) + R"(, "ffn": )" + std::to_string(p.ffn) + R"(, "seq_len": )" +
+        std::to_string(p.seq_len) + R"(, "gated_mlp": )" + (p.gated_mlp ? "true" : "false") + "}}}";
+    const std::string named = R"({"job": {"tp": 8, "micro_batch": 2, "model": {"preset": ")" +
+                              std::string(p.name) + R"("}}})";
+    test::write_text(dir.file("m.json"), spelled);
+    const ModelShape a = read_scenario_model(dir.file("m.json")).shape;
+    test::write_text(dir.file("m.json"), named);
+    const ModelShape b = read_scenario_model(dir.file("m.json")).shape;
+    CHECK(b.hidden == a.hidden);
+    CHECK(b.heads == a.heads);
+    CHECK(b.kv_heads == a.kv_heads);
+    CHECK(b.ffn == a.ffn);
+    CHECK(b.gated_mlp == a.gated_mlp);
+    CHECK(b.seq_len == a.seq_len);
+    CHECK(b.micro_batch == 2);
+  }
+  // The shipped shapes, written out here so that a change to the table shows.
+  test::write_text(dir.file("m.json"), R"({"job": {"tp": 8, "model": {"preset": "llama3-405b"}}})");
+  const ModelShape l = read_scenario_model(dir.file("m.json")).shape;
+  CHECK(l.hidden == 16384);
+  CHECK(l.heads == 128);
+  CHECK(l.kv_heads == 8);
+  CHECK(l.ffn == 53248);
+  CHECK(l.seq_len == 8192);
+  CHECK(l.gated_mlp);
+  test::write_text(dir.file("m.json"),
+                   R"({"job": {"tp": 32, "model": {"preset": "ntp-paper-480b"}}})");
+  const ModelShape n = read_scenario_model(dir.file("m.json")).shape;
+  CHECK(n.hidden == 20480);
+  CHECK(n.kv_heads == 128);
+  CHECK(n.ffn == 81920);
+  CHECK(n.seq_len == 16384);
+  CHECK_FALSE(n.gated_mlp);
+  // Keys given beside the preset override it, as in the simulator.
+  test::write_text(
+      dir.file("m.json"),
+      R"({"job": {"tp": 8, "model": {"preset": "llama3-70b", "seq_len": 4096, "gated_mlp": false}}})");
+  const ModelShape o = read_scenario_model(dir.file("m.json")).shape;
+  CHECK(o.hidden == 8192);
+  CHECK(o.kv_heads == 8);
+  CHECK(o.seq_len == 4096);
+  CHECK_FALSE(o.gated_mlp);
+}
+
+TEST_CASE("an unknown or ill-typed model preset names the file, the field and the known names") {
+  test::TempDir dir;
+  const std::string path = dir.file("s.json");
+  test::write_text(path, R"({"job": {"tp": 8, "model": {"preset": "gpt-5"}}})");
+  try {
+    (void)read_scenario_model(path);
+    FAIL("an unknown preset was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.file() == path);
+    CHECK(e.locator() == "/job/model/preset");
+    const std::string what = e.what();
+    CHECK(what.find("gpt-5") != std::string::npos);
+    CHECK(what.find("llama3-405b") != std::string::npos);  // the known names are listed
+  }
+  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"preset": 405}}})", dir) == "/job/model/preset");
+  // A bad override beside a valid preset is reported at its own pointer.
+  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"preset": "llama3-8b", "ffn": -1}}})", dir) ==
+        "/job/model/ffn");
 }
 
 TEST_CASE("bad scenarios name the file and the JSON pointer") {
