@@ -45,6 +45,17 @@ std::int64_t JobLayout::total_capacity() const {
   return c;
 }
 
+void JobLayout::prefetch_domain(std::uint32_t d) const {
+  const GpuRange r = topology_->domain_gpus(d);
+  constexpr std::size_t kLine = 64 / sizeof(slot_[0]);  // tags per cache line
+  for (std::size_t i = r.front(); i < r.front() + r.size(); i += kLine)
+    __builtin_prefetch(&slot_[i]);
+  __builtin_prefetch(&slot_[r.back()]);
+  __builtin_prefetch(&domain_in_use_[d]);
+  __builtin_prefetch(&slot_members_[static_cast<std::size_t>(d) * slots_per_domain_]);
+  __builtin_prefetch(&assigned_[d]);
+}
+
 void JobLayout::release_down(std::span<const std::uint32_t> newly_down,
                              std::vector<GroupHit>* hits) {
   for (std::uint32_t gpu : newly_down) {

@@ -43,6 +43,10 @@ class JobLayout {
   std::int64_t in_use_gpus() const { return in_use_gpus_; }
   bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
 
+  // A cache hint, no effect on results: starts loading domain d's bookkeeping (its GPU tags,
+  // group counts), so that a driver updating several layouts after one health change (or
+  // ahead of the next one) overlaps their memory latency instead of paying it layout by layout.
+  void prefetch_domain(std::uint32_t d) const;
   // GPUs that just went down leave their groups; appends each distinct group hit.
   void release_down(std::span<const std::uint32_t> newly_down, std::vector<GroupHit>* hits);
   // Sets domain d to `groups` groups (clamped to its capacity), refilling short groups from idle

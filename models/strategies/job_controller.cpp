@@ -124,11 +124,12 @@ void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std:
   begin_stall({pay(Mechanism::Detection), pay(Mechanism::CommunicatorRebuild)}, After::Resume);
 }
 
-void JobController::recover(std::vector<Step> steps, bool rollback, bool planned) {
+void JobController::recover(const Steps& steps, bool rollback, bool planned) {
   if (restarting_ || full_restart_pending_) return;  // the restart under way re-forms the job
   interrupt(rollback, !planned, !planned);
-  if (!planned) steps.insert(steps.begin(), pay(Mechanism::Detection));
-  begin_stall(std::move(steps), After::Resume);
+  Steps all = steps;
+  if (!planned) all.push_front(pay(Mechanism::Detection));
+  begin_stall(all, After::Resume);
 }
 
 void JobController::refresh_phase() {
@@ -181,10 +182,10 @@ void JobController::close_step(Time now) {
   ctx_->signals->paid(now, steps_[step_ - 1].mechanism, now - step_started_);
 }
 
-void JobController::begin_stall(std::vector<Step> steps, After after) {
+void JobController::begin_stall(const Steps& steps, After after) {
   close_step(ctx_->sim->now());
   if (stall_event_) ctx_->sim->cancel(stall_event_);
-  steps_ = std::move(steps);
+  steps_ = steps;
   step_ = 0;
   after_ = after;
   mode_ = Mode::Stalled;

@@ -9,7 +9,11 @@
 // background (spare swap-in + state copy), then the job stalls for a communicator rebuild.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <deque>
+#include <initializer_list>
+#include <stdexcept>
 #include <vector>
 
 #include "models/strategies/strategy.hpp"
@@ -54,8 +58,34 @@ class JobController : public Strategy {
   // One step of a stall: a mechanism at its price (checkpoint loads count as CHECKPOINT_RESTORE,
   // the rest as INFRASTRUCTURE_RECOVERY).
   struct Step {
-    Time duration;
-    Mechanism mechanism;
+    Time duration = 0;
+    Mechanism mechanism = Mechanism::Detection;
+  };
+  // A stall's steps, held inline (no recovery allocates): at most kMaxSteps.
+  class Steps {
+   public:
+    static constexpr std::size_t kMaxSteps = 8;
+    Steps() = default;
+    Steps(std::initializer_list<Step> steps) {
+      for (const Step& s : steps) push_back(s);
+    }
+    void push_back(const Step& s) {
+      if (size_ == kMaxSteps) throw std::logic_error("JobController: too many stall steps");
+      items_[size_++] = s;
+    }
+    void push_front(const Step& s) {
+      push_back(s);
+      std::rotate(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(size_ - 1),
+                  items_.begin() + static_cast<std::ptrdiff_t>(size_));
+    }
+    std::size_t size() const { return size_; }
+    const Step& operator[](std::size_t i) const { return items_[i]; }
+    const Step* begin() const { return items_.data(); }
+    const Step* end() const { return items_.data() + size_; }
+
+   private:
+    std::array<Step, kMaxSteps> items_{};
+    std::size_t size_ = 0;
   };
   Step pay(Mechanism m) const { return {from_seconds(price_s(m)), m}; }
   Step pay(Mechanism m, double seconds) const { return {from_seconds(seconds), m}; }
@@ -69,7 +99,7 @@ class JobController : public Strategy {
   // Stall for detection (unless planned) and `steps`, then run in the new layout. `planned`: a
   // change the strategy chose, at a step boundary (no detection, no interruption counted, no
   // step lost). Does nothing while a whole-job restart is pending or under way.
-  void recover(std::vector<Step> steps, bool rollback, bool planned = false);
+  void recover(const Steps& steps, bool rollback, bool planned = false);
   bool restarting() const { return restarting_ || full_restart_pending_; }
   // Re-emits the running phase after the strategy changed what running_phase() returns.
   void refresh_phase();
@@ -96,7 +126,7 @@ class JobController : public Strategy {
   enum class Mode { Running, Stalled, Waiting };
   enum class After { Resume, FullRestart, WaitForFullRestart };
 
-  void begin_stall(std::vector<Step> steps, After after);
+  void begin_stall(const Steps& steps, After after);
   void begin_full_restart();  // restart + checkpoint load, once capacity is there
   void next_stall_step();
   void resume();
@@ -114,7 +144,7 @@ class JobController : public Strategy {
   std::int64_t events_ = 0;
   Mode mode_ = Mode::Running;
   After after_ = After::Resume;
-  std::vector<Step> steps_;
+  Steps steps_;
   std::size_t step_ = 0;
   EventId stall_event_ = 0;
   bool step_open_ = false;

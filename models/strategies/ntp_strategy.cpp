@@ -100,10 +100,9 @@ void NtpJob::on_layout_reset() {
   ctx().signals->boost(ctx().sim->now(), 0, 0);
 }
 
-std::vector<JobController::Step> NtpJob::reconfiguration_steps(bool planned, int from,
-                                                               int to) const {
+JobController::Steps NtpJob::reconfiguration_steps(bool planned, int from, int to) const {
   if (!o_.inplace) return {pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)};
-  std::vector<Step> steps;
+  Steps steps;
   if (new_domains_) steps.push_back(pay(Mechanism::SpareSwapIn));
   if (!planned)
     steps.push_back(pay(Mechanism::StateCopy));  // the lost GPUs' shards, from a DP peer

@@ -52,7 +52,7 @@ class NtpJob final : public JobController {
   void take(const Candidate& c);
   // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
   void reconfigure(bool planned, int from);
-  std::vector<Step> reconfiguration_steps(bool planned, int from, int to) const;
+  Steps reconfiguration_steps(bool planned, int from, int to) const;
   // Fast path: while the healthy full groups cover dp x pp, ntp_config's answer is the prefix of
   // domains whose capacity reaches dp x pp, no partial group, every replica whole. It is found
   // with a Fenwick tree (CapacityIndex) and applied by re-assigning only the domains whose health

@@ -65,6 +65,7 @@ class FaultFeeder final : public EventHandler {
       impact.restart_only =
           f.fault_class < faults_.classes.size() && faults_.classes[f.fault_class].restart_only;
       impact.newly_down = gpus_;
+      prefetch_lanes(gpus_);
       for (auto& lane : lanes_) {
         lane->hits.clear();
         lane->layout.release_down(gpus_, &lane->hits);
@@ -85,6 +86,7 @@ class FaultFeeder final : public EventHandler {
       impact.fault = &f;
       impact.newly_up = gpus_;
       impact.domains = domains_;
+      prefetch_lanes(gpus_);
       for (auto& lane : lanes_) {
         lane->accounting.gpus_down(sim_.now(), health_.down_gpus());
         lane->strategy->on_repair(impact);
@@ -94,8 +96,31 @@ class FaultFeeder final : public EventHandler {
 
  private:
   void schedule_start(std::size_t i) {
-    if (i < faults_.faults.size() && faults_.faults[i].start < horizon_)
+    if (i < faults_.faults.size() && faults_.faults[i].start < horizon_) {
       sim_.schedule_at(faults_.faults[i].start, this, kFaultStart, i);
+      // Cache hints for that fault, so its lines arrive while other events run.
+      const std::uint32_t c = faults_.faults[i].component;
+      health_.prefetch(c);
+      const GpuRange r = health_.topology().blast_radius(c);
+      if (!r.empty()) {
+        const std::uint32_t first = health_.topology().domain_of_gpu(r.front());
+        const std::uint32_t last = health_.topology().domain_of_gpu(r.back());
+        for (auto& lane : lanes_)
+          for (std::uint32_t d = first; d <= last && d < first + 4; ++d)
+            lane->layout.prefetch_domain(d);
+      }
+    }
+  }
+  // Cache hints for every lane's bookkeeping of the domains holding `gpus`.
+  void prefetch_lanes(std::span<const std::uint32_t> gpus) {
+    const Topology& topo = health_.topology();
+    std::uint32_t last = UINT32_MAX;
+    for (std::uint32_t g : gpus) {
+      const std::uint32_t d = topo.domain_of_gpu(g);
+      if (d == last) continue;
+      last = d;
+      for (auto& lane : lanes_) lane->layout.prefetch_domain(d);
+    }
   }
 
   Simulator& sim_;
