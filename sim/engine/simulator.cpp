@@ -8,10 +8,12 @@ namespace goodput {
 EventId Simulator::schedule_at(Time at, EventHandler* handler, std::uint32_t kind,
                                std::uint64_t arg) {
   if (at < now_) throw std::logic_error("Simulator: event scheduled in the past");
+  if (kind > 0xffff) throw std::logic_error("Simulator: event kind above 65535");
   const EventId id = next_id_++;
+  if (id >= (EventId{1} << 48)) throw std::logic_error("Simulator: more than 2^48 events");
   done_.push_back(false);
-  heap_.push_back(Entry{at, id, handler, arg, kind});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  heap_.push_back(Entry{at, (id << 16) | kind, handler, arg});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
   return id;
 }
 
@@ -22,14 +24,15 @@ void Simulator::cancel(EventId id) {
 
 void Simulator::run_until(Time end) {
   while (!heap_.empty() && heap_.front().time <= end) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Entry e = heap_.back();
     heap_.pop_back();
-    if (done_[e.id - 1]) continue;  // cancelled
-    done_[e.id - 1] = true;
+    const EventId id = e.id();
+    if (done_[id - 1]) continue;  // cancelled
+    done_[id - 1] = true;
     now_ = e.time;
     ++fired_;
-    e.handler->handle(e.kind, e.arg);
+    e.handler->handle(e.kind(), e.arg);
   }
   if (end > now_) now_ = end;
 }

@@ -43,16 +43,21 @@ class Simulator {
   std::size_t pending() const { return heap_.size(); }
 
  private:
+  // 32 bytes: the id (below 2^48) and the kind (below 2^16) share one word, id in the high
+  // bits, so comparing the word orders by id (ids are unique).
   struct Entry {
     Time time;
-    EventId id;
+    std::uint64_t id_kind;
     EventHandler* handler;
     std::uint64_t arg;
-    std::uint32_t kind;
+    EventId id() const { return id_kind >> 16; }
+    std::uint32_t kind() const { return static_cast<std::uint32_t>(id_kind & 0xffff); }
   };
-  static bool later(const Entry& a, const Entry& b) {
-    return a.time != b.time ? a.time > b.time : a.id > b.id;
-  }
+  struct Later {  // a function object, so the heap algorithms inline the comparison
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time != b.time ? a.time > b.time : a.id_kind > b.id_kind;
+    }
+  };
 
   Time now_ = 0;
   EventId next_id_ = 1;
