@@ -7,11 +7,15 @@ namespace goodput {
 
 EventId Simulator::schedule_at(Time at, EventHandler* handler, std::uint32_t kind,
                                std::uint64_t arg) {
+  return schedule_reserved(reserve(), at, handler, kind, arg);
+}
+
+EventId Simulator::schedule_reserved(EventId id, Time at, EventHandler* handler, std::uint32_t kind,
+                                     std::uint64_t arg) {
   if (at < now_) throw std::logic_error("Simulator: event scheduled in the past");
   if (kind > 0xffff) throw std::logic_error("Simulator: event kind above 65535");
-  const EventId id = next_id_++;
+  if (id == 0 || id >= next_id_) throw std::logic_error("Simulator: id was not reserved");
   if (id >= (EventId{1} << 48)) throw std::logic_error("Simulator: more than 2^48 events");
-  done_.push_back(false);
   heap_.push_back(Entry{at, (id << 16) | kind, handler, arg});
   std::push_heap(heap_.begin(), heap_.end(), Later{});
   return id;

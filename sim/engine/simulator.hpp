@@ -31,6 +31,16 @@ class Simulator {
                          std::uint64_t arg = 0) {
     return schedule_at(now_ + delay, handler, kind, arg);
   }
+  // Takes the next insertion sequence number now, for an event whose time is only given later
+  // by schedule_reserved(): it then orders among equal-time events as if scheduled at reserve().
+  // Lets a model keep a long, already sorted stream of future events out of the queue and
+  // hand over only the next one. Cancelling a reserved id before it is scheduled is allowed.
+  EventId reserve() {
+    done_.push_back(false);
+    return next_id_++;
+  }
+  EventId schedule_reserved(EventId id, Time at, EventHandler* handler, std::uint32_t kind,
+                            std::uint64_t arg = 0);
   // Cancels a pending event; cancelling one that already fired or was cancelled is a no-op.
   void cancel(EventId id);
 

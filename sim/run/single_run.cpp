@@ -46,7 +46,19 @@ class FaultFeeder final : public EventHandler {
  public:
   FaultFeeder(Simulator& sim, const FaultList& faults, ClusterHealth& health,
               std::vector<std::unique_ptr<Lane>>& lanes, Time horizon)
-      : sim_(sim), faults_(faults), health_(health), lanes_(lanes), horizon_(horizon) {}
+      : sim_(sim), faults_(faults), health_(health), lanes_(lanes), horizon_(horizon) {
+    // Fault ends stay out of the event queue: they are sorted once, by (end, fault index), and
+    // only the earliest is queued, under the sequence number reserved when its fault started,
+    // so events fire in exactly the order they would with every end queued at its start.
+    const auto& f = faults_.faults;
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (f[i].start < horizon_ && f[i].end < horizon_)
+        ends_.push_back(static_cast<std::uint32_t>(i));
+    std::sort(ends_.begin(), ends_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return f[a].end != f[b].end ? f[a].end < f[b].end : a < b;
+    });
+    end_id_.assign(f.size(), 0);
+  }
 
   void start() { schedule_start(0); }
   std::int64_t fired() const { return fired_; }
@@ -58,7 +70,10 @@ class FaultFeeder final : public EventHandler {
     gpus_.clear();
     if (kind == kFaultStart) {
       schedule_start(i + 1);
-      if (f.end < horizon_) sim_.schedule_at(f.end, this, kFaultEnd, i);
+      if (f.end < horizon_) {
+        end_id_[i] = sim_.reserve();
+        queue_next_end();
+      }
       health_.fail(f.component, &gpus_);
       FaultImpact impact;
       impact.fault = &f;
@@ -75,6 +90,8 @@ class FaultFeeder final : public EventHandler {
         lane->strategy->on_fault(impact);
       }
     } else {
+      ++next_end_;
+      queue_next_end();
       domains_.clear();
       health_.repair(f.component, &gpus_);
       for (std::uint32_t g : gpus_) {
@@ -111,6 +128,15 @@ class FaultFeeder final : public EventHandler {
       }
     }
   }
+  // Queues the earliest fault end not yet fired once its fault has started (ends sort after
+  // their starts, so the earliest end's fault always starts before any later end is due).
+  void queue_next_end() {
+    if (next_end_ >= ends_.size()) return;
+    const std::uint32_t i = ends_[next_end_];
+    if (end_id_[i] == 0 || end_queued_ == next_end_ + 1) return;
+    sim_.schedule_reserved(end_id_[i], faults_.faults[i].end, this, kFaultEnd, i);
+    end_queued_ = next_end_ + 1;
+  }
   // Cache hints for every lane's bookkeeping of the domains holding `gpus`.
   void prefetch_lanes(std::span<const std::uint32_t> gpus) {
     const Topology& topo = health_.topology();
@@ -130,6 +156,10 @@ class FaultFeeder final : public EventHandler {
   Time horizon_;
   std::int64_t fired_ = 0;
   std::vector<std::uint32_t> gpus_, domains_;
+  std::vector<std::uint32_t> ends_;  // faults with an end inside the horizon, by (end, index)
+  std::vector<EventId> end_id_;      // per fault: its end's sequence number, once it started
+  std::size_t next_end_ = 0;         // position in ends_ of the earliest end not yet fired
+  std::size_t end_queued_ = 0;       // 1 + the position queued (0: none)
 };
 
 std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,

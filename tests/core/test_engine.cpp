@@ -113,3 +113,25 @@ TEST_CASE("parallel_for runs every index once, whatever the thread count, and re
                     std::runtime_error);
   }
 }
+
+namespace {
+struct Log final : goodput::EventHandler {
+  std::vector<std::uint64_t> fired;
+  void handle(std::uint32_t, std::uint64_t arg) override { fired.push_back(arg); }
+};
+}  // namespace
+
+TEST_CASE("a reserved sequence number orders its event as if scheduled at reserve()") {
+  goodput::Simulator sim;
+  Log log;
+  const goodput::EventId early = sim.reserve();  // before 2 and 3, scheduled after them
+  sim.schedule_at(10, &log, 1, 2);
+  const goodput::EventId cancelled = sim.reserve();
+  sim.schedule_at(10, &log, 1, 3);
+  sim.schedule_reserved(early, 10, &log, 1, 1);
+  sim.schedule_reserved(cancelled, 5, &log, 1, 9);
+  sim.cancel(cancelled);
+  CHECK_THROWS_AS(sim.schedule_reserved(999, 20, &log, 1, 4), std::logic_error);
+  sim.run_until(20);
+  CHECK(log.fired == std::vector<std::uint64_t>{1, 2, 3});
+}
