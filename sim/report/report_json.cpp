@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "models/strategies/price_list.hpp"
+#include "sim/report/command_record.hpp"
 #include "sim/report/report.hpp"
 
 namespace goodput {
@@ -41,6 +42,7 @@ Json report_json(const Report& rep) {
   Json j;
   j["schema_version"] = kReportSchemaVersion;
   j["tool"] = {{"name", "goodput"}, {"version", kToolVersion}};
+  j["command"] = rep.command.empty() ? Json(nullptr) : command_json(rep.command);
   j["scenario_file"] = sc.file;
   j["seeds"] = sc.seeds;
   j["seed"] = sc.seed;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/report/command_record.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
@@ -105,6 +106,7 @@ std::string sweep_markdown(const Sweep& sw) {
        "offline).\n";
   s << "\nFiles: `points.csv` (tidy: one row per point x strategy x seed), `sweep.json` (per point "
        "and strategy).\n";
+  if (!sw.command.empty()) s << "\n" << command_markdown(sw.command);
   return s.str();
 }
 
@@ -260,6 +262,7 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   for (const auto& a : sw.axes) axes.push_back({{"pointer", a.pointer}, {"values", a.values}});
   Json j = {{"schema_version", kReportSchemaVersion},
             {"tool", {{"name", "goodput"}, {"version", kToolVersion}}},
+            {"command", sw.command.empty() ? Json(nullptr) : command_json(sw.command)},
             {"scenario_file", sw.scenario_file},
             {"axes", axes},
             {"points", points}};

@@ -25,6 +25,7 @@ struct SweepPoint {
 
 struct Sweep {
   std::string scenario_file;
+  std::vector<std::string> command;  // that reproduces it (command_record.hpp); may be empty
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
   Json seek;  // goal seek: metric, comparison, target, rule, strategy, evaluations, answer (else
