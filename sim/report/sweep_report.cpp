@@ -14,6 +14,7 @@
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
+#include "sim/report/runs_csv.hpp"
 #include "sim/report/text_util.hpp"
 
 namespace goodput {
@@ -214,12 +215,10 @@ std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>&
 
 void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   std::filesystem::create_directories(tmp);
+  // points.csv: runs.csv's columns (runs_csv.hpp) after the point and its axis values.
   std::string csv = "point";
   for (const auto& a : sw.axes) csv += "," + csv_field(a.pointer);
-  csv += ",strategy,run,goodput";
-  for (int b = 0; b < kBucketCount; ++b)
-    csv += std::string(",") + bucket_name(static_cast<Bucket>(b));
-  csv += ",ettr,interruptions,boost_energy_gpu_hours,healthy_tp_groups_fraction\n";
+  csv += "," + runs_csv_header(sw.points.front().plan.scenario) + "\n";
   Json points = Json::array();
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     const SweepPoint& pt = sw.points[p];
@@ -242,14 +241,9 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
                              {"badput", badput}};
       const auto& runs = pt.report.runs[si].runs;
       for (std::size_t r = 0; r < runs.size(); ++r) {
-        const RunMetrics& m = runs[r];
         csv += std::to_string(p);
         for (const auto& v : pt.values) csv += "," + csv_field(v);
-        csv += "," + st.name + "," + std::to_string(r) + "," + fmt("%.10g", m.goodput);
-        for (double b : m.badput) csv += "," + fmt("%.10g", b);
-        csv += "," + fmt("%.10g", m.ettr) + "," + std::to_string(m.interruptions) + "," +
-               fmt("%.10g", m.boost_energy_gpu_hours) + "," +
-               fmt("%.10g", m.healthy_tp_groups_fraction) + "\n";
+        csv += "," + runs_csv_row(pt.plan.scenario, st.name, r, runs[r]) + "\n";
       }
     }
     jp["strategies"] = strategies;
