@@ -16,6 +16,7 @@
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
+#include "sim/core/data_dir.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/report/html_page.hpp"
@@ -32,9 +33,14 @@ using namespace goodput;
 
 constexpr int kMaxThreads = 1024;  // more threads than this only cost memory
 
+// The working folder's, then an installed goodput's (data_dir.hpp), then the source tree's.
 std::string default_scenario() {
-  for (const char* p : {"scenarios/default.json", GOODPUT_SOURCE_DIR "/scenarios/default.json"})
-    if (std::filesystem::exists(p)) return p;
+  const auto installed = installed_data_dir();
+  for (const std::string& p :
+       {std::string("scenarios/default.json"),
+        installed.empty() ? std::string() : (installed / "scenarios/default.json").string(),
+        std::string(GOODPUT_SOURCE_DIR "/scenarios/default.json")})
+    if (!p.empty() && std::filesystem::exists(p)) return p;
   throw InputError("scenarios/default.json", "",
                    "the shipped default scenario was not found; give a scenario file");
 }
