@@ -14,6 +14,7 @@
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
+#include "sim/report/seek_html.hpp"
 #include "sim/report/sweep_runner.hpp"
 #include "sim/report/sweep_text.hpp"
 #include "sim/run/work_budget.hpp"
@@ -158,6 +159,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
                          " (bisection: once a value meets the target, every larger one does)"},
       {"evaluated", steps},
       {"warnings", warnings}};
+  sweep.seek["reason"] = r.answer ? Json(nullptr) : Json(seek_reason(sweep.seek));
   write_sweep_files(sweep, out.staging());
   out.publish();
   if (!a.quiet) {

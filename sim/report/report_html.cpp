@@ -6,6 +6,7 @@
 
 #include "models/scenario/scenario_params.hpp"
 #include "sim/report/html_page.hpp"
+#include "sim/report/seek_html.hpp"
 
 namespace goodput {
 
@@ -286,6 +287,10 @@ std::string sweep_html(const Sweep& sw) {
            "tidy data: "
            "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>";
   std::vector<HtmlChart> charts;
+  if (!sw.seek.is_null()) {  // goal seek: target, answer or why none, evaluations (seek_html.hpp)
+    intro << seek_html_section(sw.seek);
+    charts.push_back(seek_chart(sw.seek));
+  }
   for (std::size_t a = 0; a < sw.axes.size(); ++a)
     charts.push_back({"axis" + std::to_string(a), "Goodput vs " + axis_title(sw.axes[a].pointer),
                       "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});

@@ -15,6 +15,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/runs_csv.hpp"
+#include "sim/report/seek_html.hpp"
 #include "sim/report/text_util.hpp"
 
 namespace goodput {
@@ -49,6 +50,7 @@ std::string seek_markdown(const Json& k) {
     if (ci) s << " " << value(e.at("ci95")) << " | " << value(e.at("bound")) << " |";
     s << " " << (e.at("meets").get<bool>() ? "yes" : "no") << " |\n";
   }
+  if (k.at("answer").is_null()) s << "\nWhy there is no answer: " << seek_reason(k) << ".\n";
   if (k.contains("warnings"))
     for (const auto& w : k.at("warnings")) s << "\nWarning: " << w.get<std::string>() << ".\n";
   return s.str();
