@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "sim/report/html_page.hpp"
+
 namespace goodput {
 
 namespace {
@@ -40,6 +42,12 @@ std::string command_markdown(const std::vector<std::string>& args) {
   if (args.empty()) return "";
   return "- Command (reproduces these files; --threads and --out do not change them): `" +
          shell_line(args) + "`\n";
+}
+
+std::string command_html(const std::vector<std::string>& args) {
+  if (args.empty()) return "";
+  return "\n<p class=\"note\">Command (reproduces these files): <code>" +
+         html_escape(shell_line(args)) + "</code></p>";
 }
 
 }  // namespace goodput

@@ -17,5 +17,7 @@ std::string shell_line(const std::vector<std::string>& args);
 Json command_json(const std::vector<std::string>& args);
 // "- Command: `...`\n" for report.md's set-up list; empty when no command was recorded.
 std::string command_markdown(const std::vector<std::string>& args);
+// The same as a note for report.html; empty when none was recorded.
+std::string command_html(const std::vector<std::string>& args);
 
 }  // namespace goodput

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # command_recorded.sh GOODPUT SCENARIO WORKDIR
-# report.json, sweep.json and report.md record the command that reproduces them: the subcommand,
+# report.json, sweep.json, report.md and report.html record the command that reproduces them: the subcommand,
 # the scenario as given and the options that change results, in a canonical order. The same
 # arguments in another order, with other --threads / --out / --progress, give the same bytes; a
 # different result-changing option gives a different command. Exit 0 on success, 1 otherwise.
@@ -16,6 +16,7 @@ cmp "$work/a/report.json" "$work/b/report.json" || fail "argument order or --thr
 cmp "$work/a/report.md" "$work/b/report.md" || fail "argument order or --threads changed report.md"
 grep -qF "\"line\": \"$line\"" "$work/a/report.json" || fail "report.json lacks: $line"
 grep -qF "\`$line\`" "$work/a/report.md" || fail "report.md lacks: $line"
+grep -qF "<code>$line</code>" "$work/a/report.html" || fail "report.html lacks: $line"
 "$g" run "$scenario" --set /seed=7 --set /job/step_s=12 --seeds 4 --out "$work/c" --quiet
 tr -d '\n ' <"$work/c/report.json" | grep -qF '"command":{"args":["goodput","run",' \
   || fail "report.json lacks command.args"
@@ -27,4 +28,5 @@ sline="goodput sweep $scenario --axis /job/step_s=10,20 --seeds 2"
 cmp "$work/s1/sweep.json" "$work/s2/sweep.json" || fail "argument order or --threads changed sweep.json"
 grep -qF "\"line\": \"$sline\"" "$work/s1/sweep.json" || fail "sweep.json lacks: $sline"
 grep -qF "\`$sline\`" "$work/s1/report.md" || fail "the sweep's report.md lacks: $sline"
+grep -qF "<code>$sline</code>" "$work/s1/report.html" || fail "the sweep's report.html lacks: $sline"
 echo "command recorded: $line"
