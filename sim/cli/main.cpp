@@ -1,7 +1,5 @@
 // The goodput command line: the composition root. Library code throws; here errors become
 // exit codes (0 ok, 2 bad input, 1 anything else) and messages on stderr.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -11,11 +9,14 @@
 
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
+#include "sim/cli/command_line.hpp"
 #include "sim/cli/describe.hpp"
 #include "sim/cli/explain_step.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
+#include "sim/core/data_dir.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/report/html_page.hpp"
@@ -32,9 +33,14 @@ using namespace goodput;
 
 constexpr int kMaxThreads = 1024;  // more threads than this only cost memory
 
+// The working folder's, then an installed goodput's (data_dir.hpp), then the source tree's.
 std::string default_scenario() {
-  for (const char* p : {"scenarios/default.json", GOODPUT_SOURCE_DIR "/scenarios/default.json"})
-    if (std::filesystem::exists(p)) return p;
+  const auto installed = installed_data_dir();
+  for (const std::string& p :
+       {std::string("scenarios/default.json"),
+        installed.empty() ? std::string() : (installed / "scenarios/default.json").string(),
+        std::string(GOODPUT_SOURCE_DIR "/scenarios/default.json")})
+    if (!p.empty() && std::filesystem::exists(p)) return p;
   throw InputError("scenarios/default.json", "",
                    "the shipped default scenario was not found; give a scenario file");
 }
@@ -44,7 +50,8 @@ struct RunArgs {
   int seeds = 0;
   int threads = 0;
   std::vector<std::string> sets;
-  bool quiet = false;
+  bool quiet = false, progress = false;
+  std::vector<std::string> command;  // canonical, recorded in the outputs (command_line.hpp)
   double max_events = WorkBudget{}.max_events;
   std::string max_memory;
   bool no_break_even = false;
@@ -54,7 +61,7 @@ struct RunArgs {
 // the list (/recovery), under the same failures. Skipped, with the reason, when asked, when
 // there is nothing to compare, or when its worst case would exceed the work budget.
 void add_depends_on(Report& report, const Scenario& scenario, const WorkEstimate& work,
-                    const WorkBudget& budget, int threads, bool off) {
+                    const WorkBudget& budget, int threads, bool off, ProgressLine& progress) {
   if (off) return void(report.depends_on_note = "not computed (--no-break-even)");
   if (scenario.mode == "snapshot" || report.runner_up == report.winner) return;
   std::vector<SensitivityParam> params;
@@ -66,7 +73,12 @@ void add_depends_on(Report& report, const Scenario& scenario, const WorkEstimate
     return void(report.depends_on_note =
                     "skipped: its worst case (" + std::to_string(static_cast<long long>(runs)) +
                     " runs of the scenario) exceeds the work budget; run `goodput sensitivity`");
-  const SensitivityReport sr = run_sensitivity(scenario, params, monte_carlo_evaluator(threads));
+  // Bisection may stop early: the count shown is the most it can take.
+  progress.begin("what the verdict depends on: runs of the scenario", true);
+  int evaluations = 0;
+  const SensitivityReport sr = run_sensitivity(
+      scenario, params, monte_carlo_evaluator(threads),
+      [&](const std::string&, double) { progress.update(evaluations++, static_cast<int>(runs)); });
   Json list = Json::array();
   for (const auto& p : sr.params) {
     const std::string other = other_leader_sentence(sr, p);
@@ -105,20 +117,19 @@ int command_run(const RunArgs& a) {
   // Claimed before the simulation, so a path goodput may not write fails at once.
   OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out,
                 a.out.empty() ? "default output" : "--out");
-  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  ProgressLine progress(progress_wanted(a.progress, a.quiet));
+  progress.begin("runs");
   const auto t0 = std::chrono::steady_clock::now();
   std::string timeline;  // run 0 again, observed: recorded alongside the runs
   auto runs = run_monte_carlo(
-      plan, threads,
-      [&](int done, int total) {
-        if (tty) std::cerr << "\r  runs " << done << "/" << total << std::flush;
-      },
-      0, [&] { timeline = record_timeline(plan, 0); });
-  if (tty) std::cerr << "\r";
+      plan, threads, [&](int done, int total) { progress.update(done, total); }, 0,
+      [&] { timeline = record_timeline(plan, 0); });
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Report report = build_report(plan, std::move(runs));
+  report.command = a.command;
   report.timeline = std::move(timeline);
-  add_depends_on(report, scenario, work, budget, threads, a.no_break_even);
+  add_depends_on(report, scenario, work, budget, threads, a.no_break_even, progress);
+  progress.finish();
   write_report_files(report, out.staging());
   out.publish();
   if (!charts_available())
@@ -160,14 +171,18 @@ int main(int argc, char** argv) {
   RunArgs run_args;
   auto* run =
       app.add_subcommand("run", "simulate a scenario under each strategy and write a report");
-  run->add_option("scenario", run_args.scenario, "scenario JSON (default: scenarios/default.json)");
+  affects_results(run->add_option("scenario", run_args.scenario,
+                                  "scenario JSON (default: scenarios/default.json)"));
   run->add_option("--out", run_args.out,
                   "report folder: new, empty or an earlier goodput report (default: "
                   "goodput-out/<scenario name>)");
-  run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)")
+  affects_results(run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)"))
       ->check(CLI::PositiveNumber);
-  run->add_option("--strategies", run_args.strategies, "comma-separated strategies to compare");
-  run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)");
+  affects_results(run->add_option("--strategies", run_args.strategies,
+                                  "comma-separated strategies to compare"));
+  affects_results(
+      run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)"))
+      ->allow_extra_args(false);  // one value per --set: never the scenario after it
   run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1, kMaxThreads));
   run->add_option("--max-events", run_args.max_events,
@@ -176,50 +191,60 @@ int main(int argc, char** argv) {
   run->add_option("--max-memory", run_args.max_memory,
                   "work budget: refuse scenarios estimated to need more memory (default 8G)");
   run->add_flag("--quiet", run_args.quiet, "print nothing on success");
-  run->add_flag("--no-break-even", run_args.no_break_even,
-                "skip what the verdict depends on (the leader's break-even over each price of the "
-                "list: about 2-26 more runs of the scenario per price)");
+  run->add_flag("--progress", run_args.progress,
+                "progress and time left on stderr even when it is not a terminal (on a terminal "
+                "it is shown anyway, unless --quiet)");
+  affects_results(run->add_flag(
+      "--no-break-even", run_args.no_break_even,
+      "skip what the verdict depends on (the leader's break-even over each price of the "
+      "list: about 2-26 more runs of the scenario per price)"));
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand(
       "sweep", "run a scenario over the cross product of axis values, or goal-seek one");
-  sweep->add_option("scenario", sw.scenario, "scenario JSON")->required();
-  sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
+  affects_results(sweep->add_option("scenario", sw.scenario, "scenario JSON"))->required();
+  affects_results(
+      sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)"))
+      ->allow_extra_args(false);
   sweep->add_option("--out", sw.out,
                     "sweep folder: new, empty or an earlier goodput report (default: "
                     "goodput-out/<scenario name>-sweep or -seek)");
-  sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
-  sweep
-      ->add_option("--ci-target", sw.ci_target,
-                   "--seeds auto: stop when every Goodput 95% CI half-width <= this")
+  affects_results(sweep->add_option("--seeds", sw.seeds,
+                                    "Monte Carlo runs per point, or auto (with --ci-target)"));
+  affects_results(
+      sweep->add_option("--ci-target", sw.ci_target,
+                        "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
       ->check(CLI::PositiveNumber);
-  sweep
-      ->add_option("--max-seeds", sw.max_seeds,
-                   "--seeds auto: at most this many seeds per point (default 1000)")
+  affects_results(
+      sweep->add_option("--max-seeds", sw.max_seeds,
+                        "--seeds auto: at most this many seeds per point (default 1000)"))
       ->check(CLI::Range(2, 1000000));
   sweep->add_flag("--resume", sw.resume,
                   "reuse the finished points of an interrupted sweep into the same --out");
-  sweep->add_option("--seek", sw.seek,
-                    "goal seek: /json/pointer of an integer field (instead of --axis); the answer "
-                    "is its smallest value in [--min, --max] meeting --target, by bisection "
-                    "(assumes the metric moves toward the target as the value grows)");
-  sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider");
-  sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider");
-  sweep->add_option("--target", sw.target,
-                    "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI "
-                    "bound clears X: "
-                    "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any "
-                    "per-strategy metric, e.g. goodput>=0.95, "
-                    "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a "
-                    "wrong name lists them)");
-  sweep
-      ->add_option("--target-goodput", sw.target_goodput,
-                   "goal seek: the same as --target goodput>=X")
+  affects_results(sweep->add_option(
+      "--seek", sw.seek,
+      "goal seek: /json/pointer of an integer field (instead of --axis); the answer "
+      "is its smallest value in [--min, --max] meeting --target, by bisection "
+      "(assumes the metric moves toward the target as the value grows)"));
+  affects_results(sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider"));
+  affects_results(sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider"));
+  affects_results(sweep->add_option(
+      "--target", sw.target,
+      "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI "
+      "bound clears X: "
+      "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any "
+      "per-strategy metric, e.g. goodput>=0.95, "
+      "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a "
+      "wrong name lists them)"));
+  affects_results(sweep->add_option("--target-goodput", sw.target_goodput,
+                                    "goal seek: the same as --target goodput>=X"))
       ->check(CLI::Range(0.0, 1.0));
-  sweep->add_option("--strategy", sw.strategy,
-                    "goal seek: the strategy whose metric must reach the target");
-  sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
-  sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare");
+  affects_results(sweep->add_option("--strategy", sw.strategy,
+                                    "goal seek: the strategy whose metric must reach the target"));
+  affects_results(sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
+      ->allow_extra_args(false);
+  affects_results(
+      sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare"));
   sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1, kMaxThreads));
   sweep
@@ -230,6 +255,9 @@ int main(int argc, char** argv) {
   sweep->add_option("--max-memory", sw.max_memory,
                     "work budget: refuse sweeps estimated to need more memory (default 8G)");
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
+  sweep->add_flag("--progress", sw.progress,
+                  "progress and time left on stderr even when it is not a terminal (on a terminal "
+                  "it is shown anyway, unless --quiet)");
 
   std::vector<std::string> validate_files;
   auto* validate = app.add_subcommand("validate", "check scenario files without running them");
@@ -270,6 +298,8 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
+  if (*run) run_args.command = goodput::canonical_command(*run);
+  if (*sweep) sw.command = goodput::canonical_command(*sweep);
   try {
     if (*run) return command_run(run_args);
     if (*validate) return command_validate(validate_files);

@@ -56,12 +56,14 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
                                  "value at which the top two swap");
   cmd->add_option("scenario", a.scenario, "scenario JSON")->required();
   cmd->add_option(
-      "--param", a.params,
-      "input to move: /json/pointer of a number, or /json/pointer=LO:HI (repeatable). Default: "
-      "every /recovery price the scenario holds (state_copy_s, ntp_reshard_s only when set), "
-      "/checkpoint/load_s and save_s, /failures/rate_scale, repair hours of explicit fixed or "
-      "lognormal classes. Default range: 0.25x..4x of the scenario's value (0..60 s, 0..1 h when "
-      "it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range");
+         "--param", a.params,
+         "input to move: /json/pointer of a number, or /json/pointer=LO:HI (repeatable). Default: "
+         "every /recovery price the scenario holds (state_copy_s, ntp_reshard_s only when set), "
+         "/checkpoint/load_s and save_s, /failures/rate_scale, repair hours of explicit fixed or "
+         "lognormal classes. Default range: 0.25x..4x of the scenario's value (0..60 s, 0..1 h "
+         "when "
+         "it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range")
+      ->allow_extra_args(false);  // one value per flag: never the scenario after it
   cmd->add_option("--out", a.out,
                   "report folder: new, empty or an earlier goodput report (default: "
                   "goodput-out/<scenario name>-sensitivity)");
@@ -69,7 +71,8 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare");
   cmd->add_option("--set", a.sets,
-                  "override: /json/pointer=value (repeatable), applied before --param");
+                  "override: /json/pointer=value (repeatable), applied before --param")
+      ->allow_extra_args(false);
   cmd->add_option("--threads", a.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--max-events", a.max_events,

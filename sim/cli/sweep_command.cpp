@@ -1,7 +1,5 @@
 #include "sim/cli/sweep_command.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -9,39 +7,21 @@
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
+#include "sim/report/seek_html.hpp"
 #include "sim/report/sweep_runner.hpp"
+#include "sim/report/sweep_text.hpp"
 #include "sim/run/work_budget.hpp"
 
 namespace goodput {
 
 namespace {
-
-std::string duration_text(double s) {
-  char buf[32];
-  if (s >= 3600)
-    std::snprintf(buf, sizeof buf, "%ldh%02ldm", static_cast<long>(s) / 3600,
-                  static_cast<long>(s) % 3600 / 60);
-  else if (s >= 60)
-    std::snprintf(buf, sizeof buf, "%ldm%02lds", static_cast<long>(s) / 60,
-                  static_cast<long>(s) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%.0fs", s);
-  return buf;
-}
-
-void progress_bar(int done, int total, double left) {
-  const int width = 30, filled = total ? done * width / total : width;
-  std::cerr << "\r  points " << done << "/" << total << " ["
-            << std::string(static_cast<std::size_t>(filled), '#')
-            << std::string(static_cast<std::size_t>(width - filled), ' ') << "] "
-            << duration_text(left) << " left   " << std::flush;
-}
 
 // The budget covers the whole sweep: events add up over points; points run side by side.
 void check_budget(const SweepArgs& a, const std::vector<Scenario>& points, int threads) {
@@ -122,7 +102,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   std::map<long, Summary> metric_at;
   Json steps = Json::array();
   bool single_seed = true;  // every point ran one seed: no CI, the mean decides
-  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  const bool tty = progress_wanted(a.progress, a.quiet);
   const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
     SweepPoint pt = run_point(scenario_at(v), threads, seeds);
     pt.values = {std::to_string(v)};
@@ -150,6 +130,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   });
   Sweep sweep;
   sweep.scenario_file = a.scenario;
+  sweep.command = a.command;
   sweep.axes = {SweepAxis{a.seek, {}}};
   for (auto& [v, pt] : evaluated) {
     sweep.axes[0].values.push_back(std::to_string(v));
@@ -178,6 +159,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
                          " (bisection: once a value meets the target, every larger one does)"},
       {"evaluated", steps},
       {"warnings", warnings}};
+  sweep.seek["reason"] = r.answer ? Json(nullptr) : Json(seek_reason(sweep.seek));
   write_sweep_files(sweep, out.staging());
   out.publish();
   if (!a.quiet) {
@@ -210,6 +192,7 @@ int command_sweep(const SweepArgs& a) {
     throw InputError("--axis", "", "a sweep needs at least one --axis (or --seek)");
   Sweep sweep;
   sweep.scenario_file = a.scenario;
+  sweep.command = a.command;
   for (const auto& t : a.axes) sweep.axes.push_back(parse_axis(t));
   const auto combos = axis_product(sweep.axes);
   // Validate every point before running any, so a bad value fails fast with its pointer.
@@ -230,10 +213,13 @@ int command_sweep(const SweepArgs& a) {
   opt.runner = a.runner;
   opt.workers = a.workers;
   opt.stop_after = a.stop_after;
-  if (isatty(STDERR_FILENO) && !a.quiet) opt.progress = progress_bar;
+  ProgressLine progress(progress_wanted(a.progress, a.quiet));
+  progress.begin("points");
+  if (progress.on())
+    opt.progress = [&](int done, int total, double left) { progress.update(done, total, left); };
   const auto t0 = std::chrono::steady_clock::now();
   const SweepOutcome r = run_sweep(sweep, scenarios, combos, opt, out);
-  if (opt.progress) std::cerr << "\n";
+  progress.finish();
   if (!charts_available())
     std::cerr
         << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
@@ -242,7 +228,8 @@ int command_sweep(const SweepArgs& a) {
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
               << " s)\n"
-              << (r.complete ? "report: " + display_path(r.target) + "/report.md\n"
+              << (r.complete ? "\n" + sweep_terminal_table(sweep) +
+                                   "\nreport: " + display_path(r.target) + "/report.md\n"
                              : std::string("unfinished: rerun with --resume\n"));
   return 0;
 }

@@ -17,6 +17,8 @@ struct SweepArgs {
   std::vector<std::string> axes, sets;
   int threads = 0;
   bool quiet = false, resume = false;
+  bool progress = false;  // --progress: progress on stderr even when it is not a terminal
+  std::vector<std::string> command;  // canonical, recorded in the outputs (command_line.hpp)
   double ci_target = 0;
   int max_seeds = 1000;
   std::string seek, strategy;

@@ -1,5 +1,6 @@
 // goodput-mpi: `mpirun -n N goodput-mpi sweep SCENARIO --axis ... [--out DIR] [--resume]
-// [--seeds N|auto --ci-target X --max-seeds M] [--set ...] [--threads T] [--quiet]`.
+// [--seeds N|auto --ci-target X --max-seeds M] [--set ...] [--strategies a,b] [--threads T]
+// [--quiet] [--progress]`.
 // The sweep of `goodput sweep` (same flags, same output bytes; --seek stays with goodput),
 // its points spread over the MPI ranks (mpi_sweep.hpp). --threads: Monte Carlo threads per
 // rank (default 1: ranks are the parallelism). Exit codes as goodput: 2 bad input, 1 other.
@@ -8,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "sim/cli/command_line.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/core/error.hpp"
 #include "sim/mpi/mpi_sweep.hpp"
@@ -15,31 +17,41 @@
 namespace {
 
 int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
+  using goodput::affects_results;
   using goodput::SweepArgs;
   CLI::App app{"goodput-mpi: a goodput sweep spread over MPI ranks"};
   app.require_subcommand(1);
   SweepArgs sw;
   int stop_after = -1;
   auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values");
-  sweep->add_option("scenario", sw.scenario, "scenario JSON (read on rank 0 only)")->required();
-  sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)");
+  affects_results(sweep->add_option("scenario", sw.scenario, "scenario JSON (read on rank 0 only)"))
+      ->required();
+  affects_results(
+      sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)"))
+      ->allow_extra_args(false);  // one value per flag: never the scenario after it
   sweep->add_option("--out", sw.out,
                     "sweep directory on rank 0 (default: results/<scenario name>-sweep)");
-  sweep->add_option("--seeds", sw.seeds, "Monte Carlo runs per point, or auto (with --ci-target)");
-  sweep
-      ->add_option("--ci-target", sw.ci_target,
-                   "--seeds auto: stop when every Goodput 95% CI half-width <= this")
+  affects_results(sweep->add_option("--seeds", sw.seeds,
+                                    "Monte Carlo runs per point, or auto (with --ci-target)"));
+  affects_results(
+      sweep->add_option("--ci-target", sw.ci_target,
+                        "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
       ->check(CLI::PositiveNumber);
-  sweep
-      ->add_option("--max-seeds", sw.max_seeds,
-                   "--seeds auto: at most this many seeds per point (default 1000)")
+  affects_results(
+      sweep->add_option("--max-seeds", sw.max_seeds,
+                        "--seeds auto: at most this many seeds per point (default 1000)"))
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--resume", sw.resume,
                   "reuse the finished points of an interrupted sweep into the same --out");
-  sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)");
+  affects_results(sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
+      ->allow_extra_args(false);
+  affects_results(
+      sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare"));
   sweep->add_option("--threads", sw.threads, "Monte Carlo threads per rank (default 1)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
+  sweep->add_flag("--progress", sw.progress,
+                  "progress and time left on stderr even when it is not a terminal");
   sweep
       ->add_option("--stop-after", stop_after,
                    "testing: compute this many points, then stop unfinished")
@@ -55,6 +67,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   if (sw.threads <= 0) sw.threads = 1;
   sw.workers = dispatcher.ranks();
   sw.stop_after = stop_after;
+  sw.command = goodput::canonical_command(*sweep);  // as goodput sweep records it
   try {
     // The seed policy is parsed by command_sweep; the runner needs it too (same rules).
     goodput::SeedPolicy seeds;

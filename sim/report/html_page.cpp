@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/data_dir.hpp"
+
 namespace goodput {
 
 namespace {
@@ -20,7 +22,10 @@ std::string read_all(const std::string& path) {
 const std::string& vendored_js() {
   static const std::string js = [] {
     const char* env = std::getenv("GOODPUT_JS_DIR");
-    const std::string dir = env && *env ? env : GOODPUT_JS_DIR;
+    const auto installed = installed_data_dir();  // an installed goodput: <data>/js
+    const std::string dir = env && *env          ? std::string(env)
+                            : !installed.empty() ? (installed / "js").string()
+                                                 : std::string(GOODPUT_JS_DIR);
     std::string out;
     for (const char* name : {"vega.min.js", "vega-lite.min.js", "vega-embed.min.js"}) {
       std::string code = read_all(dir + "/" + name);

@@ -53,6 +53,9 @@ struct Report {
   std::vector<std::string> depends_on;
   Json depends_on_json;
   std::string depends_on_note;
+  // The command that reproduces it (command_record.hpp; empty: none recorded, e.g. a sweep's
+  // point).
+  std::vector<std::string> command;
   bool html = true;  // write report.html (a sweep's per-point reports skip it: the sweep has one)
 };
 

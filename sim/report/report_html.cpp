@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include "models/scenario/scenario_params.hpp"
+#include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
+#include "sim/report/seek_html.hpp"
 
 namespace goodput {
 
@@ -264,7 +266,7 @@ std::string report_html(const Report& rep) {
   intro << "<p>" << html_escape(sc.description) << "</p>\n<p>"
         << html_escape(verdict_paragraph(rep, false)) << " Details: "
         << "<a href=\"report.md\">report.md</a>, <a href=\"report.json\">report.json</a>, "
-        << "<a href=\"runs.csv\">runs.csv</a>.</p>";
+        << "<a href=\"runs.csv\">runs.csv</a>.</p>" << command_html(rep.command);
   const std::vector<HtmlChart> charts = {
       {"goodput", "Goodput by strategy", "Mean across seeds with its 95% confidence interval.",
        goodput_chart(rep)},
@@ -284,8 +286,13 @@ std::string sweep_html(const Sweep& sw) {
   intro << "<p>" << html_escape(sc.description) << "</p>\n<p>" << sw.points.size()
         << " points; each a full Monte Carlo run. Tables: <a href=\"report.md\">report.md</a>; "
            "tidy data: "
-           "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>";
+           "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>"
+        << command_html(sw.command);
   std::vector<HtmlChart> charts;
+  if (!sw.seek.is_null()) {  // goal seek: target, answer or why none, evaluations (seek_html.hpp)
+    intro << seek_html_section(sw.seek);
+    charts.push_back(seek_chart(sw.seek));
+  }
   for (std::size_t a = 0; a < sw.axes.size(); ++a)
     charts.push_back({"axis" + std::to_string(a), "Goodput vs " + axis_title(sw.axes[a].pointer),
                       "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "models/strategies/price_list.hpp"
+#include "sim/report/command_record.hpp"
 #include "sim/report/report.hpp"
 
 namespace goodput {
@@ -41,6 +42,7 @@ Json report_json(const Report& rep) {
   Json j;
   j["schema_version"] = kReportSchemaVersion;
   j["tool"] = {{"name", "goodput"}, {"version", kToolVersion}};
+  j["command"] = rep.command.empty() ? Json(nullptr) : command_json(rep.command);
   j["scenario_file"] = sc.file;
   j["seeds"] = sc.seeds;
   j["seed"] = sc.seed;
@@ -167,49 +169,6 @@ Json report_json(const Report& rep) {
                         : "tied (paired 95% CI includes 0)"}};
   j["scenario"] = sc.resolved;
   return j;
-}
-
-std::string runs_csv(const Report& rep) {
-  std::string out = "run,seed,strategy,goodput";
-  for (int b = 0; b < kBucketCount; ++b)
-    out += std::string(",") + bucket_name(static_cast<Bucket>(b));
-  out +=
-      ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,"
-      "checkpoints,events,"
-      "boost_energy_gpu_hours,healthy_tp_groups_fraction,failed_gpus_mean,failed_gpus_p50,failed_"
-      "gpus_p90,"
-      "failed_gpus_p99";
-  for (double x : rep.plan->scenario.failed_gpu_thresholds) {
-    char name[64];
-    std::snprintf(name, sizeof name, ",time_above_failed_%.10g", x);
-    out += name;
-  }
-  out += "\n";
-  char buf[64];
-  auto num = [&](double v) {
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return std::string(buf);
-  };
-  const std::size_t runs = rep.runs.empty() ? 0 : rep.runs[0].runs.size();
-  for (std::size_t r = 0; r < runs; ++r) {
-    for (const auto& sr : rep.runs) {
-      const RunMetrics& m = sr.runs[r];
-      out += std::to_string(r) + "," + std::to_string(rep.plan->scenario.seed) + "," + sr.strategy +
-             "," + num(m.goodput);
-      for (double b : m.badput) out += "," + num(b);
-      out += "," + num(m.ettr) + "," + std::to_string(m.interruptions) + "," +
-             std::to_string(m.failures) + "," + std::to_string(m.job_failures) + "," +
-             num(m.gpu_hours_down) + "," + std::to_string(m.peak_failed_gpus) + "," +
-             num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," +
-             std::to_string(m.events) + "," + num(m.boost_energy_gpu_hours) + "," +
-             num(m.healthy_tp_groups_fraction) + "," + num(m.failed_gpus_mean) + "," +
-             num(m.failed_gpus_p50) + "," + num(m.failed_gpus_p90) + "," + num(m.failed_gpus_p99);
-      for (std::size_t k = 0; k < rep.plan->scenario.failed_gpu_thresholds.size(); ++k)
-        out += "," + num(k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0);
-      out += "\n";
-    }
-  }
-  return out;
 }
 
 }  // namespace goodput

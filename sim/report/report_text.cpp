@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "models/strategies/price_list.hpp"
+#include "sim/report/command_record.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/report_html.hpp"
@@ -275,6 +276,7 @@ std::string report_markdown(const Report& rep) {
   }
   s << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row "
        "per seed x strategy).\n";
+  s << command_markdown(rep.command);
   return s.str();
 }
 

@@ -10,9 +10,12 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/report/command_record.hpp"
 #include "sim/report/goal_seek.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
+#include "sim/report/runs_csv.hpp"
+#include "sim/report/seek_html.hpp"
 #include "sim/report/text_util.hpp"
 
 namespace goodput {
@@ -47,6 +50,7 @@ std::string seek_markdown(const Json& k) {
     if (ci) s << " " << value(e.at("ci95")) << " | " << value(e.at("bound")) << " |";
     s << " " << (e.at("meets").get<bool>() ? "yes" : "no") << " |\n";
   }
+  if (k.at("answer").is_null()) s << "\nWhy there is no answer: " << seek_reason(k) << ".\n";
   if (k.contains("warnings"))
     for (const auto& w : k.at("warnings")) s << "\nWarning: " << w.get<std::string>() << ".\n";
   return s.str();
@@ -105,6 +109,7 @@ std::string sweep_markdown(const Sweep& sw) {
        "offline).\n";
   s << "\nFiles: `points.csv` (tidy: one row per point x strategy x seed), `sweep.json` (per point "
        "and strategy).\n";
+  if (!sw.command.empty()) s << "\n" << command_markdown(sw.command);
   return s.str();
 }
 
@@ -212,12 +217,10 @@ std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>&
 
 void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   std::filesystem::create_directories(tmp);
+  // points.csv: runs.csv's columns (runs_csv.hpp) after the point and its axis values.
   std::string csv = "point";
   for (const auto& a : sw.axes) csv += "," + csv_field(a.pointer);
-  csv += ",strategy,run,goodput";
-  for (int b = 0; b < kBucketCount; ++b)
-    csv += std::string(",") + bucket_name(static_cast<Bucket>(b));
-  csv += ",ettr,interruptions,boost_energy_gpu_hours,healthy_tp_groups_fraction\n";
+  csv += "," + runs_csv_header(sw.points.front().plan.scenario) + "\n";
   Json points = Json::array();
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     const SweepPoint& pt = sw.points[p];
@@ -240,14 +243,9 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
                              {"badput", badput}};
       const auto& runs = pt.report.runs[si].runs;
       for (std::size_t r = 0; r < runs.size(); ++r) {
-        const RunMetrics& m = runs[r];
         csv += std::to_string(p);
         for (const auto& v : pt.values) csv += "," + csv_field(v);
-        csv += "," + st.name + "," + std::to_string(r) + "," + fmt("%.10g", m.goodput);
-        for (double b : m.badput) csv += "," + fmt("%.10g", b);
-        csv += "," + fmt("%.10g", m.ettr) + "," + std::to_string(m.interruptions) + "," +
-               fmt("%.10g", m.boost_energy_gpu_hours) + "," +
-               fmt("%.10g", m.healthy_tp_groups_fraction) + "\n";
+        csv += "," + runs_csv_row(pt.plan.scenario, st.name, r, runs[r]) + "\n";
       }
     }
     jp["strategies"] = strategies;
@@ -260,6 +258,7 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   for (const auto& a : sw.axes) axes.push_back({{"pointer", a.pointer}, {"values", a.values}});
   Json j = {{"schema_version", kReportSchemaVersion},
             {"tool", {{"name", "goodput"}, {"version", kToolVersion}}},
+            {"command", sw.command.empty() ? Json(nullptr) : command_json(sw.command)},
             {"scenario_file", sw.scenario_file},
             {"axes", axes},
             {"points", points}};

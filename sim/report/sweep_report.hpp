@@ -1,8 +1,9 @@
 // A sweep: the cross product of axis values, each point a full Monte Carlo run of the
 // scenario with the axis values set by JSON pointer. Printed as points.csv (tidy: one row per
-// point x strategy x seed), sweep.json (per point and strategy: Goodput mean / CI and badput)
-// and report.md (Goodput and the main loss per point), plus the full report of every point
-// under point-NNN/ and report.html. Placement and replacement: output_dir.hpp.
+// point x strategy x seed, runs.csv's columns after the axis values: runs_csv.hpp), sweep.json (per
+// point and strategy: Goodput mean / CI and badput) and report.md (Goodput and the main loss per
+// point), plus the full report of every point under point-NNN/ and report.html. Placement and
+// replacement: output_dir.hpp.
 #pragma once
 
 #include <string>
@@ -25,6 +26,7 @@ struct SweepPoint {
 
 struct Sweep {
   std::string scenario_file;
+  std::vector<std::string> command;  // that reproduces it (command_record.hpp); may be empty
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
   Json seek;  // goal seek: metric, comparison, target, rule, strategy, evaluations, answer (else

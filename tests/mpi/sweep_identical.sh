@@ -9,14 +9,18 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work"
 args=("$src/scenarios/default.json" --set /horizon_hours=240 --seeds 3
       --axis /cluster/spare_domains=0,2,4,8,16,32 --axis /recovery/restart_s=300,900 --quiet)
+# The same arguments in another order: the recorded command (sweep.json, report.md) is canonical.
+margs=(--quiet --seeds 3 --axis /cluster/spare_domains=0,2,4,8,16,32 --set /horizon_hours=240
+       "$src/scenarios/default.json" --axis /recovery/restart_s=300,900)
 mpi=("$mpiexec" -n 3 --oversubscribe --allow-run-as-root)
 export OMPI_MCA_rmaps_base_oversubscribe=1  # older OpenMPI spellings of the same request
 "$gp" sweep "${args[@]}" --threads 2 --out "$work/single"
-"${mpi[@]}" "$gpm" sweep "${args[@]}" --out "$work/mpi"
+"${mpi[@]}" "$gpm" sweep "${margs[@]}" --out "$work/mpi"
 diff -r "$work/single" "$work/mpi"
+grep -qF '"line": "goodput sweep '"$src"'/scenarios/default.json --axis' "$work/mpi/sweep.json"
 # Interrupted after 2 points (the others' records stay), then resumed: same bytes again.
-"${mpi[@]}" "$gpm" sweep "${args[@]}" --out "$work/resumed" --stop-after 2
+"${mpi[@]}" "$gpm" sweep "${margs[@]}" --out "$work/resumed" --stop-after 2
 if [ -e "$work/resumed/report.md" ]; then echo "an unfinished sweep wrote its report" >&2; exit 1; fi
-"${mpi[@]}" "$gpm" sweep "${args[@]}" --out "$work/resumed" --resume
+"${mpi[@]}" "$gpm" sweep "${margs[@]}" --out "$work/resumed" --resume
 diff -r "$work/single" "$work/resumed"
 echo "identical: single process, mpirun -n 3, and mpirun -n 3 interrupted + --resume"

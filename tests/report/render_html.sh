@@ -16,8 +16,11 @@ if grep -q "no charts" "$out/run.err"; then
 fi
 "$bin" sweep "$data/small-stat.json" --axis /cluster/spare_domains=0,2,4 --axis /job/step_s=10,20 \
   --out "$out/sweep" --quiet
+# Goal seek with no answer in range: its page shows the target, the reason and a chart.
+"$bin" sweep "$data/small-stat.json" --seek /cluster/spare_domains --min 0 --max 2 --seeds 4 \
+  --target 'goodput>=0.99' --strategy dp_drop --out "$out/seek" --quiet
 status=0
-for page in run sweep; do
+for page in run sweep seek; do
   html="$out/$page/report.html"
   charts=$(grep -o '<div class="chart" id="[a-z0-9]*"></div>' "$html" | wc -l)
   timeout 120 "$browser" --headless --disable-gpu --no-sandbox --no-first-run --user-data-dir="$out/profile-$page" \
@@ -41,4 +44,18 @@ PY
   if [ "$charts" -eq 0 ] || [ "$drawn" -ne "$charts" ]; then status=1; fi
   if [ -n "$errors" ]; then echo "console errors:"; echo "$errors"; status=1; fi
 done
+# The seek chart draws one point per evaluated value (a <path> in its symbol mark).
+points=$(python3 - "$out/seek.dom.html" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+at = dom.find('id="seek"')
+chart = dom[at:dom.find("<h2", at)] if at >= 0 else ""
+m = re.search(r'<g class="mark-symbol[^"]*"[^>]*>(.*?)</g>', chart, re.S)
+print(len(re.findall(r"<path", m.group(1))) if m else 0)
+PY
+)
+evaluated=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["seek"]["evaluated"]))' "$out/seek/sweep.json")
+echo "seek: $points points drawn for $evaluated evaluated values"
+[ "$points" -eq "$evaluated" ] || status=1
+grep -q 'id="seek-reason"' "$out/seek/report.html" || { echo "seek: no reason shown"; status=1; }
 exit $status

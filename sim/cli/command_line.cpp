@@ -1,0 +1,66 @@
+#include "sim/cli/command_line.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+namespace goodput {
+
+namespace {
+
+// Options are registered once, on the main thread, before parsing; the lock is for safety only.
+std::set<const CLI::Option*>& marked() {
+  static std::set<const CLI::Option*> options;
+  return options;
+}
+std::mutex& marked_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// "--seeds" (also for hidden options, whose get_name() is empty).
+std::string long_name(const CLI::Option* o) {
+  return o->get_lnames().empty() ? o->get_name(true) : "--" + o->get_lnames().front();
+}
+
+}  // namespace
+
+CLI::Option* affects_results(CLI::Option* option) {
+  std::lock_guard<std::mutex> lock(marked_mutex());
+  marked().insert(option);
+  return option;
+}
+
+std::vector<std::string> canonical_command(const CLI::App& sub) {
+  std::vector<const CLI::Option*> given;
+  {
+    std::lock_guard<std::mutex> lock(marked_mutex());
+    for (const CLI::Option* o : sub.get_options())
+      if (marked().count(o) && o->count() > 0) given.push_back(o);
+  }
+  // Positionals in registration order, then named options by name.
+  std::stable_partition(given.begin(), given.end(),
+                        [](const CLI::Option* o) { return !o->nonpositional(); });
+  const auto named = std::find_if(given.begin(), given.end(),
+                                  [](const CLI::Option* o) { return o->nonpositional(); });
+  std::stable_sort(named, given.end(), [](const CLI::Option* a, const CLI::Option* b) {
+    return long_name(a) < long_name(b);
+  });
+  std::vector<std::string> out = {"goodput", sub.get_name()};
+  for (const CLI::Option* o : given) {
+    if (!o->nonpositional()) {
+      for (const auto& v : o->results()) out.push_back(v);
+    } else if (o->get_type_size_max() == 0) {
+      out.push_back(long_name(o));  // a flag
+    } else {
+      for (const auto& v : o->results()) {
+        out.push_back(long_name(o));
+        out.push_back(v);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace goodput

@@ -1,0 +1,25 @@
+// The command that reproduces an output (report.json / sweep.json "command", report.md): the
+// program and subcommand, then only the arguments marked `affects_results` where they are
+// registered (the scenario as given, --set, --seeds, --axis, ...), never those that change only
+// speed, messages or where files go (--threads, --quiet, --progress, --out, --resume). Positionals
+// come first, then options sorted by name, each with its values in the order given, so the same
+// arguments give the same command in any order, from goodput and from goodput-mpi alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace goodput {
+
+// Marks `option` as one that changes what is written; returns it, for chaining.
+CLI::Option* affects_results(CLI::Option* option);
+
+// After parsing: {"goodput", subcommand name, marked arguments...}.
+std::vector<std::string> canonical_command(const CLI::App& subcommand);
+
+}  // namespace goodput
