@@ -154,8 +154,11 @@ std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32
   auto size = [&](std::uint32_t slot) {
     return slot < groups ? static_cast<std::uint32_t>(tp_) : partial_degree;
   };
+  // GPUs in groups are healthy (release_down runs on every health change), so the domain's
+  // idle healthy GPUs number healthy - in use: stop once they are all taken (or none exist).
+  const std::uint32_t idle = health_->healthy_in_domain(domain) - domain_in_use_[domain];
   std::uint32_t k = 0, added = 0;
-  for (std::uint32_t g = gpus.back() + 1; g-- > gpus.front();) {
+  for (std::uint32_t g = gpus.back() + 1; added < idle && g-- > gpus.front();) {
     while (k < slots && counts[k] >= size(k)) ++k;
     if (k == slots) break;
     if (slot_[g] == 0 && health_->up(g)) {
