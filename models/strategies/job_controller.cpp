@@ -10,6 +10,19 @@ namespace goodput {
 
 void JobController::start(JobContext& ctx) {
   ctx_ = &ctx;
+  for (int m = 0; m < kMechanismCount; ++m) {
+    price_s_[m] = mechanism_price_s(scenario(), ctx_->cost, static_cast<Mechanism>(m));
+    price_time_[m] = from_seconds(price_s_[m]);
+  }
+  healthy_step_ = from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s);
+  cycle_ = {};
+  if (const Time interval = ctx_->checkpoint_interval; interval > 0) {
+    const CheckpointSpec& c = ctx_->checkpoint ? *ctx_->checkpoint : scenario().checkpoint;
+    const Time blocking = from_seconds(c.async ? c.async_blocking_s : c.save_s);
+    // A save is durable save_s after it starts; the next one never starts before that.
+    const Time durable = std::max(blocking, from_seconds(c.save_s));
+    cycle_ = {0, std::max(interval, durable - blocking), blocking, durable};
+  }
   active_ = scenario().job.dp;
   ctx.layout->retarget(job_groups(), {});
   mode_ = Mode::Stalled;  // so resume() emits the first phase
@@ -79,10 +92,6 @@ void JobController::handle(std::uint32_t kind, std::uint64_t) {
 }
 
 // --- procedures ---------------------------------------------------------------------------
-
-double JobController::price_s(Mechanism m) const {
-  return mechanism_price_s(scenario(), ctx_->cost, m);
-}
 
 double JobController::ntp_reshard_price_s(int from, int to) const {
   return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
@@ -172,8 +181,7 @@ void JobController::interrupt(bool rollback, bool count, bool lose_step) {
   if (rollback)
     ctx_->signals->rollback(now);
   else if (mode_ == Mode::Running && lose_step)
-    ctx_->signals->partial_step_lost(
-        now, from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s));
+    ctx_->signals->partial_step_lost(now, healthy_step_);
 }
 
 void JobController::close_step(Time now) {
@@ -288,13 +296,10 @@ void JobController::set_in_use() {
 }
 
 CheckpointCycle JobController::cycle() const {
-  const Time interval = ctx_->checkpoint_interval;
-  if (interval <= 0) return {};
-  const CheckpointSpec& c = ctx_->checkpoint ? *ctx_->checkpoint : scenario().checkpoint;
-  const Time blocking = from_seconds(c.async ? c.async_blocking_s : c.save_s);
-  // A save is durable save_s after it starts; the next one never starts before that.
-  const Time durable = std::max(blocking, from_seconds(c.save_s));
-  return {anchor_, std::max(interval, durable - blocking), blocking, durable};
+  if (!cycle_.on()) return {};
+  CheckpointCycle c = cycle_;
+  c.anchor = anchor_;
+  return c;
 }
 
 void JobController::stop_cycle(Time now) {

@@ -87,10 +87,11 @@ class JobController : public Strategy {
     std::array<Step, kMaxSteps> items_{};
     std::size_t size_ = 0;
   };
-  Step pay(Mechanism m) const { return {from_seconds(price_s(m)), m}; }
+  Step pay(Mechanism m) const { return {price_time_[static_cast<int>(m)], m}; }
   Step pay(Mechanism m, double seconds) const { return {from_seconds(seconds), m}; }
-  // The price list resolved for this scenario (derived state moves from the cost model).
-  double price_s(Mechanism m) const;
+  // The price list resolved for this scenario (derived state moves from the cost model); both
+  // forms are resolved once, at start().
+  double price_s(Mechanism m) const { return price_s_[static_cast<int>(m)]; }
   double ntp_reshard_price_s(int from, int to) const;
   // How a whole-job restart gets the last checkpoint back (default: a load from storage).
   virtual Step restore_step() const { return pay(Mechanism::CheckpointLoad); }
@@ -141,6 +142,10 @@ class JobController : public Strategy {
   void set_in_use();
 
   JobContext* ctx_ = nullptr;
+  std::array<double, kMechanismCount> price_s_{};
+  std::array<Time, kMechanismCount> price_time_{};
+  Time healthy_step_ = 0;  // what an interruption loses at most of the step in flight
+  CheckpointCycle cycle_;  // the checkpoint cycle's fixed parts (anchor_ is set per phase)
   std::int64_t events_ = 0;
   Mode mode_ = Mode::Running;
   After after_ = After::Resume;
