@@ -9,9 +9,10 @@
 // domain/0, rack/1, leaf/2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,8 +34,49 @@ struct ClusterShape {
   int gpus_per_domain() const { return gpus_per_node * nodes_per_domain; }
 };
 
-// A contiguous, ascending range of GPU ids (random access: size(), [i], front(), back()).
-using GpuRange = std::ranges::iota_view<std::uint32_t, std::uint32_t>;
+// A contiguous, ascending range of GPU ids [first, end): size(), [i], front(), back(), and
+// iteration. (A plain struct, not std::ranges::iota_view: clang 14 cannot instantiate
+// libstdc++ 12's view_interface for it.)
+class GpuRange {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::uint32_t;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const std::uint32_t*;
+    using reference = std::uint32_t;
+    iterator() = default;
+    explicit iterator(std::uint32_t gpu) : gpu_(gpu) {}
+    std::uint32_t operator*() const { return gpu_; }
+    iterator& operator++() {
+      ++gpu_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++gpu_;
+      return old;
+    }
+    friend bool operator==(iterator a, iterator b) { return a.gpu_ == b.gpu_; }
+
+   private:
+    std::uint32_t gpu_ = 0;
+  };
+
+  GpuRange(std::uint32_t first, std::uint32_t end) : first_(first), end_(end) {}
+  std::uint32_t size() const { return end_ - first_; }
+  bool empty() const { return end_ == first_; }
+  std::uint32_t front() const { return first_; }
+  std::uint32_t back() const { return end_ - 1; }
+  std::uint32_t operator[](std::uint32_t i) const { return first_ + i; }
+  iterator begin() const { return iterator(first_); }
+  iterator end() const { return iterator(end_); }
+
+ private:
+  std::uint32_t first_;
+  std::uint32_t end_;
+};
 
 class Topology {
  public:
