@@ -1,22 +1,16 @@
 #include "sim/core/stats.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <stdexcept>
 
 namespace goodput {
 
 double student_t_975(std::size_t df) {
-  static const double kTable[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                                  2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                                  2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                                  2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
   if (df == 0) return 0;
-  if (df <= 30) return kTable[df];
-  // Cornish-Fisher expansion of the t quantile around the normal quantile z = 1.959964.
-  const double z = 1.959963984540054, v = static_cast<double>(df);
-  const double z3 = z * z * z, z5 = z3 * z * z;
-  return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v);
+  const boost::math::students_t t(static_cast<double>(df));
+  return boost::math::quantile(boost::math::complement(t, 0.025));
 }
 
 Summary summarize(const std::vector<double>& x) {

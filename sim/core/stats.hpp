@@ -18,6 +18,8 @@ struct Summary {
   std::size_t n = 0;
 };
 
+// The two-sided 95% critical value of Student's t (its 0.975 quantile, from Boost.Math); 0 for
+// no degrees of freedom.
 double student_t_975(std::size_t degrees_of_freedom);
 Summary summarize(const std::vector<double>& samples);
 Summary summarize_difference(const std::vector<double>& a, const std::vector<double>& b);

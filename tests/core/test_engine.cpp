@@ -71,9 +71,13 @@ TEST_CASE("lognormal median and Weibull mean") {
 }
 
 TEST_CASE("confidence intervals use Student's t") {
-  CHECK(student_t_975(1) == doctest::Approx(12.706));
-  CHECK(student_t_975(30) == doctest::Approx(2.042));
-  CHECK(student_t_975(1000) == doctest::Approx(1.9623).epsilon(0.001));
+  // Published two-sided 95% critical values (t tables to 6 digits), and the normal limit.
+  CHECK(student_t_975(1) == doctest::Approx(12.706205).epsilon(1e-7));
+  CHECK(student_t_975(10) == doctest::Approx(2.228139).epsilon(1e-6));
+  CHECK(student_t_975(30) == doctest::Approx(2.042272).epsilon(1e-6));
+  CHECK(student_t_975(1000) == doctest::Approx(1.962339).epsilon(1e-6));
+  CHECK(student_t_975(1000000) == doctest::Approx(1.959964).epsilon(1e-5));
+  CHECK(student_t_975(0) == 0);
   const Summary s = summarize({1, 2, 3, 4});
   CHECK(s.mean == doctest::Approx(2.5));
   CHECK(s.stddev == doctest::Approx(1.2909944));
