@@ -19,10 +19,10 @@
 #include "sim/core/data_dir.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
+#include "sim/report/depends_on.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
-#include "sim/report/sensitivity.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
@@ -57,48 +57,6 @@ struct RunArgs {
   bool no_break_even = false;
 };
 
-// What the verdict depends on: the break-even of the leader vs the runner-up over each price of
-// the list (/recovery), under the same failures. Skipped, with the reason, when asked, when
-// there is nothing to compare, or when its worst case would exceed the work budget.
-void add_depends_on(Report& report, const Scenario& scenario, const WorkEstimate& work,
-                    const WorkBudget& budget, int threads, bool off, ProgressLine& progress) {
-  if (off) return void(report.depends_on_note = "not computed (--no-break-even)");
-  if (scenario.mode == "snapshot" || report.runner_up == report.winner) return;
-  std::vector<SensitivityParam> params;
-  for (auto& p : default_params(scenario))
-    if (p.pointer.rfind("/recovery/", 0) == 0) params.push_back(std::move(p));
-  if (params.empty()) return;
-  const double runs = 1 + static_cast<double>(params.size()) * (2 + 2 * kBreakEvenIterations);
-  if (work.events * runs > budget.max_events)
-    return void(report.depends_on_note =
-                    "skipped: its worst case (" + std::to_string(static_cast<long long>(runs)) +
-                    " runs of the scenario) exceeds the work budget; run `goodput sensitivity`");
-  // Bisection may stop early: the count shown is the most it can take.
-  progress.begin("what the verdict depends on: runs of the scenario", true);
-  int evaluations = 0;
-  const SensitivityReport sr = run_sensitivity(
-      scenario, params, monte_carlo_evaluator(threads),
-      [&](const std::string&, double) { progress.update(evaluations++, static_cast<int>(runs)); });
-  Json list = Json::array();
-  for (const auto& p : sr.params) {
-    const std::string other = other_leader_sentence(sr, p);
-    const std::string sentence =
-        break_even_sentence(sr, p) + (other.empty() ? "" : " (" + other + ")");
-    report.depends_on.push_back(sentence);
-    Json crossings = Json::array();
-    for (const auto& c : p.crossings) crossings.push_back(c.value);
-    list.push_back({{"pointer", p.param.pointer},
-                    {"low", p.param.lo},
-                    {"base", p.param.base},
-                    {"high", p.param.hi},
-                    {"crossings", crossings},
-                    {"statement", sentence}});
-  }
-  report.depends_on_json = {{"leader", sr.strategies[sr.winner]},
-                            {"runner_up", sr.strategies[sr.runner_up]},
-                            {"prices", list}};
-}
-
 int command_run(const RunArgs& a) {
   const std::string path = a.scenario.empty() ? default_scenario() : a.scenario;
   std::vector<std::string> overrides = a.sets;
@@ -128,7 +86,12 @@ int command_run(const RunArgs& a) {
   Report report = build_report(plan, std::move(runs));
   report.command = a.command;
   report.timeline = std::move(timeline);
-  add_depends_on(report, scenario, work, budget, threads, a.no_break_even, progress);
+  const DependsOnPlan depends_on = plan_depends_on(report, scenario, work, budget, a.no_break_even);
+  // Bisection may stop early: the count shown is the most it can take.
+  if (!depends_on.params.empty())
+    progress.begin("what the verdict depends on: runs of the scenario", true);
+  add_depends_on(report, scenario, depends_on, threads,
+                 [&](int done, int total) { progress.update(done, total); });
   progress.finish();
   write_report_files(report, out.staging());
   out.publish();
