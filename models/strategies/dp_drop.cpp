@@ -21,31 +21,36 @@ class DpDrop final : public JobController {
 
 }  // namespace
 
-const ParamSection& dp_drop_params() {
+std::vector<ParamDecl> drop_param_decls(const std::string& prefix) {
   using namespace param;
+  return {
+      choice(prefix + "batch_policy", {"shrink", "accumulate", "pause_below"}, "shrink",
+             "shrink: fewer samples per step; accumulate: same global batch, more micro-batches "
+             "per replica (whole micro-batches); pause_below: shrink, but stop below " +
+                 prefix + "min_replicas"),
+      integer(prefix + "min_replicas", "replicas", 1, 1, 1e7,
+              "pause_below: fewest replicas that may train"),
+  };
+}
+
+const ParamSection& dp_drop_params() {
   static const ParamSection s{
-      "dp_drop",
-      "Drop damaged data-parallel replicas; rejoin after repair.",
-      {
-          choice("batch_policy", {"shrink", "accumulate", "pause_below"}, "shrink",
-                 "shrink: fewer samples per step; accumulate: same global batch, more "
-                 "micro-batches per "
-                 "replica (whole micro-batches); pause_below: shrink, but stop below min_replicas"),
-          integer("min_replicas", "replicas", 1, 1, 1e7,
-                  "pause_below: fewest replicas that may train"),
-      }};
+      "dp_drop", "Drop damaged data-parallel replicas; rejoin after repair.", drop_param_decls("")};
   return s;
 }
 
-DropOptions read_drop_options(const Json& params) {
-  const ParamReader r(params, dp_drop_params(), "", "", nullptr);
+DropOptions read_drop_options(const ParamReader& r, const std::string& prefix) {
   DropOptions o;
-  const std::string p = r.string("batch_policy");
+  const std::string p = r.string(prefix + "batch_policy");
   o.policy = p == "shrink"       ? BatchPolicy::Shrink
              : p == "accumulate" ? BatchPolicy::Accumulate
                                  : BatchPolicy::PauseBelow;
-  o.min_replicas = r.integer32("min_replicas");
+  o.min_replicas = r.integer32(prefix + "min_replicas");
   return o;
+}
+
+DropOptions read_drop_options(const Json& params) {
+  return read_drop_options(ParamReader(params, dp_drop_params(), "", "", nullptr), "");
 }
 
 // Steady state with packing: as many whole replicas as the healthy full groups can form.

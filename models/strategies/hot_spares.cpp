@@ -52,22 +52,28 @@ class HotSpares final : public JobController {
 
 const ParamSection& hot_spares_params() {
   using namespace param;
-  static const ParamSection s{
-      "hot_spares",
-      "Swap in a warm spare; fall back when the pool is empty.",
-      {
-          choice("scope", {"gpu", "node", "domain"}, "domain",
-                 "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain on "
-                 "multi-node "
-                 "domains, a spare domain on HGX), domain (in-domain first, then a whole spare "
-                 "domain)"),
-          choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
-                 "what happens when no spare is available; dp_drop takes its parameters from "
-                 "/strategies/dp_drop when present"),
-          boolean("rollback_to_checkpoint", false,
-                  "roll back to the last checkpoint on a swap (false: the spare gets state from a "
-                  "DP peer)"),
-      }};
+  static const ParamSection s = [] {
+    ParamSection p{
+        "hot_spares",
+        "Swap in a warm spare; fall back when the pool is empty.",
+        {
+            choice("scope", {"gpu", "node", "domain"}, "domain",
+                   "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain "
+                   "on multi-node domains, a spare domain on HGX), domain (in-domain first, then "
+                   "a whole spare domain)"),
+            choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
+                   "what happens when no spare is available (dp_drop: with the fallback_ batch "
+                   "settings below)"),
+            boolean("rollback_to_checkpoint", false,
+                    "roll back to the last checkpoint on a swap (false: the spare gets state from "
+                    "a DP peer)"),
+        }};
+    for (ParamDecl& d : drop_param_decls("fallback_")) {
+      d.doc = "fallback dp_drop: " + d.doc;
+      p.params.push_back(std::move(d));
+    }
+    return p;
+  }();
   return s;
 }
 
@@ -76,8 +82,8 @@ Phase snapshot_hot_spares(const SnapshotInput& in) {
   const ParamReader r(in.params, hot_spares_params(), "", "", nullptr);
   if (r.string("fallback") == "checkpoint_restart") return snapshot_checkpoint_restart(in);
   SnapshotInput drop = in;
-  const StrategyConfig* d = in.scenario->strategy("dp_drop");
-  drop.params = d ? d->params : Json::object();
+  drop.params = {{"batch_policy", r.string("fallback_batch_policy")},
+                 {"min_replicas", r.integer("fallback_min_replicas")}};
   return snapshot_dp_drop(drop);
 }
 
@@ -89,9 +95,7 @@ std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& 
       scope == "domain" || (scope == "node" && scenario.cluster.nodes_per_domain == 1);
   o.fallback_restart = r.string("fallback") == "checkpoint_restart";
   o.rollback = r.boolean("rollback_to_checkpoint");
-  const StrategyConfig* drop = scenario.strategy("dp_drop");
-  const DropOptions d = read_drop_options(drop ? drop->params : Json::object());
-  return std::make_unique<HotSpares>(o, d);
+  return std::make_unique<HotSpares>(o, read_drop_options(r, "fallback_"));
 }
 
 }  // namespace goodput

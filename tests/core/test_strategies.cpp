@@ -130,6 +130,29 @@ TEST_CASE("dp_drop batch policies") {
   CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(degraded_s).epsilon(1e-9));
 }
 
+TEST_CASE("hot_spares' dp_drop fallback has its own batch settings, not dp_drop's") {
+  // No spare (3 domains, dp 3): the fallback acts. As in "dp_drop batch policies": pause_below
+  // 3 waits until repair + swap-in instead of running on two replicas.
+  Json j = small_scenario(3, 3);
+  j["checkpoint"]["interval"] = "none";
+  j["strategies"]["hot_spares"] = {{"fallback", "dp_drop"},
+                                   {"fallback_batch_policy", "pause_below"},
+                                   {"fallback_min_replicas", 3}};
+  const double degraded_s = 72180 - 36160;
+  RunMetrics m = run_one_fault(j, "hot_spares", 10.0, 20.0);
+  CHECK(bucket(m, Bucket::DegradedCapacity) == 0);
+  CHECK(bucket(m, Bucket::WaitingForCapacity) * H == doctest::Approx(degraded_s).epsilon(1e-9));
+  // dp_drop's own section does not change hot_spares' fallback.
+  j["strategies"]["dp_drop"] = {{"batch_policy", "shrink"}};
+  CHECK(run_one_fault(j, "hot_spares", 10.0, 20.0).goodput == m.goodput);
+  // Its defaults shrink, whatever dp_drop's section says.
+  j["strategies"]["hot_spares"] = {{"fallback", "dp_drop"}};
+  j["strategies"]["dp_drop"] = {{"batch_policy", "pause_below"}, {"min_replicas", 3}};
+  m = run_one_fault(j, "hot_spares", 10.0, 20.0);
+  CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
+  CHECK(bucket(m, Bucket::DegradedCapacity) * H == doctest::Approx(degraded_s / 3).epsilon(1e-9));
+}
+
 TEST_CASE("hot_spares swaps a spare in, and falls back when the pool is empty") {
   Json j = small_scenario(3, 4);
   j["checkpoint"]["interval"] = "none";
@@ -165,7 +188,7 @@ TEST_CASE("invariants over every strategy under random failures") {
     "job": {"tp": 16, "pp": 4, "dp": 6, "step_s": 7},
     "failures": {"preset": "pessimistic", "rate_scale": 40, "lemon_fraction": 0.1, "correlated_fraction": 0.2},
     "strategies": {"checkpoint_restart": {}, "dp_drop": {"batch_policy": "accumulate"},
-                   "hot_spares": {"fallback": "dp_drop"}, "ntp": {"min_tp": 8, "reconfig": "restart", "in_memory_recovery": false},
+                   "hot_spares": {"fallback": "dp_drop", "fallback_batch_policy": "accumulate"}, "ntp": {"min_tp": 8, "reconfig": "restart", "in_memory_recovery": false},
                    "ntp_boost": {"min_tp": 12}}
   })");
   for (int seed = 0; seed < 4; ++seed) {
