@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "models/failures/failure_generator.hpp"
+#include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/run/run_plan.hpp"
@@ -85,8 +86,8 @@ bool safe_path(const std::string& path) {
   return under(path, source_dir()) || under(path, scratch_dir());
 }
 
-void check_metrics(const RunMetrics& m, const std::string& strategy, const std::string& mode) {
-  const std::string who = strategy + " (" + mode + " mode): ";
+void check_metrics(const RunMetrics& m, const std::string& strategy, RunMode mode) {
+  const std::string who = strategy + " (" + enum_name(kRunModeNames, mode) + " mode): ";
   auto unit = [&](double x, const char* what) {
     if (!std::isfinite(x) || x < -1e-12 || x > 1 + 1e-12)
       fail(who + what + " = " + num(x) + " outside [0, 1]");
@@ -189,7 +190,7 @@ void plan_and_run(Scenario s, std::size_t max_strategies) {
   if (s.strategies.size() > max_strategies) s.strategies.resize(max_strategies);
   RunPlan plan;
   if (!input_errors_only("make_plan", [&] { plan = make_plan(s); })) return;
-  if (s.mode != "snapshot" && s.failures.model == FailureSpec::Model::Statistical) {
+  if (s.mode != RunMode::Snapshot && s.failures.model == FailureSpec::Model::Statistical) {
     double rate = 0;
     for (const auto& c : s.failures.classes)
       rate += class_rate_per_hour(s.failures, c, *plan.topology);
@@ -200,7 +201,7 @@ void plan_and_run(Scenario s, std::size_t max_strategies) {
   }
   std::vector<RunMetrics> metrics;
   const bool ran = input_errors_only("simulate", [&] {
-    metrics = s.mode == "snapshot"
+    metrics = s.mode == RunMode::Snapshot
                   ? simulate_snapshot(plan, 0)
                   : simulate_all(plan, faults_for(plan, 0), plan.scenario.strategies);
   });

@@ -63,6 +63,9 @@ struct CostSpec {
   std::vector<double> curve_speed{1.0, 1.1 * 0.972, 1.2 * 0.935};
 };
 
+// time: simulate a wall-clock horizon; snapshot: steady state with a fixed share of GPUs down.
+enum class RunMode { Timed, Snapshot };
+
 struct StrategyConfig {
   std::string name;
   Json params;  // validated and resolved against the strategy's parameter section
@@ -72,7 +75,7 @@ struct Scenario {
   std::string file;
   std::string name;
   std::string description;
-  std::string mode = "time";
+  RunMode mode = RunMode::Timed;
   double horizon_hours = 720;
   int seeds = 10;
   std::uint64_t seed = 1;

@@ -6,6 +6,7 @@
 
 #include "models/failures/failure_presets.hpp"
 #include "models/scenario/model_presets.hpp"
+#include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/core/error.hpp"
@@ -15,14 +16,6 @@
 namespace goodput {
 
 namespace {
-
-ComponentKind parse_scope(const std::string& s) {
-  if (s == "node") return ComponentKind::Node;
-  if (s == "domain") return ComponentKind::Domain;
-  if (s == "rack") return ComponentKind::Rack;
-  if (s == "leaf") return ComponentKind::Leaf;
-  return ComponentKind::Gpu;
-}
 
 // A file named by `key`, relative to the scenario file's folder; it must exist.
 std::string existing_file(const ParamReader& r, const std::string& key, const std::string& what) {
@@ -36,24 +29,26 @@ std::string existing_file(const ParamReader& r, const std::string& key, const st
 
 RepairSpec parse_repair(const ParamReader& r) {
   RepairSpec out;
-  const std::string kind = r.string("kind");
-  if (kind == "restart") {
-    out.kind = RepairSpec::Kind::Restart;
-    out.modes = {{1, 0, 0}};
-  } else if (kind == "fixed") {
-    out.kind = RepairSpec::Kind::Fixed;
-    if (!r.present("hours")) throw r.error("", "repair kind 'fixed' needs 'hours'");
-    out.modes = {{1, r.number("hours"), 0}};
-  } else if (kind == "lognormal") {
-    out.kind = RepairSpec::Kind::Lognormal;
-    if (!r.present("median_hours"))
-      throw r.error("", "repair kind 'lognormal' needs 'median_hours'");
-    out.modes = {{1, r.number("median_hours"), r.number("sigma")}};
-  } else {
-    out.kind = RepairSpec::Kind::Mixture;
-    for (const auto& m : r.objects("modes"))
-      out.modes.push_back({m.number("weight"), m.number("median_hours"), m.number("sigma")});
-    if (out.modes.empty()) throw r.error("modes", "repair kind 'mixture' needs at least one mode");
+  out.kind = enum_value(kRepairKindNames, r.string("kind"));
+  switch (out.kind) {
+    case RepairSpec::Kind::Restart:
+      out.modes = {{1, 0, 0}};
+      break;
+    case RepairSpec::Kind::Fixed:
+      if (!r.present("hours")) throw r.error("", "repair kind 'fixed' needs 'hours'");
+      out.modes = {{1, r.number("hours"), 0}};
+      break;
+    case RepairSpec::Kind::Lognormal:
+      if (!r.present("median_hours"))
+        throw r.error("", "repair kind 'lognormal' needs 'median_hours'");
+      out.modes = {{1, r.number("median_hours"), r.number("sigma")}};
+      break;
+    case RepairSpec::Kind::Mixture:
+      for (const auto& m : r.objects("modes"))
+        out.modes.push_back({m.number("weight"), m.number("median_hours"), m.number("sigma")});
+      if (out.modes.empty())
+        throw r.error("modes", "repair kind 'mixture' needs at least one mode");
+      break;
   }
   return out;
 }
@@ -92,7 +87,7 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.dp = r.integer32("dp");
   s.job.step_s = r.number("step_s");
   s.job.microbatches = r.integer32("microbatches");
-  s.job.fixed_batch = r.string("batch") == "fixed";
+  s.job.fixed_batch = enum_value(kBatchNames, r.string("batch"));
   s.job.micro_batch = r.integer32("micro_batch");
   s.job.virtual_stages = r.integer32("virtual_stages");
   s.job.recompute = r.string("recompute");
@@ -116,12 +111,11 @@ void parse_job(const ParamReader& r, Scenario& s) {
 
 void parse_failures(const ParamReader& r, Scenario& s) {
   FailureSpec& f = s.failures;
-  f.model =
-      r.string("model") == "trace" ? FailureSpec::Model::Trace : FailureSpec::Model::Statistical;
+  f.model = enum_value(kFailureModelNames, r.string("model"));
   f.preset = r.string("preset");
   f.rate_scale = r.number("rate_scale");
   s.failed_fraction = r.number("failed_fraction");
-  f.weibull = r.string("inter_arrival") == "weibull";
+  f.weibull = enum_value(kInterArrivalNames, r.string("inter_arrival"));
   f.weibull_shape = r.number("weibull_shape");
   f.lemon_fraction = r.number("lemon_fraction");
   f.lemon_rate_multiplier = r.number("lemon_rate_multiplier");
@@ -134,8 +128,8 @@ void parse_failures(const ParamReader& r, Scenario& s) {
     throw r.error("repair_failure_probability", "must be below 1 (at 1 no repair ever succeeds)");
   if (r.present("classes")) {
     for (const auto& c : r.objects("classes"))
-      f.classes.push_back({c.string("name"), parse_scope(c.string("scope")), c.number("mtbf_hours"),
-                           parse_repair(c.object("repair"))});
+      f.classes.push_back({c.string("name"), enum_value(kComponentKindNames, c.string("scope")),
+                           c.number("mtbf_hours"), parse_repair(c.object("repair"))});
   } else {
     f.classes = failure_preset(f.preset);
   }
@@ -154,15 +148,10 @@ void parse_failures(const ParamReader& r, Scenario& s) {
 
 void parse_checkpoint(const ParamReader& r, Scenario& s) {
   CheckpointSpec& c = s.checkpoint;
-  const std::string p = r.string("interval");
-  c.policy = p == "none"    ? CheckpointSpec::Policy::None
-             : p == "fixed" ? CheckpointSpec::Policy::Fixed
-             : p == "young" ? CheckpointSpec::Policy::Young
-             : p == "daly"  ? CheckpointSpec::Policy::Daly
-                            : CheckpointSpec::Policy::AvailabilityOptimal;
+  c.policy = enum_value(kCheckpointPolicyNames, r.string("interval"));
   c.interval_s = r.number("interval_s");
   c.save_s = r.number("save_s");
-  c.async = r.string("save_mode") == "async";
+  c.async = enum_value(kSaveModeNames, r.string("save_mode"));
   c.async_blocking_s = r.number("async_blocking_s");
   c.load_s = r.number("load_s");
 }
@@ -248,7 +237,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.name = top.string("name");
   if (s.name.empty()) s.name = std::filesystem::path(file).stem().string();
   s.description = top.string("description");
-  s.mode = top.string("mode");
+  s.mode = enum_value(kRunModeNames, top.string("mode"));
   s.horizon_hours = top.number("horizon_hours");
   s.seeds = top.integer32("seeds");
   s.seed = static_cast<std::uint64_t>(top.integer("seed"));

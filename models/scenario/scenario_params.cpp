@@ -1,6 +1,7 @@
 #include "models/scenario/scenario_params.hpp"
 
 #include "models/scenario/model_presets.hpp"
+#include "models/scenario/scenario_enums.hpp"
 
 namespace goodput::sections {
 
@@ -23,7 +24,7 @@ const ParamSection& repair() {
       "repair",
       "How long a failed component stays out.",
       {
-          choice("kind", {"restart", "fixed", "lognormal", "mixture"}, "fixed",
+          choice("kind", enum_choices(kRepairKindNames), "fixed",
                  "restart: no hardware out, back after /recovery/restart_s; fixed: `hours`; "
                  "lognormal: "
                  "`median_hours`, `sigma`; mixture: `modes`"),
@@ -42,7 +43,7 @@ const ParamSection& failure_class() {
       "One statistical failure class.",
       {
           text("name", Json(), "label used in reports"),
-          choice("scope", {"gpu", "node", "domain", "rack", "leaf"}, "gpu",
+          choice("scope", enum_choices(kComponentKindNames), "gpu",
                  "component that fails; every GPU depending on it goes down (blast radius)"),
           number("mtbf_hours", "h", Json(), 1e-9, kInf,
                  "mean time between failures of ONE component of the scope"),
@@ -72,7 +73,7 @@ const ParamSection& failures() {
       "failures",
       "Where failures come from.",
       {
-          choice("model", {"statistical", "trace"}, "statistical",
+          choice("model", enum_choices(kFailureModelNames), "statistical",
                  "statistical classes or trace replay"),
           choice("preset", {"llama3", "optimistic", "pessimistic", "ntp-paper", "none"}, "llama3",
                  "default class list (see `goodput describe failure-models`); ignored when "
@@ -80,7 +81,7 @@ const ParamSection& failures() {
           number("rate_scale", "", 1.0, 0, kInf, "multiplies every failure rate (0: no failures)"),
           number("failed_fraction", "", 0.0, 0, 1, "snapshot mode: share of GPUs down"),
           objects("classes", &failure_class(), "explicit class list (replaces the preset's)"),
-          choice("inter_arrival", {"exponential", "weibull"}, "exponential",
+          choice("inter_arrival", enum_choices(kInterArrivalNames), "exponential",
                  "inter-arrival law of each class's cluster-wide process"),
           number("weibull_shape", "", 0.7, 0.05, 10,
                  "Weibull shape (below 1: decreasing hazard, bursts)"),
@@ -164,7 +165,7 @@ const ParamSection& job() {
           integer("dp", "replicas", Json(), 1, 1e7, "data-parallel replicas"),
           number("step_s", "s", 10.0, 1e-3, 1e6, "iteration time of the healthy job"),
           integer("microbatches", "", 8, 1, 1e6, "micro-batches per replica per step"),
-          choice("batch", {"elastic", "fixed"}, "elastic",
+          choice("batch", enum_choices(kBatchNames), "elastic",
                  "elastic: the job may train on fewer samples per step (fewer or degraded "
                  "replicas); fixed: the "
                  "global batch is kept — the job pauses (WAITING_FOR_CAPACITY) whenever it would "
@@ -239,12 +240,12 @@ const ParamSection& checkpoint() {
       "checkpoint",
       "Checkpointing, available to every strategy.",
       {
-          choice("interval", {"none", "fixed", "young", "daly", "availability_optimal"}, "daly",
+          choice("interval", enum_choices(kCheckpointPolicyNames), "daly",
                  "fixed: interval_s; young: sqrt(2 C M); daly: Daly's higher-order formula; "
                  "availability_optimal: minimises Daly's expected run time including restarts"),
           number("interval_s", "s", 3600.0, 1, kInf, "interval when `interval` is fixed"),
           number("save_s", "s", 60.0, 0, kInf, "time to write a checkpoint"),
-          choice("save_mode", {"blocking", "async"}, "blocking",
+          choice("save_mode", enum_choices(kSaveModeNames), "blocking",
                  "blocking: training stops for save_s; async: stops for async_blocking_s, durable "
                  "after save_s"),
           number("async_blocking_s", "s", 5.0, 0, kInf,
@@ -325,7 +326,7 @@ const ParamSection& scenario() {
       {
           text("name", "", "short name used in reports"),
           text("description", "", "one paragraph for the report"),
-          choice("mode", {"time", "snapshot"}, "time",
+          choice("mode", enum_choices(kRunModeNames), "time",
                  "time: simulate a wall-clock horizon; snapshot: a fixed fraction of GPUs down, "
                  "placed at "
                  "random (one placement per seed), steady-state throughput per strategy"),

@@ -15,8 +15,6 @@ namespace {
 // Edge u -> v: "u depends on v" (a GPU on its node, a node on its domain fabric, rack, leaf).
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
 
-constexpr const char* kKindNames[kComponentKinds] = {"gpu", "node", "domain", "rack", "leaf"};
-
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
   return (a + b - 1) / b;
 }
@@ -36,7 +34,7 @@ struct GpuCollector : boost::default_bfs_visitor {
 }  // namespace
 
 const char* component_kind_name(ComponentKind k) {
-  return kKindNames[static_cast<int>(k)];
+  return enum_name(kComponentKindNames, k);
 }
 
 Topology::Topology(const ClusterShape& shape) : shape_(shape) {
@@ -112,7 +110,7 @@ std::optional<std::uint32_t> Topology::resolve(const std::string& name) const {
   if (slash == std::string::npos) return std::nullopt;
   const std::string k = name.substr(0, slash);
   for (int i = 0; i < kComponentKinds; ++i) {
-    if (k != kKindNames[i]) continue;
+    if (k != kComponentKindNames[i].name) continue;
     std::uint32_t idx = 0;
     const char* begin = name.data() + slash + 1;
     const char* end = name.data() + name.size();

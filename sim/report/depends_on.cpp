@@ -9,7 +9,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
     plan.skip_note = "not computed (--no-break-even)";
     return plan;
   }
-  if (scenario.mode == "snapshot" || report.runner_up == report.winner) return plan;
+  if (scenario.mode == RunMode::Snapshot || report.runner_up == report.winner) return plan;
   std::vector<SensitivityParam> params;
   for (auto& p : default_params(scenario))
     if (p.pointer.rfind("/recovery/", 0) == 0) params.push_back(std::move(p));

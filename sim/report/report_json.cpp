@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/scenario/scenario_enums.hpp"
 #include "models/strategies/price_list.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/report.hpp"
@@ -48,7 +49,7 @@ Json report_json(const Report& rep) {
   j["seed"] = sc.seed;
   j["horizon_hours"] = sc.horizon_hours;
   const CostInfo& ci = plan.cost_info;
-  j["mode"] = sc.mode;
+  j["mode"] = enum_name(kRunModeNames, sc.mode);
   j["cost_model"] = {{"name", ci.name}, {"healthy_step_s", ci.healthy_step_s}};
   if (ci.name == "iteration")
     j["cost_model"]["calibration_profile"] = {{"path", ci.profile_path},
@@ -70,7 +71,7 @@ Json report_json(const Report& rep) {
   const double job_domains =
       std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
   const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
-  if (sc.mode == "snapshot")
+  if (sc.mode == RunMode::Snapshot)
     j["snapshot"] = {
         {"gpus", topo.gpus()},
         {"failed_fraction", sc.failed_fraction},
@@ -104,7 +105,7 @@ Json report_json(const Report& rep) {
         {"boosted_domain_share",
          summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
     };
-    if (sc.mode != "snapshot") {
+    if (sc.mode != RunMode::Snapshot) {
       Json above = Json::array();
       for (std::size_t k = 0; k < s.time_above_failed.size() && k < sc.failed_gpu_thresholds.size();
            ++k)
@@ -120,14 +121,14 @@ Json report_json(const Report& rep) {
           {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
           {"paused_hours", summary_json(s.paused_hours)}};
     }
-    if (sc.mode != "snapshot" && sc.train_hours > 0) {
+    if (sc.mode != RunMode::Snapshot && sc.train_hours > 0) {
       strategies[s.name]["time_to_train"] = {{"train_hours", sc.train_hours},
                                              {"wall_hours", summary_json(s.time_to_train_hours)},
                                              {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
       if (sc.gpu_hour_price > 0)
         strategies[s.name]["time_to_train"]["cost"] = summary_json(s.cost_to_train);
     }
-    if (sc.mode != "snapshot") {
+    if (sc.mode != RunMode::Snapshot) {
       Json paid = Json::object();
       for (int k = 0; k < kMechanismCount; ++k)
         paid[mechanism_name(static_cast<Mechanism>(k))] = {
@@ -135,12 +136,12 @@ Json report_json(const Report& rep) {
             {"stall_hours", summary_json(s.paid_stall_hours[k])}};
       strategies[s.name]["mechanisms_paid"] = paid;
     }
-    if (sc.mode == "snapshot") {
+    if (sc.mode == RunMode::Snapshot) {
       strategies[s.name]["healthy_tp_groups_fraction"] = summary_json(s.healthy_tp_groups_fraction);
       strategies[s.name]["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
     }
   }
-  if (sc.mode != "snapshot") {
+  if (sc.mode != RunMode::Snapshot) {
     Json prices = Json::array();
     for (int k = 0; k < kMechanismCount; ++k) {
       const auto m = static_cast<Mechanism>(k);

@@ -40,7 +40,7 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
   const std::string b = bold ? "**" : "";
   const std::string over =
       " over " + std::to_string(rep.plan->scenario.seeds) +
-      (rep.plan->scenario.mode == "snapshot"
+      (rep.plan->scenario.mode == RunMode::Snapshot
            ? std::string(" random placements of the failed GPUs")
            : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h");
   std::ostringstream s;
@@ -119,7 +119,7 @@ std::string report_markdown(const Report& rep) {
                                         : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
       << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | "
       << num_ci(st.checkpoints, "%.0f") << " |\n";
-  if (sc.train_hours > 0 && sc.mode != "snapshot") {
+  if (sc.train_hours > 0 && sc.mode != RunMode::Snapshot) {
     const bool priced = sc.gpu_hour_price > 0;
     s << "\n## Time and cost to train\n\n"
       << fmt("%.0f", sc.train_hours)
@@ -164,14 +164,14 @@ std::string report_markdown(const Report& rep) {
   bool boosted = false;
   for (const auto& st : rep.strategies)
     boosted = boosted || st.boost_energy_gpu_hours.mean > 0 || st.boosted_domain_hours.mean > 0;
-  if (boosted && sc.mode != "snapshot") {
+  if (boosted && sc.mode != RunMode::Snapshot) {
     s << "\n## Power boost\n\n| strategy | extra energy (GPU-TDP-hours) | boosted domain-hours "
          "|\n|---|---|---|\n";
     for (const auto& st : rep.strategies)
       s << "| " << st.name << " | " << num_ci(st.boost_energy_gpu_hours, "%.0f") << " | "
         << num_ci(st.boosted_domain_hours, "%.0f") << " |\n";
   }
-  if (sc.mode == "snapshot") {
+  if (sc.mode == RunMode::Snapshot) {
     s << "\n## Snapshot\n\n"
       << fmt("%.3f", 100 * sc.failed_fraction) << "% of " << topo.gpus() << " GPUs down ("
       << rep.runs[0].runs[0].failures

@@ -72,7 +72,7 @@ std::string sweep_markdown(const Sweep& sw) {
   for (const auto& pt : sw.points) vary = vary || pt.plan.scenario.seeds != sc.seeds;
   s << "Axes:";
   for (const auto& a : sw.axes) s << " `" << a.pointer << "`";
-  const char* unit = sc.mode == "snapshot" ? " placements" : " seeds";
+  const char* unit = sc.mode == RunMode::Snapshot ? " placements" : " seeds";
   s << ". Each point is a full run of "
     << (vary ? std::string("as many") + unit +
                    " as its `seeds` column says (added until the CI target was met)"

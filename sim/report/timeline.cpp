@@ -257,7 +257,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
 }
 
 std::string record_timeline(const RunPlan& plan, int run) {
-  if (plan.scenario.mode == "snapshot") return {};
+  if (plan.scenario.mode == RunMode::Snapshot) return {};
   const FaultList faults = faults_for(plan, run);
   std::vector<TimelineRecorder> recorders;
   recorders.reserve(plan.scenario.strategies.size());

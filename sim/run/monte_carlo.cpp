@@ -30,7 +30,7 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
         }
         const int i = task - extra;
         const int run = first_run + i;
-        const auto m = plan.scenario.mode == "snapshot"
+        const auto m = plan.scenario.mode == RunMode::Snapshot
                            ? simulate_snapshot(plan, run)
                            : simulate_all(plan, faults_for(plan, run), strategies);
         for (std::size_t s = 0; s < strategies.size(); ++s)

@@ -8,6 +8,7 @@
 #include "models/failures/failure_generator.hpp"
 #include "models/job/checkpoint_policy.hpp"
 #include "models/job/job_layout.hpp"
+#include "models/scenario/scenario_enums.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
@@ -120,24 +121,20 @@ void resolve_checkpointing(RunPlan& plan, int threads) {
       c.spec = spec;
     }
   };
+  plan.checkpoint_policy = enum_name(kCheckpointPolicyNames, ck.policy);
   std::ostringstream why;
   why.precision(4);
   switch (ck.policy) {
     case CheckpointSpec::Policy::None:
-      plan.checkpoint_policy = "none";
       for_all(0, "no checkpoints: a restart goes back to the start of the run");
       return;
     case CheckpointSpec::Policy::Fixed:
-      plan.checkpoint_policy = "fixed";
       why << "fixed interval of " << ck.interval_s << " s (the same for every strategy)";
       for_all(ck.interval_s, why.str());
       return;
     default:
       break;
   }
-  plan.checkpoint_policy = ck.policy == CheckpointSpec::Policy::Young  ? "young"
-                           : ck.policy == CheckpointSpec::Policy::Daly ? "daly"
-                                                                       : "availability_optimal";
   auto cost_of = [](const CheckpointSpec& c) { return c.async ? c.async_blocking_s : c.save_s; };
   const double cost = cost_of(ck);
   if (cost <= 0 || plan.job_faults_per_hour <= 0) {
@@ -191,8 +188,8 @@ RunPlan make_plan(const Scenario& scenario, int threads) {
   plan.topology = topo;
   plan.horizon = from_hours(scenario.horizon_hours);
   plan.cost = make_cost_model(scenario, &plan.cost_info);
-  if (scenario.mode == "snapshot") {
-    plan.checkpoint_policy = "none";
+  if (scenario.mode == RunMode::Snapshot) {
+    plan.checkpoint_policy = enum_name(kCheckpointPolicyNames, CheckpointSpec::Policy::None);
     plan.checkpoints.assign(scenario.strategies.size(),
                             {0, "snapshot mode has no time axis", -1, scenario.checkpoint});
     plan.default_checkpointing =

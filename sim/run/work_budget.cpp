@@ -45,7 +45,7 @@ WorkEstimate estimate_work(const Scenario& s, int threads) {
   WorkEstimate w;
   w.gpus = count[0];
   const FailureSpec& f = s.failures;
-  if (f.model == FailureSpec::Model::Statistical && s.mode != "snapshot") {
+  if (f.model == FailureSpec::Model::Statistical && s.mode != RunMode::Snapshot) {
     const double lemon = 1 + f.lemon_fraction * (f.lemon_rate_multiplier - 1);
     for (const auto& cl : f.classes) {
       if (cl.mtbf_hours <= 0) continue;
@@ -59,7 +59,7 @@ WorkEstimate estimate_work(const Scenario& s, int threads) {
   }
   const double strategies = static_cast<double>(std::max<std::size_t>(1, s.strategies.size()));
   const double lanes = std::min<double>(std::max(1, threads), s.seeds);
-  if (s.mode == "snapshot")
+  if (s.mode == RunMode::Snapshot)
     w.events = static_cast<double>(s.seeds) * std::ceil(s.failed_fraction * w.gpus) * strategies;
   else
     w.events = static_cast<double>(s.seeds) * w.failures_per_run * (1 + strategies);

@@ -81,7 +81,7 @@ TEST_CASE("confidence intervals use Student's t") {
   const Summary s = summarize({1, 2, 3, 4});
   CHECK(s.mean == doctest::Approx(2.5));
   CHECK(s.stddev == doctest::Approx(1.2909944));
-  CHECK(s.ci95 == doctest::Approx(3.182 * 1.2909944 / 2));
+  CHECK(s.ci95 == doctest::Approx(3.182446 * 1.2909944 / 2));
   const Summary d = summarize_difference({2, 3, 4}, {1, 1, 1});
   CHECK(d.mean == doctest::Approx(2));
   CHECK(summarize({5}).ci95 == 0);

@@ -1,0 +1,36 @@
+// The scenario's enumerated settings, each named once (sim/core/enum_names.hpp): the parameter
+// declarations (scenario_params.cpp) take their choices from these tables, the loader its
+// values, and reports the names they write.
+#pragma once
+
+#include "models/failures/failure_spec.hpp"
+#include "models/scenario/scenario.hpp"
+#include "sim/core/enum_names.hpp"
+
+namespace goodput {
+
+inline constexpr EnumName<RunMode> kRunModeNames[] = {{RunMode::Timed, "time"},
+                                                      {RunMode::Snapshot, "snapshot"}};
+
+inline constexpr EnumName<RepairSpec::Kind> kRepairKindNames[] = {
+    {RepairSpec::Kind::Restart, "restart"},
+    {RepairSpec::Kind::Fixed, "fixed"},
+    {RepairSpec::Kind::Lognormal, "lognormal"},
+    {RepairSpec::Kind::Mixture, "mixture"}};
+
+inline constexpr EnumName<FailureSpec::Model> kFailureModelNames[] = {
+    {FailureSpec::Model::Statistical, "statistical"}, {FailureSpec::Model::Trace, "trace"}};
+
+inline constexpr EnumName<CheckpointSpec::Policy> kCheckpointPolicyNames[] = {
+    {CheckpointSpec::Policy::None, "none"},
+    {CheckpointSpec::Policy::Fixed, "fixed"},
+    {CheckpointSpec::Policy::Young, "young"},
+    {CheckpointSpec::Policy::Daly, "daly"},
+    {CheckpointSpec::Policy::AvailabilityOptimal, "availability_optimal"}};
+
+// Two-valued settings held as a flag: the flag is the second name.
+inline constexpr EnumName<bool> kBatchNames[] = {{false, "elastic"}, {true, "fixed"}};
+inline constexpr EnumName<bool> kInterArrivalNames[] = {{false, "exponential"}, {true, "weibull"}};
+inline constexpr EnumName<bool> kSaveModeNames[] = {{false, "blocking"}, {true, "async"}};
+
+}  // namespace goodput
