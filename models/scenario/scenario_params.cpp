@@ -2,6 +2,7 @@
 
 #include "models/scenario/model_presets.hpp"
 #include "models/scenario/scenario_enums.hpp"
+#include "models/trace/trace.hpp"
 
 namespace goodput::sections {
 
@@ -58,7 +59,7 @@ const ParamSection& trace() {
       "A failure trace to replay instead of the statistical model.",
       {
           text("path", Json(), "trace file, relative to the scenario file"),
-          choice("format", {"csv", "json", "infinitehbd-json", "lanl-csv"}, "csv", "file format"),
+          choice("format", enum_choices(trace::kFormatNames), "csv", "file format"),
           optional(integer("lanl_system", "", Json(), 0, 1e6,
                            "LANL system number to import (lanl-csv)")),
           number("time_offset_hours", "h", 0.0, -kInf, kInf, "subtracted from every trace time"),

@@ -33,10 +33,6 @@ struct GpuCollector : boost::default_bfs_visitor {
 
 }  // namespace
 
-const char* component_kind_name(ComponentKind k) {
-  return enum_name(kComponentKindNames, k);
-}
-
 Topology::Topology(const ClusterShape& shape) : shape_(shape) {
   if (shape.gpus_per_node < 1 || shape.nodes_per_domain < 1 || shape.nodes_per_rack < 1 ||
       shape.nodes_per_leaf < 1 || shape.domains < 1)

@@ -17,19 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/enum_names.hpp"
+#include "models/topology/component_kind.hpp"
 
 namespace goodput {
-
-enum class ComponentKind : std::uint8_t { Gpu, Node, Domain, Rack, Leaf };
-inline constexpr int kComponentKinds = 5;
-inline constexpr EnumName<ComponentKind> kComponentKindNames[kComponentKinds] = {
-    {ComponentKind::Gpu, "gpu"},
-    {ComponentKind::Node, "node"},
-    {ComponentKind::Domain, "domain"},
-    {ComponentKind::Rack, "rack"},
-    {ComponentKind::Leaf, "leaf"}};
-const char* component_kind_name(ComponentKind k);
 
 struct ClusterShape {
   std::string preset;    // for reports

@@ -1,26 +1,16 @@
 // Format table, read_trace dispatch and offset, and pairing of starts with ends.
 #include "models/trace/trace.hpp"
 
-#include <array>
 #include <cmath>
 #include <unordered_map>
-#include <utility>
 
+#include "models/topology/component_kind.hpp"
 #include "models/trace/detail.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput::trace {
 
 namespace {
-
-constexpr std::array<std::pair<const char*, Format>, 4> kFormats{{
-    {"csv", Format::GoodputCsv},
-    {"json", Format::GoodputJson},
-    {"infinitehbd-json", Format::InfiniteHbdJson},
-    {"lanl-csv", Format::LanlCsv},
-}};
-
-constexpr std::array<const char*, 5> kKinds{"gpu", "node", "domain", "rack", "leaf"};
 
 std::string hours(double h) {
   std::string s = std::to_string(h);  // fixed, 6 decimals; trim trailing zeros
@@ -50,7 +40,7 @@ void check_time(const Trace& trace, std::size_t i) {
 
 Format parse_format(const std::string& name, const std::string& file, const std::string& pointer) {
   std::string valid;
-  for (const auto& [n, f] : kFormats) {
+  for (const auto& [f, n] : kFormatNames) {
     if (name == n) return f;
     valid += (valid.empty() ? "" : ", ") + std::string(n);
   }
@@ -60,10 +50,7 @@ Format parse_format(const std::string& name, const std::string& file, const std:
 }
 
 std::string format_name(Format format) {
-  for (const auto& [n, f] : kFormats) {
-    if (f == format) return n;
-  }
-  return "?";
+  return enum_name(kFormatNames, format);
 }
 
 std::optional<ComponentRef> parse_component(const std::string& name) {
@@ -71,7 +58,7 @@ std::optional<ComponentRef> parse_component(const std::string& name) {
   if (slash == std::string::npos) return std::nullopt;
   const std::string kind = name.substr(0, slash);
   bool known = false;
-  for (const char* k : kKinds) known = known || kind == k;
+  for (const auto& k : kComponentKindNames) known = known || kind == k.name;
   const auto index = detail::parse_index(std::string_view(name).substr(slash + 1));
   if (!known || !index) return std::nullopt;
   return ComponentRef{kind, *index};

@@ -12,14 +12,20 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/enum_names.hpp"
 #include "sim/engine/time.hpp"
 
 namespace goodput::trace {
 
 enum class Format { GoodputCsv, GoodputJson, InfiniteHbdJson, LanlCsv };
 
-// "csv", "json", "infinitehbd-json", "lanl-csv"; anything else throws InputError(file, pointer)
-// listing the valid names.
+// The format names, spelled once (the scenario's /failures/trace/format offers these).
+inline constexpr EnumName<Format> kFormatNames[] = {{Format::GoodputCsv, "csv"},
+                                                    {Format::GoodputJson, "json"},
+                                                    {Format::InfiniteHbdJson, "infinitehbd-json"},
+                                                    {Format::LanlCsv, "lanl-csv"}};
+
+// A name of kFormatNames; anything else throws InputError(file, pointer) listing the valid names.
 Format parse_format(const std::string& name, const std::string& file, const std::string& pointer);
 std::string format_name(Format format);
 

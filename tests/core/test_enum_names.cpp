@@ -4,6 +4,7 @@
 
 #include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_params.hpp"
+#include "models/trace/trace.hpp"
 #include "support.hpp"
 
 using namespace goodput;
@@ -37,6 +38,7 @@ TEST_CASE("enum name tables round-trip and refuse unknown names") {
   check_round_trip(kBatchNames);
   check_round_trip(kSaveModeNames);
   check_round_trip(kInterArrivalNames);
+  check_round_trip(trace::kFormatNames);
   CHECK_THROWS_WITH_AS(enum_value(kRunModeNames, "snap"),
                        "unknown name 'snap' (known: time, snapshot)", std::invalid_argument);
   for (int k = 0; k < kComponentKinds; ++k)
@@ -47,6 +49,8 @@ TEST_CASE("the scenario's declarations take their choices from the name tables")
   CHECK(decl(sections::scenario(), "mode").choices == enum_choices(kRunModeNames));
   CHECK(decl(sections::checkpoint(), "interval").choices == enum_choices(kCheckpointPolicyNames));
   CHECK(decl(sections::failures(), "model").choices == enum_choices(kFailureModelNames));
+  CHECK(decl(sections::failure_class(), "scope").choices == enum_choices(kComponentKindNames));
+  CHECK(decl(sections::trace(), "format").choices == enum_choices(trace::kFormatNames));
   // ... and the loader fills the value the name stands for.
   Json j = test::small_scenario();
   j["mode"] = "snapshot";
