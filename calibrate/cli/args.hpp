@@ -1,8 +1,9 @@
-// Command lines of goodput-calibrate and goodput-profile-analytical, parsed by hand (the
-// harness must build with nothing but CUDA and nlohmann/json on a bare GPU machine).
-// Contract: accepts "--flag value" and "--flag=value"; unknown flags, missing values and a
-// missing --out throw goodput::InputError("", "--flag", why) -> exit 2. --help sets `help`
-// and skips the other checks. usage_*() return the help text.
+// Command lines of goodput-calibrate and goodput-profile-analytical, parsed with CLI11
+// (header-only: a bare GPU machine gets it from third_party/include, tools/vendor-headers.sh).
+// Contract: accepts "--flag value" and "--flag=value"; a repeated flag keeps its last value.
+// Unknown arguments, missing or bad values and a missing --out throw
+// goodput::InputError("", "--flag", why) -> exit 2. --help/-h sets `help` and skips the other
+// checks. usage_*() return the help text.
 #pragma once
 
 #include <optional>
