@@ -21,6 +21,10 @@ class SynopsisFormatter : public CLI::Formatter {
     column_width(21);
   }
   std::string make_description(const CLI::App*) const override { return ""; }
+  // A positional is listed by its name alone ("PROFILE", not "PROFILE TEXT REQUIRED").
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    return opt->get_positional() ? "" : CLI::Formatter::make_option_opts(opt);
+  }
   std::string make_usage(const CLI::App* app, std::string) const override {
     return synopsis_ + "\n\n" + app->get_description() + "\n";
   }
@@ -42,16 +46,18 @@ std::unique_ptr<CLI::App> make_app(const std::string& synopsis, const std::strin
   return app;
 }
 
-// "--flag" when `what` names one of the app's options ("--out: ...", "quick was given ..."),
-// else "".
+// "--flag" (or a positional's name) when `what` names one of the app's options ("--out: ...",
+// "quick was given ...", "PROFILE is required"), else "".
 std::string option_named_in(const CLI::App& app, const std::string& what) {
   const auto is_name_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
            c == '_';
   };
   for (const CLI::Option* opt : app.get_options()) {
-    for (const std::string& lname : opt->get_lnames()) {
-      const std::string flag = "--" + lname;
+    std::vector<std::pair<std::string, std::string>> names;  // (flag, bare name)
+    for (const std::string& lname : opt->get_lnames()) names.emplace_back("--" + lname, lname);
+    if (opt->get_positional()) names.emplace_back(opt->get_name(), opt->get_name());
+    for (const auto& [flag, lname] : names) {
       for (const std::string& needle : {flag, lname}) {
         for (std::size_t at = what.find(needle); at != std::string::npos;
              at = what.find(needle, at + 1)) {
@@ -154,6 +160,22 @@ std::unique_ptr<CLI::App> analytical_app(AnalyticalArgs& a) {
   return app;
 }
 
+std::unique_ptr<CLI::App> check_app(CheckArgs& a) {
+  auto app = make_app(
+      "usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200|GB200] "
+      "[--out FILE]",
+      "Reviews a measured calibration profile against the analytical model and the\n"
+      "measured ceilings and writes a markdown report.",
+      "Exit codes: 0 nothing flagged, 1 entries flagged (or another error), 2 bad "
+      "input.");
+  app->add_option("PROFILE", a.profile, "the measured profile (JSON) to review")->required();
+  app->add_option("--gpu", a.gpu, "datasheet to compare with (default: from /device/name)")
+      ->option_text("GPU");
+  app->add_option("--out", a.out, "markdown report to write (default: stdout)")
+      ->option_text("FILE");
+  return app;
+}
+
 void check_out_named(const std::string& out) {
   if (out.empty()) throw InputError("", "--out", "needs a file name (where to write the profile)");
 }
@@ -174,6 +196,12 @@ AnalyticalArgs parse_analytical_args(const std::vector<std::string>& argv) {
   return a;
 }
 
+CheckArgs parse_check_args(const std::vector<std::string>& argv) {
+  CheckArgs a;
+  a.help = !parse_into(*check_app(a), argv);
+  return a;
+}
+
 std::string usage_calibrate() {
   CalibrateArgs unused;
   return calibrate_app(unused)->help();
@@ -182,6 +210,11 @@ std::string usage_calibrate() {
 std::string usage_analytical() {
   AnalyticalArgs unused;
   return analytical_app(unused)->help();
+}
+
+std::string usage_check() {
+  CheckArgs unused;
+  return check_app(unused)->help();
 }
 
 void check_output_path(const std::string& path) {

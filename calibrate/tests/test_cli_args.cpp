@@ -93,6 +93,26 @@ TEST_CASE("bad usage: the message names the option and says what is wrong") {
   CHECK(message(analytical, {"--gpu", "GB200", "--out", "p"}) == "<ok>");
 }
 
+TEST_CASE("goodput-profile-check arguments") {
+  const auto check = [](const std::vector<std::string>& argv) { return parse_check_args(argv); };
+  const auto a = parse_check_args({"p.json", "--gpu", "H200", "--out=check.md"});
+  CHECK(a.profile == "p.json");
+  CHECK(a.gpu == "H200");
+  CHECK(a.out == "check.md");
+  const auto b = parse_check_args({"p.json"});
+  CHECK(b.gpu.empty());
+  CHECK(b.out.empty());
+  CHECK(parse_check_args({"-h"}).help);
+  CHECK(message(check, {}) == "PROFILE: is required");
+  CHECK(message(check, {"--gpu", "H100"}) == "PROFILE: is required");
+  CHECK(message(check, {"p.json", "q.json"}) ==
+        "q.json: unknown argument (valid: PROFILE, --gpu, --out)");
+  CHECK(message(check, {"p.json", "--fix"}) ==
+        "--fix: unknown argument (valid: PROFILE, --gpu, --out)");
+  CHECK(message(check, {"p.json", "--out"}) == "--out: needs a value");
+  CHECK(usage_check().rfind("usage: goodput-profile-check PROFILE.json", 0) == 0);
+}
+
 TEST_CASE("help text lists every option with its meaning and default") {
   const std::string c = usage_calibrate();
   CHECK(c.rfind("usage: goodput-calibrate [--scenario S.json] [--device N] [--quick] --out "
