@@ -1,12 +1,14 @@
 // goodput-profile-check: reviews a measured profile against the analytical model and the
 // device's measured ceilings (profile/profile_check.hpp) and writes a markdown report.
-// Usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200] [--out check.md]
+// Usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200|GB200] [--out check.md]
 // Exit codes: 0 nothing flagged; 1 entries flagged (or another error); 2 bad input.
 #include <cstdio>
 #include <exception>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "calibrate/cli/args.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/profile_check.hpp"
 #include "sim/core/error.hpp"
@@ -14,21 +16,14 @@
 int main(int argc, char** argv) {
   using namespace goodput::calib;
   try {
-    std::string path, gpu, out;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if ((a == "--gpu" || a == "--out") && i + 1 < argc) {
-        (a == "--gpu" ? gpu : out) = argv[++i];
-      } else if (a.rfind("--", 0) == 0 || !path.empty()) {
-        throw goodput::InputError(
-            "", a, "usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200] [--out FILE]");
-      } else {
-        path = a;
-      }
+    const CheckArgs args = parse_check_args(std::vector<std::string>(argv + 1, argv + argc));
+    if (args.help) {
+      std::fputs(usage_check().c_str(), stdout);
+      return 0;
     }
-    if (path.empty())
-      throw goodput::InputError("", "PROFILE",
-                                "usage: goodput-profile-check PROFILE.json [--gpu G] [--out FILE]");
+    const std::string& path = args.profile;
+    const std::string& out = args.out;
+    std::string gpu = args.gpu;
     const Profile measured = load_profile(path);
     if (gpu.empty()) gpu = datasheet_gpu_of(measured.device.name);
     if (gpu.empty())
@@ -45,7 +40,8 @@ int main(int argc, char** argv) {
     }
     return report.flagged > 0 ? 1 : 0;
   } catch (const goodput::InputError& e) {
-    std::fprintf(stderr, "goodput-profile-check: %s\n", e.what());
+    std::fprintf(stderr, "goodput-profile-check: %s\n%s", e.what(),
+                 e.file().empty() ? usage_check().c_str() : "");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "goodput-profile-check: error: %s\n", e.what());

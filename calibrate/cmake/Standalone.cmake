@@ -1,7 +1,7 @@
 # Standalone configuration of calibrate/ (cmake -S calibrate -B build-calib), for machines that
 # have CUDA, cmake and ninja but none of the Debian packages the root build needs. Provides
 # what the root CMakeLists.txt would: C++20, the CUDA decision (GOODPUT_HAVE_CUDA),
-# goodput_warnings, goodput_core, nlohmann_json and (optionally) doctest.
+# goodput_warnings, goodput_core, nlohmann_json, CLI11 and (optionally) doctest.
 
 set(CMAKE_CXX_STANDARD 20)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
@@ -17,7 +17,7 @@ option(GOODPUT_BUILD_CALIBRATION "Build goodput-calibrate when a CUDA compiler i
 
 set(_goodput_repo_root "${CMAKE_CURRENT_SOURCE_DIR}/..")
 set(GOODPUT_THIRD_PARTY_INCLUDE "${_goodput_repo_root}/third_party/include" CACHE PATH
-    "Folder with vendored header-only dependencies (nlohmann/, doctest/); see tools/vendor-headers.sh")
+    "Folder with vendored header-only dependencies (nlohmann/, CLI/, doctest/); see tools/vendor-headers.sh")
 
 add_library(goodput_warnings INTERFACE)
 target_compile_options(goodput_warnings INTERFACE
@@ -69,6 +69,20 @@ if(NOT nlohmann_json_FOUND)
                         "nlohmann-json3-dev) or run calibrate/tools/vendor-headers.sh on a machine "
                         "that has it and carry third_party/include here "
                         "(or set GOODPUT_THIRD_PARTY_INCLUDE)")
+  endif()
+endif()
+
+# CLI11 (the tools' argument parser): an installed package, else the vendored headers.
+find_package(CLI11 2.1 QUIET)
+if(NOT CLI11_FOUND)
+  if(EXISTS "${GOODPUT_THIRD_PARTY_INCLUDE}/CLI/CLI.hpp")
+    add_library(CLI11::CLI11 INTERFACE IMPORTED)
+    target_include_directories(CLI11::CLI11 INTERFACE "${GOODPUT_THIRD_PARTY_INCLUDE}")
+    message(STATUS "goodput-calibrate: CLI11 from ${GOODPUT_THIRD_PARTY_INCLUDE}")
+  else()
+    message(FATAL_ERROR "goodput-calibrate needs CLI11: install it (apt install libcli11-dev) or "
+                        "run calibrate/tools/vendor-headers.sh on a machine that has it and carry "
+                        "third_party/include here (or set GOODPUT_THIRD_PARTY_INCLUDE)")
   endif()
 endif()
 

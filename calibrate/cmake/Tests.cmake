@@ -25,7 +25,7 @@ add_executable(test_calibration
   tests/test_stopping_rule.cpp
   tests/profile_fixture.cpp
 )
-target_link_libraries(test_calibration PRIVATE goodput_calibration doctest::doctest goodput_warnings)
+target_link_libraries(test_calibration PRIVATE goodput_calibration goodput_calibrate_cli doctest::doctest goodput_warnings)
 target_compile_definitions(test_calibration PRIVATE
   GOODPUT_CALIB_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 goodput_calib_register_tests(test_calibration "calibrate.")

@@ -40,10 +40,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
   --format=csv 2>/dev/null || echo "nvidia-smi unavailable"
 command -v nvcc >/dev/null && nvcc --version | tail -n 2 || echo "nvcc not on PATH (CMake looks in /usr/local/cuda)"
 cmake --version | head -n 1
-if [[ ! -f "$root/third_party/include/nlohmann/json.hpp" ]] && ! [[ -f /usr/include/nlohmann/json.hpp ]]; then
-  echo "third_party/include/nlohmann missing: run calibrate/tools/vendor-headers.sh where the headers exist and carry third_party/" >&2
-  exit 2
-fi
+for header in nlohmann/json.hpp CLI/CLI.hpp; do
+  if [[ ! -f "$root/third_party/include/$header" ]] && ! [[ -f "/usr/include/$header" ]]; then
+    echo "third_party/include/$header missing: run calibrate/tools/vendor-headers.sh where the headers exist and carry third_party/" >&2
+    exit 2
+  fi
+done
 
 step "configure (standalone, sm_$arch)"
 if ! timeout 60 cmake -S "$root/calibrate" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
