@@ -67,6 +67,9 @@ std::string terminal_table(const Report& report);
 // The verdict in one paragraph: a winner only when its paired lead over the runner-up is
 // significant at 95%, else "tied" (one seed: no winner, no CI). `bold`: markdown emphasis.
 std::string verdict_paragraph(const Report& report, bool bold);
+// One sentence per strategy that ETTR ranks above one Goodput ranks it below (means more than
+// 0.05 pp apart on both), against the highest such: why the two rankings differ.
+std::vector<std::string> ettr_goodput_notes(const std::vector<StrategySummary>& strategies);
 // Writes the report's files into `dir` (created if missing).
 void write_report_files(const Report& report, const std::filesystem::path& dir);
 // Claims `directory` (output_dir.hpp: refused unless new, empty or an earlier goodput

@@ -266,7 +266,11 @@ std::string report_html(const Report& rep) {
   intro << "<p>" << html_escape(sc.description) << "</p>\n<p>"
         << html_escape(verdict_paragraph(rep, false)) << " Details: "
         << "<a href=\"report.md\">report.md</a>, <a href=\"report.json\">report.json</a>, "
-        << "<a href=\"runs.csv\">runs.csv</a>.</p>" << command_html(rep.command);
+        << "<a href=\"runs.csv\">runs.csv</a>.</p>";
+  if (sc.mode != RunMode::Snapshot)
+    for (const auto& note : ettr_goodput_notes(rep.strategies))
+      intro << "\n<p>" << html_escape(note) << "</p>";
+  intro << command_html(rep.command);
   const std::vector<HtmlChart> charts = {
       {"goodput", "Goodput by strategy", "Mean across seeds with its 95% confidence interval.",
        goodput_chart(rep)},

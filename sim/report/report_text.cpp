@@ -84,6 +84,32 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
   return s.str();
 }
 
+std::vector<std::string> ettr_goodput_notes(const std::vector<StrategySummary>& strategies) {
+  constexpr double kMargin = 0.0005;  // 0.05 pp: closer than this is not a different ranking
+  std::vector<std::string> notes;
+  for (const auto& lower : strategies) {
+    // The strategy with the highest Goodput that `lower` beats on ETTR while trailing on Goodput.
+    const StrategySummary* above = nullptr;
+    for (const auto& other : strategies)
+      if (other.goodput.mean > lower.goodput.mean + kMargin &&
+          lower.ettr.mean > other.ettr.mean + kMargin &&
+          (!above || other.goodput.mean > above->goodput.mean))
+        above = &other;
+    if (!above) continue;
+    const double slow = lower.badput[static_cast<int>(Bucket::DegradedCapacity)].mean +
+                        lower.badput[static_cast<int>(Bucket::ReshardOverhead)].mean;
+    notes.push_back("ETTR ranks " + lower.name + " above " + above->name + " (" +
+                    pct(lower.ettr.mean) + " vs " + pct(above->ettr.mean) +
+                    ") while Goodput ranks it below (" + pct(lower.goodput.mean) + " vs " +
+                    pct(above->goodput.mean) +
+                    "): ETTR counts every hour the job trains, at any speed; " + lower.name +
+                    " trains more of the time, but part of it on reduced capacity "
+                    "(DEGRADED_CAPACITY + RESHARD_OVERHEAD: " +
+                    pct(slow) + " of wall time).");
+  }
+  return notes;
+}
+
 std::string report_markdown(const Report& rep) {
   const RunPlan& plan = *rep.plan;
   const Scenario& sc = plan.scenario;
@@ -119,6 +145,11 @@ std::string report_markdown(const Report& rep) {
                                         : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
       << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | "
       << num_ci(st.checkpoints, "%.0f") << " |\n";
+  if (sc.mode != RunMode::Snapshot) {
+    const auto notes = ettr_goodput_notes(rep.strategies);
+    if (!notes.empty()) s << "\n";
+    for (const auto& note : notes) s << note << "\n";
+  }
   if (sc.train_hours > 0 && sc.mode != RunMode::Snapshot) {
     const bool priced = sc.gpu_hour_price > 0;
     s << "\n## Time and cost to train\n\n"
@@ -297,6 +328,8 @@ std::string terminal_table(const Report& rep) {
     s << line;
   }
   s << verdict_paragraph(rep, false) << "\n";
+  if (rep.plan->scenario.mode != RunMode::Snapshot)
+    for (const auto& note : ettr_goodput_notes(rep.strategies)) s << note << "\n";
   return s.str();
 }
 
