@@ -91,6 +91,7 @@ struct Scenario {
       0.001};                 // /report: cluster-health time-above thresholds
   double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
   double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost)
+  std::string baseline;       // /report: a compared strategy, or "" (none)
   std::vector<StrategyConfig> strategies;
   Json resolved;
   Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file)

@@ -1,5 +1,6 @@
 #include "models/scenario/scenario_loader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -156,6 +157,26 @@ void parse_checkpoint(const ParamReader& r, Scenario& s) {
   c.load_s = r.number("load_s");
 }
 
+// /report/baseline must name a compared strategy; by default checkpoint_restart when compared.
+void parse_baseline(const ParamReader& r, Scenario& s) {
+  std::vector<std::string> names;
+  for (const auto& c : s.strategies) names.push_back(c.name);
+  const auto compared = [&](const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  if (!r.present("baseline")) {
+    s.baseline = compared("checkpoint_restart") ? "checkpoint_restart" : "";
+    return;
+  }
+  s.baseline = r.string("baseline");
+  if (!compared(s.baseline)) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw r.error("baseline", "'" + s.baseline + "' is not among the compared strategies (" + list +
+                                  ")" + did_you_mean(s.baseline, names));
+  }
+}
+
 void parse_strategies(const ParamReader& top, Scenario& s, Json& resolved) {
   const Json& in = top.raw("strategies");
   const std::string base = top.pointer("strategies");
@@ -280,6 +301,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.train_hours = top.object("report").number("train_hours");
   s.gpu_hour_price = top.object("report").number("gpu_hour_price");
   parse_strategies(top, s, resolved);
+  parse_baseline(top.object("report"), s);
 
   // Domain count: what the job needs plus spares, unless given.
   const int per_domain = s.groups_per_domain();

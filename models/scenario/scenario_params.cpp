@@ -311,6 +311,9 @@ const ParamSection& report() {
           number(
               "gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
               "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to train"),
+          optional(text("baseline", Json(),
+                        "strategy every other is compared with, paired over the same failures "
+                        "(default: checkpoint_restart when it is compared, else none)")),
       }};
   return s;
 }

@@ -46,7 +46,7 @@ std::string default_scenario() {
 }
 
 struct RunArgs {
-  std::string scenario, out, strategies;
+  std::string scenario, out, strategies, baseline;
   int seeds = 0;
   int threads = 0;
   std::vector<std::string> sets;
@@ -62,6 +62,7 @@ int command_run(const RunArgs& a) {
   std::vector<std::string> overrides = a.sets;
   if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
   if (!a.strategies.empty()) overrides.push_back(strategies_override(path, a.sets, a.strategies));
+  if (!a.baseline.empty()) overrides.push_back("/report/baseline=" + a.baseline);
   const Scenario scenario = load_scenario(path, overrides);
   const int threads = a.threads > 0
                           ? a.threads
@@ -143,6 +144,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   affects_results(run->add_option("--strategies", run_args.strategies,
                                   "comma-separated strategies to compare"));
+  affects_results(run->add_option("--baseline", run_args.baseline,
+                                  "compare every strategy with this one, paired (overrides "
+                                  "/report/baseline; default: checkpoint_restart when compared)"));
   affects_results(
       run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)"))
       ->allow_extra_args(false);  // one value per --set: never the scenario after it

@@ -5,7 +5,9 @@
 // they replace earlier ones is output_dir.hpp's business.
 #pragma once
 
+#include <array>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,8 @@ struct StrategySummary {
       spare_gpu_hours, checkpoints, boost_energy_gpu_hours, boosted_domain_hours,
       healthy_tp_groups_fraction;
   std::array<Summary, kBucketCount> badput;
-  Summary difference_vs_winner;  // paired: this strategy minus the winner, per seed
+  Summary difference_vs_winner;    // paired: this strategy minus the winner, per seed
+  Summary difference_vs_baseline;  // paired: minus /report/baseline (n = 0 without one)
   // Cluster health (time mode): failed GPUs over time, time above each threshold, and the job's
   // mean time between interruptions (all runs' wall hours / all interruptions; 0: none) and
   // hours paused for capacity (WAITING_FOR_CAPACITY x wall time).
@@ -46,7 +49,8 @@ struct Report {
   std::size_t winner = 0;     // highest mean Goodput (the leader)
   std::size_t runner_up = 0;  // the next (== winner with one strategy)
   bool decided = false;       // the leader's paired lead over the runner-up is significant at 95%
-  std::string timeline;       // timeline.json of one run (Chrome trace); empty: none written
+  std::optional<std::size_t> baseline;  // the /report/baseline strategy, when there is one
+  std::string timeline;  // timeline.json of one run (Chrome trace); empty: none written
   // What the verdict depends on (goodput run, sensitivity.hpp): per price of the list, the
   // sentence saying where the leader and the runner-up swap, and the figures behind it
   // (report.json "depends_on"); `depends_on_note` says why it is missing when it is.

@@ -8,6 +8,7 @@
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/seek_html.hpp"
+#include "sim/report/text_util.hpp"
 
 namespace goodput {
 
@@ -101,13 +102,22 @@ OJson state_chart(const Report& rep) {
 
 std::string tables(const Report& rep) {
   std::ostringstream s;
-  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th><th>ETTR "
-       "%</th>";
+  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th>";
+  if (rep.baseline)  // paired over the same failures
+    s << "<th>vs " << html_escape(rep.strategies[*rep.baseline].name)
+      << " (pp, paired)</th><th>± 95% CI</th>";
+  s << "<th>ETTR %</th>";
   for (const char* st : kStates) s << "<th>" << st << " %</th>";
   s << "</tr>\n";
   for (const auto& st : rep.strategies) {
     s << "<tr><td>" << html_escape(st.name) << "</td><td>" << pct(st.goodput.mean) << "</td><td>"
-      << pct(st.goodput.ci95) << "</td><td>" << pct(st.ettr.mean) << "</td>";
+      << pct(st.goodput.ci95) << "</td><td>";
+    if (rep.baseline)
+      s << fmt("%+.2f", 100 * st.difference_vs_baseline.mean) << "</td><td>"
+        << (st.difference_vs_baseline.n < 2 ? std::string("n/a")
+                                            : fmt("%.2f", 100 * st.difference_vs_baseline.ci95))
+        << "</td><td>";
+    s << pct(st.ettr.mean) << "</td>";
     for (double v : time_in_state(st)) s << "<td>" << pct(v) << "</td>";
     s << "</tr>\n";
   }

@@ -105,6 +105,8 @@ Json report_json(const Report& rep) {
         {"boosted_domain_share",
          summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
     };
+    if (rep.baseline)
+      strategies[s.name]["goodput_minus_baseline"] = summary_json(s.difference_vs_baseline);
     if (sc.mode != RunMode::Snapshot) {
       Json above = Json::array();
       for (std::size_t k = 0; k < s.time_above_failed.size() && k < sc.failed_gpu_thresholds.size();
@@ -152,6 +154,7 @@ Json report_json(const Report& rep) {
     j["price_list"] = prices;
   }
   j["strategies"] = strategies;
+  j["baseline"] = rep.baseline ? Json(rep.strategies[*rep.baseline].name) : Json(nullptr);
   j["winner"] =
       rep.strategies[rep.winner].name;  // the leader; see "verdict" for whether it is significant
   if (!rep.depends_on_json.is_null())

@@ -90,6 +90,17 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     for (const auto& m : rep.runs[i].runs) mine.push_back(m.goodput);
     rep.strategies[i].difference_vs_winner = summarize_difference(mine, best);
   }
+  for (std::size_t i = 0; i < rep.strategies.size(); ++i)
+    if (rep.strategies[i].name == plan.scenario.baseline) rep.baseline = i;
+  if (rep.baseline) {
+    std::vector<double> base;
+    for (const auto& m : rep.runs[*rep.baseline].runs) base.push_back(m.goodput);
+    for (std::size_t i = 0; i < rep.strategies.size(); ++i) {
+      std::vector<double> mine;
+      for (const auto& m : rep.runs[i].runs) mine.push_back(m.goodput);
+      rep.strategies[i].difference_vs_baseline = summarize_difference(mine, base);
+    }
+  }
   rep.runner_up = rep.winner;
   for (std::size_t i = 0; i < rep.strategies.size(); ++i)
     if (i != rep.winner &&

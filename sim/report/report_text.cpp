@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,22 @@ std::string report_markdown(const Report& rep) {
                                         : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
       << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | "
       << num_ci(st.checkpoints, "%.0f") << " |\n";
+  if (rep.baseline && rep.strategies.size() > 1) {
+    const auto& base = rep.strategies[*rep.baseline];
+    s << "\n## Against the baseline (" << base.name << ")\n\nEach strategy's Goodput minus "
+      << base.name << "'s, paired over the same failures (mean ± 95% CI, percentage points).\n\n"
+      << "| strategy | vs " << base.name << " (pp) | significant at 95% |\n|---|---|---|\n";
+    for (std::size_t i = 0; i < rep.strategies.size(); ++i) {
+      if (i == *rep.baseline) continue;
+      const Summary& d = rep.strategies[i].difference_vs_baseline;
+      s << "| " << rep.strategies[i].name << " | " << fmt("%+.2f", 100 * d.mean)
+        << (d.n < 2 ? std::string(" (1 seed: no CI)") : " ± " + fmt("%.2f", 100 * d.ci95)) << " | "
+        << (d.n < 2                     ? "needs >= 2 seeds"
+            : std::abs(d.mean) > d.ci95 ? (d.mean > 0 ? "yes, ahead" : "yes, behind")
+                                        : "no")
+        << " |\n";
+    }
+  }
   if (sc.mode != RunMode::Snapshot) {
     const auto notes = ettr_goodput_notes(rep.strategies);
     if (!notes.empty()) s << "\n";

@@ -2,6 +2,9 @@
 #include <doctest/doctest.h>
 
 #include "sim/report/report.hpp"
+#include "sim/report/report_html.hpp"
+#include "sim/run/monte_carlo.hpp"
+#include "support.hpp"
 
 using namespace goodput;
 
@@ -43,4 +46,50 @@ TEST_CASE("no note when both rankings agree or the gap is within 0.05 pp") {
       ettr_goodput_notes({summary("a", 0.96, 0.97, 0, 0), summary("b", 0.95, 0.96, 0, 0)}).empty());
   CHECK(ettr_goodput_notes({summary("a", 0.96, 0.9600, 0, 0), summary("b", 0.95, 0.9604, 0, 0)})
             .empty());
+}
+
+TEST_CASE("every strategy against the baseline, paired over the same failures") {
+  const RunPlan plan = make_plan(test::small_at({}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 2));
+  REQUIRE(rep.baseline);  // checkpoint_restart by default, when compared
+  CHECK(rep.strategies[*rep.baseline].name == "checkpoint_restart");
+  for (std::size_t i = 0; i < rep.strategies.size(); ++i) {
+    CAPTURE(rep.strategies[i].name);
+    double sum = 0;  // the paired mean, from the runs themselves
+    for (std::size_t r = 0; r < rep.runs[i].runs.size(); ++r)
+      sum += rep.runs[i].runs[r].goodput - rep.runs[*rep.baseline].runs[r].goodput;
+    const Summary& d = rep.strategies[i].difference_vs_baseline;
+    CHECK(d.mean == doctest::Approx(sum / static_cast<double>(rep.runs[i].runs.size())));
+    CHECK(d.n == rep.runs[i].runs.size());
+    if (i == *rep.baseline) CHECK(d.mean == 0);
+  }
+  const Json j = report_json(rep);
+  CHECK(j["baseline"] == "checkpoint_restart");
+  CHECK(j["strategies"]["dp_drop"]["goodput_minus_baseline"]["mean"].get<double>() ==
+        rep.strategies[1].difference_vs_baseline.mean);
+  const std::string md = report_markdown(rep);
+  CHECK(md.find("## Against the baseline (checkpoint_restart)") != std::string::npos);
+  CHECK(md.find("| dp_drop | ") != std::string::npos);
+  CHECK(report_html(rep).find("vs checkpoint_restart (pp, paired)") != std::string::npos);
+
+  // Another baseline, as --baseline sets it.
+  const RunPlan other = make_plan(test::small_at({"/report/baseline=hot_spares"}));
+  const Report r2 = build_report(other, run_monte_carlo(other, 2));
+  REQUIRE(r2.baseline);
+  CHECK(r2.strategies[*r2.baseline].name == "hot_spares");
+  CHECK(report_markdown(r2).find("## Against the baseline (hot_spares)") != std::string::npos);
+}
+
+TEST_CASE(
+    "the baseline must be a compared strategy, and without checkpoint_restart there is none") {
+  CHECK_THROWS_WITH_AS(
+      test::small_at({"/report/baseline=dp_dorp"}),
+      doctest::Contains("/report/baseline: 'dp_dorp' is not among the compared strategies "
+                        "(checkpoint_restart, dp_drop, hot_spares) (did you mean 'dp_drop'?)"),
+      InputError);
+  const RunPlan plan = make_plan(test::small_at({"/strategies={\"dp_drop\": {}, \"ntp\": {}}"}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 2));
+  CHECK_FALSE(rep.baseline);
+  CHECK(report_json(rep)["baseline"].is_null());
+  CHECK(report_markdown(rep).find("Against the baseline") == std::string::npos);
 }
