@@ -83,7 +83,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   double total = 0;
   int min_degree = tp;
   std::vector<double> powers;
-  auto add_degraded_replica = [&](const std::vector<int>& degrees) {
+  auto add_degraded_replica = [&](std::span<const int> degrees) {
     powers.assign(degrees.size(), 1.0);
     for (std::size_t i = 0; i < degrees.size(); ++i) {
       const int deg = degrees[i];
@@ -110,16 +110,15 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
     for (int r = full_replicas; r < c.replicas; ++r) {
       const auto first = static_cast<std::size_t>(r - full_replicas) * pp;
       add_degraded_replica(
-          std::vector<int>(degrees.begin() + static_cast<std::ptrdiff_t>(first),
-                           degrees.begin() + static_cast<std::ptrdiff_t>(first + pp)));
+          std::span<const int>(degrees).subspan(first, static_cast<std::size_t>(pp)));
     }
   } else {
     // Each partial group sits in a replica whose other pp - 1 stages are full groups.
     std::int64_t full_left = full_used;
+    std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
     for (const NtpPartial& p : partials) {
       if (full_left < pp - 1 || c.replicas >= dp) break;
       full_left -= pp - 1;
-      std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
       degrees.back() = p.degree;  // the partial group takes the replica's last stage
       add_degraded_replica(degrees);
       ++c.replicas;

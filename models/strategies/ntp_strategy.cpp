@@ -75,9 +75,9 @@ void NtpJob::apply_covering() {
   ctx().signals->boost(ctx().sim->now(), 0, 0);
 }
 
-void NtpJob::apply_short(const Candidate& c) {
+void NtpJob::apply_short(Candidate& c) {
   // Every full group below the limit (none at it), plus the chosen partial groups.
-  apply_layout(c.limit, 0, c.partials);
+  apply_layout(c.limit, 0, std::move(c.partials));
   config_ = c.config;
   active_ = c.config.replicas;
   ctx().signals->boost(ctx().sim->now(), c.config.extra_power_gpus, c.config.boosted_domains);
@@ -154,7 +154,7 @@ NtpJob::Candidate NtpJob::best_candidate() {
   return (any.rate - own.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any : own;
 }
 
-void NtpJob::take(const Candidate& c) {
+void NtpJob::take(Candidate& c) {
   if (c.covering)
     apply_covering();
   else
@@ -174,7 +174,7 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
                 layout.partial(d) == use_partial_[d];
   }
   if (!unchanged) {
-    const Candidate next = best_candidate();
+    Candidate next = best_candidate();
     if (!next.covering && next.config.replicas == 0) {
       recover_by_restart(hit_domains);
       return;
@@ -200,7 +200,7 @@ void NtpJob::react_repair(const RepairImpact& impact) {
                   (rest > 0 && rest < tp && allowed_degree(o_.layout, tp, rest) > use_partial_[d]);
   }
   if (!offers_more) return;
-  const Candidate next = best_candidate();
+  Candidate next = best_candidate();
   const double gain = next.rate - config_.throughput * (1 - config_.reshard);
   if (gain <= 1e-12) return;
   // The next fault that changes the layout reconfigures anyway (and takes the better layout

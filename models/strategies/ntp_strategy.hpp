@@ -51,7 +51,7 @@ class NtpJob final : public JobController {
   // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
   // foreground spare swap-in before the next expected job fault (or keeps replicas alive).
   Candidate best_candidate();
-  void take(const Candidate& c);
+  void take(Candidate& c);  // may leave c's partial groups moved from
   // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
   void reconfigure(bool planned, int from);
   Steps reconfiguration_steps(bool planned, int from, int to) const;
@@ -69,7 +69,7 @@ class NtpJob final : public JobController {
   // values as ntp_config.
   void sync_indexes();    // brings the capacity and partial indexes up to the current health
   void apply_covering();  // needs sync_indexes()
-  void apply_short(const Candidate& c);
+  void apply_short(Candidate& c);
   void apply_layout(std::uint32_t cut, std::uint32_t cut_full, std::vector<NtpPartial> partials);
   void set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial);
 
