@@ -32,7 +32,7 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
   NtpConfig c;
   // Full groups, in domain order, up to what the job needs.
   std::int64_t full_used = 0;
-  std::vector<std::pair<int, std::uint32_t>> partials;  // (degree, domain)
+  std::vector<NtpPartial> partials;
   c.use.reserve(limit);
   for (std::uint32_t d = 0; d < limit; ++d) {
     const int h = static_cast<int>(health.healthy_in_domain(d));
@@ -48,14 +48,14 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
   }
   // Largest partial groups first (ties: lower domain), as many as the job still needs.
   std::stable_sort(partials.begin(), partials.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
+                   [](const NtpPartial& a, const NtpPartial& b) { return a.degree > b.degree; });
   const auto take = static_cast<std::size_t>(std::max<std::int64_t>(
       0, std::min<std::int64_t>(static_cast<std::int64_t>(partials.size()), needed - full_used)));
   partials.resize(take);
   if (take > 0) {
     // Merge the chosen partial groups into the domain-ordered use list.
     std::vector<std::pair<std::uint32_t, int>> by_domain;
-    for (const auto& [deg, d] : partials) by_domain.push_back({d, deg});
+    for (const NtpPartial& p : partials) by_domain.push_back({p.domain, p.degree});
     std::sort(by_domain.begin(), by_domain.end());
     std::vector<NtpDomainUse> merged;
     merged.reserve(c.use.size() + by_domain.size());
@@ -71,12 +71,19 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
       merged.push_back({by_domain[j].first, 0, static_cast<std::uint32_t>(by_domain[j].second)});
     c.use = std::move(merged);
   }
+  ntp_replica_figures(c, full_used, partials, tp, pp, dp, o, cost);
+  return c;
+}
 
+void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpPartial> partials,
+                         int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost) {
   // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
+  c.replicas = c.degraded_replicas = c.boosted_domains = 0;
+  c.extra_power_gpus = 0;
   double total = 0;
   int min_degree = tp;
   std::vector<double> powers;
-  auto add_degraded_replica = [&](const std::vector<int>& degrees) {
+  auto add_degraded_replica = [&](std::span<const int> degrees) {
     powers.assign(degrees.size(), 1.0);
     for (std::size_t i = 0; i < degrees.size(); ++i) {
       const int deg = degrees[i];
@@ -99,21 +106,20 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
     // The remaining replicas take the leftover full groups then the partials, in degree order.
     std::vector<int> degrees(
         static_cast<std::size_t>(full_used - static_cast<std::int64_t>(full_replicas) * pp), tp);
-    for (const auto& p : partials) degrees.push_back(p.first);
+    for (const NtpPartial& p : partials) degrees.push_back(p.degree);
     for (int r = full_replicas; r < c.replicas; ++r) {
       const auto first = static_cast<std::size_t>(r - full_replicas) * pp;
       add_degraded_replica(
-          std::vector<int>(degrees.begin() + static_cast<std::ptrdiff_t>(first),
-                           degrees.begin() + static_cast<std::ptrdiff_t>(first + pp)));
+          std::span<const int>(degrees).subspan(first, static_cast<std::size_t>(pp)));
     }
   } else {
     // Each partial group sits in a replica whose other pp - 1 stages are full groups.
     std::int64_t full_left = full_used;
-    for (const auto& p : partials) {
+    std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
+    for (const NtpPartial& p : partials) {
       if (full_left < pp - 1 || c.replicas >= dp) break;
       full_left -= pp - 1;
-      std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
-      degrees.back() = p.first;  // the partial group takes the replica's last stage
+      degrees.back() = p.degree;  // the partial group takes the replica's last stage
       add_degraded_replica(degrees);
       ++c.replicas;
     }
@@ -124,7 +130,6 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
   c.min_degree = min_degree;
   c.throughput = total / dp;
   c.reshard = c.degraded_replicas > 0 ? cost.reshard_overhead(min_degree) : 0.0;
-  return c;
 }
 
 }  // namespace goodput

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "models/cost/cost_model.hpp"
@@ -43,9 +44,20 @@ struct NtpConfig {
   bool operator==(const NtpConfig& o) const;
 };
 
+// A partial group the layout takes: its degree and domain. Ranked by degree falling, then
+// domain rising (the order ntp_config takes them in).
+struct NtpPartial {
+  int degree;
+  std::uint32_t domain;
+};
+
 int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
 // `domains`: only the first `domains` domains may be used (default: all).
 NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
                      const CostModel& cost, std::uint32_t domains = UINT32_MAX);
+// ntp_config's second half: every field but `use` of the layout that takes `full_used` full
+// groups and the partial groups `partials`, in rank order (at most dp x pp - full_used).
+void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpPartial> partials,
+                         int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost);
 
 }  // namespace goodput

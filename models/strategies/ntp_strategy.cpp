@@ -24,52 +24,48 @@ void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t parti
   use_partial_[d] = static_cast<std::uint16_t>(partial);
 }
 
-void NtpJob::apply(const NtpConfig& c) {
-  // Every domain of the old or the new config whose groups change is re-assigned (the old one
-  // is in use_full_/use_partial_, since the fast path leaves config_.use empty).
-  const std::uint32_t domains = ctx().health->topology().domains();
-  std::size_t i = 0;
-  for (std::uint32_t d = 0; d < domains; ++d) {
-    std::uint32_t full = 0, partial = 0;
-    if (i < c.use.size() && c.use[i].domain == d) {
-      full = c.use[i].full;
-      partial = c.use[i].partial;
-      ++i;
-    }
-    set_domain(d, full, partial);
-  }
-  config_ = c;
-  active_ = c.replicas;
-  covering_ = false;
-  ctx().signals->boost(ctx().sim->now(), c.extra_power_gpus, c.boosted_domains);
+void NtpJob::sync_indexes() {
+  const int tp = scenario().job.tp;
+  if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, tp);
+  if (!partial_index_)
+    partial_index_ = std::make_unique<NtpPartialIndex>(*ctx().health, tp, o_.layout);
+  caps_->sync();
+  partial_index_->sync();
 }
 
-void NtpJob::sync_capacity() {
-  if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, scenario().job.tp);
-  caps_->sync();
+void NtpJob::apply_layout(std::uint32_t cut, std::uint32_t cut_full,
+                          std::vector<NtpPartial> partials) {
+  for (const NtpPartial& p : applied_partials_) want_partial_[p.domain] = 0;
+  for (const NtpPartial& p : partials)
+    want_partial_[p.domain] = static_cast<std::uint16_t>(p.degree);
+  auto target = [&](std::uint32_t d) {
+    set_domain(d, d < cut ? caps_->cap(d) : d == cut ? cut_full : 0, want_partial_[d]);
+  };
+  const std::uint32_t domains = ctx().health->topology().domains();
+  const auto& log = ctx().health->changed_domains();
+  if (!targeted_ || applied_log_ > log.size()) {
+    for (std::uint32_t d = 0; d < domains; ++d) target(d);
+  } else {
+    // Elsewhere the capacity, the side of the cut and the partial group are as at the last
+    // apply, and so is the layout.
+    for (std::size_t k = applied_log_; k < log.size(); ++k) target(log[k]);
+    const std::uint32_t last = std::min(std::max(cut, applied_cut_), domains - 1);
+    for (std::uint32_t d = std::min(cut, applied_cut_); d <= last; ++d) target(d);
+    for (const NtpPartial& p : applied_partials_) target(p.domain);
+    for (const NtpPartial& p : partials) target(p.domain);
+  }
+  targeted_ = true;
+  applied_cut_ = cut;
+  applied_partials_ = std::move(partials);
+  applied_log_ = log.size();
 }
 
 void NtpJob::apply_covering() {
   const JobSpec& j = scenario().job;
   std::int64_t before = 0;
   const std::uint32_t cut = caps_->cutoff(static_cast<std::int64_t>(j.dp) * j.pp, &before);
-  const auto cut_full = static_cast<std::uint32_t>(static_cast<std::int64_t>(j.dp) * j.pp - before);
-  auto target = [&](std::uint32_t d) {
-    set_domain(d, d < cut ? caps_->cap(d) : d == cut ? cut_full : 0, 0);
-  };
-  const auto& log = ctx().health->changed_domains();
-  if (!covering_ || applied_log_ > log.size()) {
-    for (std::uint32_t d = 0; d < ctx().health->topology().domains(); ++d) target(d);
-  } else {
-    // Elsewhere the capacity and the side of the cut are as at the last apply, and so is the
-    // layout.
-    for (std::size_t k = applied_log_; k < log.size(); ++k) target(log[k]);
-    for (std::uint32_t d = std::min(cut, applied_cut_); d <= std::max(cut, applied_cut_); ++d)
-      target(d);
-  }
-  covering_ = true;
-  applied_cut_ = cut;
-  applied_log_ = log.size();
+  apply_layout(cut, static_cast<std::uint32_t>(static_cast<std::int64_t>(j.dp) * j.pp - before),
+               {});
   // ntp_config's values when full groups cover the job: every replica whole, nothing degraded.
   config_ = NtpConfig{};
   config_.replicas = j.dp;
@@ -77,6 +73,14 @@ void NtpJob::apply_covering() {
   config_.throughput = 1.0;
   active_ = config_.replicas;
   ctx().signals->boost(ctx().sim->now(), 0, 0);
+}
+
+void NtpJob::apply_short(Candidate& c) {
+  // Every full group below the limit (none at it), plus the chosen partial groups.
+  apply_layout(c.limit, 0, std::move(c.partials));
+  config_ = c.config;
+  active_ = c.config.replicas;
+  ctx().signals->boost(ctx().sim->now(), c.config.extra_power_gpus, c.config.boosted_domains);
 }
 
 void NtpJob::on_layout_reset() {
@@ -87,10 +91,11 @@ void NtpJob::on_layout_reset() {
   const std::uint32_t domains = ctx().health->topology().domains();
   use_full_.assign(domains, 0);
   use_partial_.assign(domains, 0);
-  covering_ = false;
+  want_partial_.assign(domains, 0);
+  applied_partials_.clear();
+  targeted_ = false;
   for (std::uint32_t d = 0; d < domains; ++d) {
     if (layout.partial(d)) layout.assign(d, layout.assigned(d), 0);
-    if (layout.assigned(d)) config_.use.push_back({d, layout.assigned(d), 0});
     use_full_[d] = layout.assigned(d);
   }
   config_.replicas = scenario().job.dp;
@@ -124,12 +129,14 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
   const std::uint32_t limit = own ? all - std::min(all, spares) : all;
   Candidate c;
   c.own = own;
+  c.limit = limit;
   c.covering = caps_->prefix(limit) >= static_cast<std::int64_t>(j.dp) * j.pp;
   if (c.covering) {
     c.rate = 1.0;
     return c;
   }
-  c.config = ntp_config(*ctx().health, j.tp, j.pp, j.dp, o_.layout, *ctx().cost, limit);
+  c.config = ntp_short_config(*caps_, *partial_index_, limit, j.tp, j.pp, j.dp, o_.layout,
+                              *ctx().cost, &c.partials);
   c.rate = c.config.throughput * (1 - c.config.reshard);
   if (j.fixed_batch && c.config.throughput < 1 - 1e-12)
     c.rate = 0;  // would pause: short of the batch
@@ -137,7 +144,7 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
 }
 
 NtpJob::Candidate NtpJob::best_candidate() {
-  sync_capacity();
+  sync_indexes();
   Candidate own = candidate(true);
   if (scenario().spare_domains <= 0 || own.covering) return own;
   Candidate any = candidate(false);
@@ -147,13 +154,11 @@ NtpJob::Candidate NtpJob::best_candidate() {
   return (any.rate - own.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any : own;
 }
 
-void NtpJob::take(const Candidate& c) {
-  if (c.covering) {
+void NtpJob::take(Candidate& c) {
+  if (c.covering)
     apply_covering();
-  } else {
-    covering_ = false;
-    apply(c.config);
-  }
+  else
+    apply_short(c);
 }
 
 void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domains) {
@@ -169,7 +174,7 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
                 layout.partial(d) == use_partial_[d];
   }
   if (!unchanged) {
-    const Candidate next = best_candidate();
+    Candidate next = best_candidate();
     if (!next.covering && next.config.replicas == 0) {
       recover_by_restart(hit_domains);
       return;
@@ -195,7 +200,7 @@ void NtpJob::react_repair(const RepairImpact& impact) {
                   (rest > 0 && rest < tp && allowed_degree(o_.layout, tp, rest) > use_partial_[d]);
   }
   if (!offers_more) return;
-  const Candidate next = best_candidate();
+  Candidate next = best_candidate();
   const double gain = next.rate - config_.throughput * (1 - config_.reshard);
   if (gain <= 1e-12) return;
   // The next fault that changes the layout reconfigures anyway (and takes the better layout

@@ -13,6 +13,7 @@
 
 #include "models/job/capacity_index.hpp"
 #include "models/strategies/ntp_config.hpp"
+#include "models/strategies/ntp_partial_index.hpp"
 #include "models/strategies/strategy_factories.hpp"
 
 namespace goodput {
@@ -36,41 +37,57 @@ class NtpJob final : public JobController {
   bool can_run() const override;
 
  private:
-  void apply(const NtpConfig& c);
   // A layout NTP could move to: within the job's own domains (all but the last spare_domains)
   // or anywhere, spare domains included. `rate`: its running rate (covering: 1).
   struct Candidate {
-    bool covering = false;  // full groups cover the job (the fast path's layout)
-    bool own = true;        // restricted to the job's own domains
-    NtpConfig config;       // when not covering
+    bool covering = false;             // full groups cover the job (the fast path's layout)
+    bool own = true;                   // restricted to the job's own domains
+    std::uint32_t limit = 0;           // domains below it may be used
+    NtpConfig config;                  // when not covering (its `use` left empty)
+    std::vector<NtpPartial> partials;  // when not covering: the partial groups it takes
     double rate = 0;
   };
   Candidate candidate(bool own);
   // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
   // foreground spare swap-in before the next expected job fault (or keeps replicas alive).
   Candidate best_candidate();
-  void take(const Candidate& c);
+  void take(Candidate& c);  // may leave c's partial groups moved from
   // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
   void reconfigure(bool planned, int from);
   Steps reconfiguration_steps(bool planned, int from, int to) const;
-  // Fast path: while the healthy full groups cover dp x pp, ntp_config's answer is the prefix of
-  // domains whose capacity reaches dp x pp, no partial group, every replica whole. It is found
-  // with a Fenwick tree (CapacityIndex) and applied by re-assigning only the domains whose health
-  // changed since the last apply and those between the old and the new cut: O(changes x log
-  // domains) per fault instead of O(domains). Same layout, same config values as the full path.
-  void sync_capacity();   // brings the capacity index up to the current health
-  void apply_covering();  // the fast path's apply; needs sync_capacity()
+  // Both layouts ntp_config can give are found from indexes kept up to date from the health
+  // change log, without scanning every domain:
+  // - covering (the healthy full groups cover dp x pp): the prefix of domains whose capacity
+  //   reaches dp x pp, no partial group, every replica whole; its cut domain from a Fenwick
+  //   tree (CapacityIndex);
+  // - short (they do not): every full group below the limit, plus the best partial groups
+  //   (NtpPartialIndex, ntp_short_config).
+  // Either is "full groups of the domains below a cut (cut_full at the cut) plus a list of
+  // partial groups", and is applied by re-assigning only the domains whose health changed
+  // since the last apply, those between the old and the new cut, and those whose partial group
+  // changed: O(changes x log domains) per fault instead of O(domains). Same layout and config
+  // values as ntp_config.
+  void sync_indexes();    // brings the capacity and partial indexes up to the current health
+  void apply_covering();  // needs sync_indexes()
+  void apply_short(Candidate& c);
+  void apply_layout(std::uint32_t cut, std::uint32_t cut_full, std::vector<NtpPartial> partials);
   void set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial);
 
   NtpStrategyOptions o_;
-  NtpConfig config_;  // its `use` is left empty on the fast path: use_full_/use_partial_ hold it
-  std::vector<std::uint32_t> use_full_;     // per domain: full groups of the applied config
+  NtpConfig config_;                     // its `use` is left empty: use_full_/use_partial_ hold it
+  std::vector<std::uint32_t> use_full_;  // per domain: full groups of the applied config
   std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
   std::unique_ptr<CapacityIndex> caps_;
-  bool new_domains_ = false;       // a domain the job did not use got groups since the last reset
-  bool covering_ = false;          // the layout is exactly the fast-path target of the last apply
-  std::uint32_t applied_cut_ = 0;  // that target's cut domain
-  std::size_t applied_log_ = 0;    // health log entries already reflected in the layout
+  std::unique_ptr<NtpPartialIndex> partial_index_;
+  bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
+  // The layout is exactly the target of the last apply_layout: full groups below applied_cut_
+  // (and some at it), the partial groups applied_partials_ (also in want_partial_, per domain),
+  // with the health as of log entry applied_log_.
+  bool targeted_ = false;
+  std::uint32_t applied_cut_ = 0;
+  std::vector<NtpPartial> applied_partials_;
+  std::vector<std::uint16_t> want_partial_;
+  std::size_t applied_log_ = 0;
 };
 
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost);

@@ -1,0 +1,70 @@
+#include "models/strategies/ntp_partial_index.hpp"
+
+namespace goodput {
+
+NtpPartialIndex::NtpPartialIndex(const ClusterHealth& health, int tp, const NtpOptions& o)
+    : health_(&health), tp_(static_cast<std::uint32_t>(tp)) {
+  degree_of_rest_.assign(tp_, 0);
+  slot_of_degree_.assign(tp_ + 1, -1);
+  for (std::uint32_t r = 1; r < tp_; ++r)
+    degree_of_rest_[r] = allowed_degree(o, tp, static_cast<int>(r));
+  std::vector<bool> reachable(tp_ + 1, false);
+  for (int deg : degree_of_rest_) reachable[static_cast<std::size_t>(deg)] = deg > 0;
+  for (int deg = tp; deg >= 1; --deg)
+    if (reachable[static_cast<std::size_t>(deg)]) {
+      slot_of_degree_[static_cast<std::size_t>(deg)] = static_cast<int>(degrees_.size());
+      degrees_.push_back(deg);
+    }
+  sets_.resize(degrees_.size());
+  rebuild();
+}
+
+void NtpPartialIndex::rebuild() {
+  const std::uint32_t n = health_->topology().domains();
+  for (DomainSet& s : sets_) s.reset(n);
+  rest_.assign(n, 0);
+  for (std::uint32_t d = 0; d < n; ++d) place(d, health_->healthy_in_domain(d) % tp_);
+  cursor_ = health_->changed_domains().size();
+}
+
+void NtpPartialIndex::place(std::uint32_t d, std::uint32_t rest) {
+  const int from = slot_of_degree_[static_cast<std::size_t>(degree_of_rest_[rest_[d]])];
+  const int to = slot_of_degree_[static_cast<std::size_t>(degree_of_rest_[rest])];
+  rest_[d] = static_cast<std::uint16_t>(rest);
+  if (from == to) return;
+  if (from >= 0) sets_[static_cast<std::size_t>(from)].erase(d);
+  if (to >= 0) sets_[static_cast<std::size_t>(to)].insert(d);
+}
+
+void NtpPartialIndex::sync() {
+  const auto& log = health_->changed_domains();
+  if (cursor_ > log.size()) {
+    rebuild();
+    return;
+  }
+  for (; cursor_ < log.size(); ++cursor_) {
+    const std::uint32_t d = log[cursor_];
+    place(d, health_->healthy_in_domain(d) % tp_);
+  }
+}
+
+NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,
+                           std::uint32_t limit, int tp, int pp, int dp, const NtpOptions& o,
+                           const CostModel& cost, std::vector<NtpPartial>* partials) {
+  const std::int64_t full_used = caps.prefix(limit);
+  partials->clear();
+  index.best(limit, static_cast<std::int64_t>(dp) * pp - full_used, partials);
+  NtpConfig c;
+  ntp_replica_figures(c, full_used, *partials, tp, pp, dp, o, cost);
+  return c;
+}
+
+void NtpPartialIndex::best(std::uint32_t limit, std::int64_t count,
+                           std::vector<NtpPartial>* out) const {
+  for (std::size_t i = 0; i < sets_.size() && count > 0; ++i)
+    for (std::uint32_t d = sets_[i].next(0); d != DomainSet::npos && d < limit && count > 0;
+         d = sets_[i].next(d + 1), --count)
+      out->push_back({degrees_[i], d});
+}
+
+}  // namespace goodput

@@ -1,0 +1,199 @@
+// Property test of NTP's short path (ntp_partial_index.hpp): while the cluster is short of full
+// TP groups, ntp_short_config over the capacity and partial indexes gives the full ntp_config
+// scan's layout (domain uses, tie order among equal partial groups) and figures (replicas,
+// degraded replicas, min degree, throughput, reshard, boost power), bit for bit, on random
+// fault/repair sequences over small NVL32 clusters: packing on/off, boost on/off, several
+// tp / min_tp / allowed settings, both cost models, own domains and all domains.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "models/job/capacity_index.hpp"
+#include "models/strategies/ntp_config.hpp"
+#include "models/strategies/ntp_partial_index.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+struct Setting {
+  int tp, pp, dp, domains, spares;
+  bool iteration;  // the iteration cost model (shipped B200 profile) instead of proportional
+  int min_tp;
+  std::vector<int> allowed;
+};
+
+RunPlan plan_for(const Setting& s) {
+  if (s.iteration) {
+    const std::string at = "/strategies/ntp/";
+    return make_plan(load_scenario(
+        std::string(GOODPUT_SOURCE_DIR) + "/scenarios/ntp-paper-nvl32.json",
+        {"/mode=snapshot", "/seeds=1", "/job/tp=" + std::to_string(s.tp),
+         "/job/pp=" + std::to_string(s.pp), "/job/dp=" + std::to_string(s.dp),
+         "/cluster/domains=" + std::to_string(s.domains), at + "min_tp=" + std::to_string(s.min_tp),
+         "/strategies/ntp_boost/min_tp=" + std::to_string(s.min_tp)}));
+  }
+  Json j = Json::parse(R"({
+    "mode": "snapshot", "seeds": 1,
+    "cluster": {"preset": "nvl32"},
+    "job": {"tp": 32, "pp": 1, "dp": 4},
+    "failures": {"preset": "none"},
+    "cost": {"model": "proportional"},
+    "strategies": {"ntp": {}}
+  })");
+  j["cluster"]["domains"] = s.domains;
+  j["job"]["tp"] = s.tp;
+  j["job"]["pp"] = s.pp;
+  j["job"]["dp"] = s.dp;
+  j["strategies"]["ntp"]["min_tp"] = s.min_tp;
+  return make_plan(scenario_from(j));
+}
+
+// ntp_config's `use` rebuilt from the short path's answer: every full group below the limit and
+// the chosen partial groups.
+std::vector<NtpDomainUse> short_use(const CapacityIndex& caps, std::uint32_t limit,
+                                    const std::vector<NtpPartial>& partials) {
+  std::vector<NtpDomainUse> use;
+  for (std::uint32_t d = 0; d < limit; ++d) {
+    std::uint32_t partial = 0;
+    for (const NtpPartial& p : partials)
+      if (p.domain == d) partial = static_cast<std::uint32_t>(p.degree);
+    if (caps.cap(d) || partial) use.push_back({d, caps.cap(d), partial});
+  }
+  return use;
+}
+
+void check_same(const NtpConfig& got, const std::vector<NtpDomainUse>& got_use,
+                const NtpConfig& want) {
+  REQUIRE(got_use.size() == want.use.size());
+  for (std::size_t i = 0; i < got_use.size(); ++i) {
+    REQUIRE(got_use[i].domain == want.use[i].domain);
+    REQUIRE(got_use[i].full == want.use[i].full);
+    REQUIRE(got_use[i].partial == want.use[i].partial);
+  }
+  // Same code on the same inputs in the same order: equal to the last bit.
+  REQUIRE(got.replicas == want.replicas);
+  REQUIRE(got.degraded_replicas == want.degraded_replicas);
+  REQUIRE(got.min_degree == want.min_degree);
+  REQUIRE(got.throughput == want.throughput);
+  REQUIRE(got.reshard == want.reshard);
+  REQUIRE(got.extra_power_gpus == want.extra_power_gpus);
+  REQUIRE(got.boosted_domains == want.boosted_domains);
+}
+
+}  // namespace
+
+TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on random faults") {
+  // domains x (32 / tp) full groups when healthy; dp x pp a little below that, so that a few
+  // faults leave the cluster short of full groups.
+  const std::vector<Setting> settings = {
+      {32, 2, 5, 12, 2, false, 24, {}},           {32, 1, 9, 10, 1, false, 28, {}},
+      {32, 3, 3, 11, 2, false, 24, {24, 28, 30}}, {12, 2, 9, 10, 1, false, 6, {}},
+      {12, 1, 18, 10, 1, false, 9, {}},           {8, 4, 8, 9, 1, false, 5, {6}},
+      {12, 3, 5, 9, 1, false, 1, {2, 8, 11}},     {32, 2, 5, 12, 2, true, 24, {}},
+  };
+  std::mt19937_64 rng(14);
+  int short_cases = 0, with_partials = 0, ties = 0;
+  for (const Setting& s : settings) {
+    const RunPlan plan = plan_for(s);
+    const Topology& topo = *plan.topology;
+    REQUIRE(topo.domains() == static_cast<std::uint32_t>(s.domains));
+    for (const bool packing : {true, false}) {
+      for (const bool boost : {false, true}) {
+        CAPTURE(s.tp);
+        CAPTURE(s.pp);
+        CAPTURE(s.dp);
+        CAPTURE(s.min_tp);
+        CAPTURE(packing);
+        CAPTURE(boost);
+        NtpOptions o;
+        o.min_tp = s.min_tp;
+        o.allowed = s.allowed;
+        o.packing = packing;
+        o.boost = boost;
+        ClusterHealth health(topo);
+        CapacityIndex caps(health, s.tp);
+        NtpPartialIndex index(health, s.tp, o);
+        std::vector<std::uint32_t> active;
+        std::vector<NtpPartial> partials;
+        const std::int64_t needed = static_cast<std::int64_t>(s.dp) * s.pp;
+        for (int step = 0; step < 600; ++step) {
+          // Mostly single GPUs, sometimes a whole node; repairs keep the faults few.
+          if (active.empty() || rng() % 100 < (active.size() < 6 ? 60u : 35u)) {
+            const auto kind = rng() % 4 ? ComponentKind::Gpu : ComponentKind::Node;
+            active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
+            health.fail(active.back(), nullptr);
+          } else {
+            const auto k = rng() % active.size();
+            health.repair(active[k], nullptr);
+            active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+          }
+          if (step % 97 == 50) health.reset(), active.clear();  // the indexes must rebuild
+          if (rng() % 3 == 0) continue;  // let changes pile up between syncs too
+          caps.sync();
+          index.sync();
+          for (const std::uint32_t limit :
+               {topo.domains(), topo.domains() - static_cast<std::uint32_t>(s.spares)}) {
+            if (caps.prefix(limit) >= needed) continue;  // covering: the fast path's case
+            ++short_cases;
+            const NtpConfig got =
+                ntp_short_config(caps, index, limit, s.tp, s.pp, s.dp, o, *plan.cost, &partials);
+            const NtpConfig want = ntp_config(health, s.tp, s.pp, s.dp, o, *plan.cost, limit);
+            check_same(got, short_use(caps, limit, partials), want);
+            with_partials += !partials.empty();
+            for (std::size_t i = 1; i < partials.size(); ++i) {
+              // Rank order: degree falling, then domain rising.
+              REQUIRE(partials[i - 1].degree >= partials[i].degree);
+              if (partials[i - 1].degree == partials[i].degree) {
+                REQUIRE(partials[i - 1].domain < partials[i].domain);
+                ++ties;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // The sequences reach the cases that matter.
+  CHECK(short_cases > 2000);
+  CHECK(with_partials > 1000);
+  CHECK(ties > 100);
+}
+
+TEST_CASE("NTP partial index: a domain's degree follows healthy % tp and the allowed degrees") {
+  Setting s{12, 1, 2, 3, 0, false, 6, {7, 9}};
+  const RunPlan plan = plan_for(s);
+  const Topology& topo = *plan.topology;
+  NtpOptions o;
+  o.min_tp = 6;
+  o.allowed = {7, 9};
+  ClusterHealth health(topo);
+  NtpPartialIndex index(health, 12, o);
+  CHECK(index.degree(0) == 7);  // 32 = 2 x 12 + 8: TP7 is the highest allowed <= 8
+  for (std::uint32_t g = 0; g < 3; ++g) health.fail(topo.id(ComponentKind::Gpu, g), nullptr);
+  index.sync();
+  CHECK(index.degree(0) == 0);  // 29 = 2 x 12 + 5: below min_tp
+  CHECK(index.degree(1) == 7);
+  for (std::uint32_t g = 32; g < 35; ++g) health.fail(topo.id(ComponentKind::Gpu, g), nullptr);
+  for (std::uint32_t g = 64; g < 74; ++g) health.fail(topo.id(ComponentKind::Gpu, g), nullptr);
+  index.sync();
+  CHECK(index.degree(1) == 0);  // 29
+  CHECK(index.degree(2) == 9);  // 22 = 12 + 10: TP9
+  std::vector<NtpPartial> best;
+  index.best(3, 5, &best);
+  REQUIRE(best.size() == 1);
+  CHECK(best[0].domain == 2);
+  health.reset();
+  index.sync();
+  best.clear();
+  index.best(2, 5, &best);  // rebuilt: domains 0 and 1 at TP7, domain 2 beyond the limit
+  REQUIRE(best.size() == 2);
+  CHECK(best[0].domain == 0);
+  CHECK(best[1].domain == 1);
+}
