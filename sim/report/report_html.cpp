@@ -106,19 +106,25 @@ std::string tables(const Report& rep) {
   if (rep.baseline)  // paired over the same failures
     s << "<th>vs " << html_escape(rep.strategies[*rep.baseline].name)
       << " (pp, paired)</th><th>± 95% CI</th>";
-  s << "<th>ETTR %</th>";
-  for (const char* st : kStates) s << "<th>" << st << " %</th>";
+  // Snapshot mode has no time axis: no ETTR and no time in state.
+  const bool timed = rep.plan->scenario.mode != RunMode::Snapshot;
+  if (timed) {
+    s << "<th>ETTR %</th>";
+    for (const char* st : kStates) s << "<th>" << st << " %</th>";
+  }
   s << "</tr>\n";
   for (const auto& st : rep.strategies) {
     s << "<tr><td>" << html_escape(st.name) << "</td><td>" << pct(st.goodput.mean) << "</td><td>"
-      << pct(st.goodput.ci95) << "</td><td>";
+      << pct(st.goodput.ci95) << "</td>";
     if (rep.baseline)
-      s << fmt("%+.2f", 100 * st.difference_vs_baseline.mean) << "</td><td>"
+      s << "<td>" << fmt("%+.2f", 100 * st.difference_vs_baseline.mean) << "</td><td>"
         << (st.difference_vs_baseline.n < 2 ? std::string("n/a")
                                             : fmt("%.2f", 100 * st.difference_vs_baseline.ci95))
-        << "</td><td>";
-    s << pct(st.ettr.mean) << "</td>";
-    for (double v : time_in_state(st)) s << "<td>" << pct(v) << "</td>";
+        << "</td>";
+    if (timed) {
+      s << "<td>" << pct(st.ettr.mean) << "</td>";
+      for (double v : time_in_state(st)) s << "<td>" << pct(v) << "</td>";
+    }
     s << "</tr>\n";
   }
   s << "</table>\n<table><tr><th>badput bucket (% of wall time)</th>";
@@ -281,7 +287,7 @@ std::string report_html(const Report& rep) {
     for (const auto& note : ettr_goodput_notes(rep.strategies))
       intro << "\n<p>" << html_escape(note) << "</p>";
   intro << command_html(rep.command);
-  const std::vector<HtmlChart> charts = {
+  std::vector<HtmlChart> charts = {
       {"goodput", "Goodput by strategy", "Mean across seeds with its 95% confidence interval.",
        goodput_chart(rep)},
       {"badput", "Where the rest went",
@@ -291,6 +297,7 @@ std::string report_html(const Report& rep) {
        "checkpoint "
        "save/restore and rolled-back work; waiting = no capacity to run.",
        state_chart(rep)}};
+  if (sc.mode == RunMode::Snapshot) charts.pop_back();  // no time axis: no time in state
   return html_page("goodput report: " + sc.name, intro.str(), charts, tables(rep));
 }
 

@@ -70,17 +70,18 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
       << " percentage points (not significant at 95%: more seeds may separate them).";
   }
   {
-    // the largest badput bucket of the last-placed strategy
+    // the largest badput bucket of the last-placed strategy, when it loses anything
     std::size_t worst = 0;
     for (std::size_t i = 0; i < rep.strategies.size(); ++i)
       if (rep.strategies[i].goodput.mean < rep.strategies[worst].goodput.mean) worst = i;
     int top = 0;
     for (int k = 1; k < kBucketCount; ++k)
       if (rep.strategies[worst].badput[k].mean > rep.strategies[worst].badput[top].mean) top = k;
-    s << " " << rep.strategies[worst].name << " loses most ("
-      << pct(1 - rep.strategies[worst].goodput.mean) << "), mainly to "
-      << bucket_name(static_cast<Bucket>(top)) << " ("
-      << pct(rep.strategies[worst].badput[top].mean) << ").";
+    if (rep.strategies[worst].badput[top].mean > 0)
+      s << " " << rep.strategies[worst].name << " loses most ("
+        << pct(1 - rep.strategies[worst].goodput.mean) << "), mainly to "
+        << bucket_name(static_cast<Bucket>(top)) << " ("
+        << pct(rep.strategies[worst].badput[top].mean) << ").";
   }
   return s.str();
 }
@@ -137,15 +138,22 @@ std::string report_markdown(const Report& rep) {
   s << "## Goodput by strategy\n\n95% confidence intervals across seeds; the difference column is "
        "paired "
        "(same failures) against the winner.\n\n";
-  s << "| strategy | Goodput | vs winner (pp) | ETTR | interruptions | checkpoints "
-       "|\n|---|---|---|---|---|---|\n";
-  for (const auto& st : rep.strategies)
+  // Snapshot mode has no time axis: no ETTR, interruptions or checkpoints.
+  const bool timed = sc.mode != RunMode::Snapshot;
+  s << "| strategy | Goodput | vs winner (pp) |"
+    << (timed ? " ETTR | interruptions | checkpoints |\n|---|---|---|---|---|---|\n"
+              : "\n|---|---|---|\n");
+  for (const auto& st : rep.strategies) {
     s << "| " << st.name << " | " << pct_ci(st.goodput) << " | "
       << fmt("%+.2f", 100 * st.difference_vs_winner.mean)
       << (st.difference_vs_winner.n < 2 ? std::string()
                                         : " ± " + fmt("%.2f", 100 * st.difference_vs_winner.ci95))
-      << " | " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | "
-      << num_ci(st.checkpoints, "%.0f") << " |\n";
+      << " |";
+    if (timed)
+      s << " " << pct_ci(st.ettr) << " | " << num_ci(st.interruptions) << " | "
+        << num_ci(st.checkpoints, "%.0f") << " |";
+    s << "\n";
+  }
   if (rep.baseline && rep.strategies.size() > 1) {
     const auto& base = rep.strategies[*rep.baseline];
     s << "\n## Against the baseline (" << base.name << ")\n\nEach strategy's Goodput minus "
@@ -188,26 +196,30 @@ std::string report_markdown(const Report& rep) {
       s << "\n";
     }
   }
-  s << "\n## Where the rest went (share of wall time)\n\n| bucket |";
+  s << "\n## Where the rest went ("
+    << (timed ? "share of wall time" : "share of the failure-free throughput") << ")\n\n| bucket |";
   for (const auto& st : rep.strategies) s << " " << st.name << " |";
   s << "\n|---|";
   for (std::size_t i = 0; i < rep.strategies.size(); ++i) s << "---|";
   s << "\n";
   for (int b = 0; b < kBucketCount; ++b) {
+    bool any = timed;  // a steady state shows only the buckets it has
+    for (const auto& st : rep.strategies) any = any || st.badput[b].mean > 0;
+    if (!any) continue;
     s << "| " << bucket_name(static_cast<Bucket>(b)) << " |";
     for (const auto& st : rep.strategies) s << " " << pct(st.badput[b].mean) << " |";
     s << "\n";
   }
-  s << "\n## Time in state (share of wall time)\n\nrunning = Goodput; degraded = DEGRADED_CAPACITY "
-       "+ "
-       "RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and rolled-back work; "
-       "waiting = "
-       "WAITING_FOR_CAPACITY.\n\n| strategy | running | degraded | stalled | waiting "
-       "|\n|---|---|---|---|---|\n";
-  for (const auto& st : rep.strategies) {
-    s << "| " << st.name << " |";
-    for (double v : time_in_state(st)) s << " " << pct(v) << " |";
-    s << "\n";
+  if (timed) {
+    s << "\n## Time in state (share of wall time)\n\nrunning = Goodput; degraded = "
+         "DEGRADED_CAPACITY + RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and "
+         "rolled-back work; waiting = WAITING_FOR_CAPACITY.\n\n| strategy | running | degraded | "
+         "stalled | waiting |\n|---|---|---|---|---|\n";
+    for (const auto& st : rep.strategies) {
+      s << "| " << st.name << " |";
+      for (double v : time_in_state(st)) s << " " << pct(v) << " |";
+      s << "\n";
+    }
   }
   bool boosted = false;
   for (const auto& st : rep.strategies)
@@ -331,17 +343,30 @@ std::string report_markdown(const Report& rep) {
 std::string terminal_table(const Report& rep) {
   std::ostringstream s;
   char line[256];
-  std::snprintf(line, sizeof line, "%-20s %18s %10s %14s  %s\n", "strategy", "Goodput (95% CI)",
-                "ETTR", "interruptions", "largest badput");
+  // Snapshot mode has no time axis: no ETTR or interruptions.
+  const bool timed = rep.plan->scenario.mode != RunMode::Snapshot;
+  if (timed)
+    std::snprintf(line, sizeof line, "%-20s %18s %10s %14s  %s\n", "strategy", "Goodput (95% CI)",
+                  "ETTR", "interruptions", "largest badput");
+  else
+    std::snprintf(line, sizeof line, "%-20s %18s  %s\n", "strategy", "Goodput (95% CI)",
+                  "largest badput");
   s << line;
   for (const auto& st : rep.strategies) {
     int top = 0;
     for (int b = 1; b < kBucketCount; ++b)
       if (st.badput[b].mean > st.badput[top].mean) top = b;
-    std::snprintf(line, sizeof line, "%-20s %9.2f%% ±%5.2f %9.2f%% %14.1f  %s %.2f%%\n",
-                  st.name.c_str(), 100 * st.goodput.mean, 100 * st.goodput.ci95, 100 * st.ettr.mean,
-                  st.interruptions.mean, bucket_name(static_cast<Bucket>(top)),
-                  100 * st.badput[top].mean);
+    const std::string largest =
+        st.badput[top].mean > 0
+            ? std::string(bucket_name(static_cast<Bucket>(top))) + " " + pct(st.badput[top].mean)
+            : std::string("none");
+    if (timed)
+      std::snprintf(line, sizeof line, "%-20s %9.2f%% ±%5.2f %9.2f%% %14.1f  %s\n", st.name.c_str(),
+                    100 * st.goodput.mean, 100 * st.goodput.ci95, 100 * st.ettr.mean,
+                    st.interruptions.mean, largest.c_str());
+    else
+      std::snprintf(line, sizeof line, "%-20s %9.2f%% ±%5.2f  %s\n", st.name.c_str(),
+                    100 * st.goodput.mean, 100 * st.goodput.ci95, largest.c_str());
     s << line;
   }
   s << verdict_paragraph(rep, false) << "\n";

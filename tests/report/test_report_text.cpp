@@ -93,3 +93,34 @@ TEST_CASE(
   CHECK(report_json(rep)["baseline"].is_null());
   CHECK(report_markdown(rep).find("Against the baseline") == std::string::npos);
 }
+
+TEST_CASE("a snapshot report leaves out what needs a time axis") {
+  const RunPlan plan =
+      make_plan(test::small_at({"/mode=snapshot", "/failures/failed_fraction=0.05"}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 2));
+  const std::string md = report_markdown(rep);
+  CHECK(md.find("| strategy | Goodput | vs winner (pp) |\n") != std::string::npos);
+  CHECK(md.find("ETTR") == std::string::npos);
+  CHECK(md.find("interruptions") == std::string::npos);
+  CHECK(md.find("## Time in state") == std::string::npos);
+  CHECK(md.find("UNPRODUCTIVE_CHECKPOINT_SAVE_TIME") ==
+        std::string::npos);  // never in a steady state
+  CHECK(md.find("share of the failure-free throughput") != std::string::npos);
+  CHECK(terminal_table(rep).find("ETTR") == std::string::npos);
+  const std::string html = report_html(rep);
+  CHECK(html.find("<th>ETTR %</th>") == std::string::npos);
+  CHECK(html.find("id=\"states\"") == std::string::npos);
+  // The time-mode report keeps them.
+  const RunPlan timed = make_plan(test::small_at({}));
+  const Report tr = build_report(timed, run_monte_carlo(timed, 2));
+  CHECK(report_markdown(tr).find("| ETTR | interruptions | checkpoints |") != std::string::npos);
+  CHECK(report_markdown(tr).find("## Time in state") != std::string::npos);
+  CHECK(report_html(tr).find("<th>ETTR %</th>") != std::string::npos);
+}
+
+TEST_CASE("the verdict names no loss when nothing is lost") {
+  const RunPlan plan =
+      make_plan(test::small_at({"/failures/rate_scale=0", "/checkpoint/interval=none"}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 2));
+  CHECK(verdict_paragraph(rep, false).find("loses most") == std::string::npos);
+}
