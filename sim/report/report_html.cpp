@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/scenario/scenario_params.hpp"
+#include "sim/report/chart_colors.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/seek_html.hpp"
@@ -21,6 +22,11 @@ std::string pct(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", 100 * v);
   return buf;
+}
+
+OJson with_no_legend(OJson color) {
+  color["legend"] = nullptr;
+  return color;
 }
 
 OJson goodput_chart(const Report& rep) {
@@ -44,6 +50,7 @@ OJson goodput_chart(const Report& rep) {
             {{"mark", {{"type", "point"}, {"filled", true}, {"size", 80}}},
              {"encoding",
               {{"y", y},
+               {"color", with_no_legend(strategy_color())},
                {"x",
                 {{"field", "goodput"},
                  {"type", "quantitative"},
@@ -54,6 +61,13 @@ OJson goodput_chart(const Report& rep) {
                 {{{"field", "goodput"}, {"format", ".3%"}},
                  {{"field", "lo"}, {"format", ".3%"}},
                  {{"field", "hi"}, {"format", ".3%"}}}}}}}}}};
+}
+
+// Buckets and states keep their colours in every chart (chart_colors.hpp).
+OJson stacked_color(const std::string& part) {
+  OJson c = part == "bucket" ? bucket_color() : state_color();
+  c["legend"] = {{"labelLimit", 320}};
+  return c;
 }
 
 OJson stacked_chart(const OJson& data, const char* part, const char* title) {
@@ -70,11 +84,7 @@ OJson stacked_chart(const OJson& data, const char* part, const char* title) {
           {"stack", "zero"},
           {"title", title},
           {"axis", {{"format", ".1%"}}}}},
-        {"color",
-         {{"field", part},
-          {"type", "nominal"},
-          {"sort", nullptr},
-          {"legend", {{"labelLimit", 320}}}}},
+        {"color", stacked_color(part)},
         {"order", {{"field", "order"}, {"type", "quantitative"}}},
         {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
 }
@@ -165,21 +175,25 @@ bool percent_axis(const std::string& pointer) {
           d->key.find("probability") != std::string::npos);
 }
 
-// Goodput vs one axis: a line per strategy (per combination of the other axes) with a CI band.
+// Goodput vs one axis: a line per strategy with a CI band; with more axes, one panel per
+// combination of the other axes' values (small multiples), in point order.
 OJson axis_chart(const Sweep& sw, std::size_t axis) {
   OJson data = OJson::array();
   const bool num = numeric(sw.axes[axis].values);
-  for (const auto& pt : sw.points) {
+  for (std::size_t p = 0; p < sw.points.size(); ++p) {
+    const auto& pt = sw.points[p];
     std::string others;
     for (std::size_t a = 0; a < sw.axes.size(); ++a)
       if (a != axis)
-        others += (others.empty() ? "" : ", ") + sw.axes[a].pointer + "=" + pt.values[a];
+        others +=
+            (others.empty() ? "" : ", ") + axis_title(sw.axes[a].pointer) + " = " + pt.values[a];
     for (const auto& st : pt.report.strategies) {
       OJson row = {{"strategy", st.name},
                    {"goodput", st.goodput.mean},
                    {"lo", std::max(0.0, st.goodput.mean - st.goodput.ci95)},
                    {"hi", std::min(1.0, st.goodput.mean + st.goodput.ci95)},
-                   {"series", st.name + (others.empty() ? "" : " | " + others)}};
+                   {"panel", others},
+                   {"index", p}};
       row["x"] = num ? OJson::parse(pt.values[axis]) : OJson(pt.values[axis]);
       data.push_back(row);
     }
@@ -189,37 +203,77 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
              {"title", axis_title(sw.axes[axis].pointer)},
              {"sort", nullptr}};
   if (num && percent_axis(sw.axes[axis].pointer)) x["axis"] = {{"format", ".2~%"}};
-  const OJson color = {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}};
-  const OJson detail = {{"field", "series"}};
-  return {
-      {"$schema", kSchema},
-      {"width", 600},
-      {"height", 300},
-      {"data", {{"values", data}}},
-      {"layer",
-       {{{"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
-         {"encoding",
-          {{"x", x},
-           {"y",
-            {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI band)"}}},
-           {"y2", {{"field", "hi"}}},
-           {"color", color},
-           {"detail", detail}}}},
-        {{"mark", {{"type", "line"}, {"point", true}}},
-         {"encoding",
-          {{"x", x},
-           {"y",
-            {{"field", "goodput"},
-             {"type", "quantitative"},
-             {"scale", {{"zero", false}}},
-             {"axis", {{"format", ".1%"}}},
-             {"title", "Goodput (mean, 95% CI band)"}}},
-           {"color", color},
-           {"detail", detail},
-           {"tooltip",
-            {{{"field", "series"}},
-             {{"field", "x"}},
-             {{"field", "goodput"}, {"format", ".3%"}}}}}}}}}};
+  const OJson color = strategy_color();
+  const OJson band = {
+      {"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
+      {"encoding",
+       {{"x", x},
+        {"y",
+         {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI band)"}}},
+        {"y2", {{"field", "hi"}}},
+        {"color", color}}}};
+  const OJson line = {
+      {"mark", {{"type", "line"}, {"point", true}}},
+      {"encoding",
+       {{"x", x},
+        {"y",
+         {{"field", "goodput"},
+          {"type", "quantitative"},
+          {"scale", {{"zero", false}}},
+          {"axis", {{"format", ".1%"}}},
+          {"title", "Goodput (mean, 95% CI band)"}}},
+        {"color", color},
+        {"tooltip",
+         {{{"field", "strategy"}}, {{"field", "x"}}, {{"field", "goodput"}, {"format", ".3%"}}}}}}};
+  const OJson layers = {band, line};
+  if (sw.axes.size() == 1)
+    return {{"$schema", kSchema},
+            {"width", 600},
+            {"height", 300},
+            {"data", {{"values", data}}},
+            {"layer", layers}};
+  return {{"$schema", kSchema},
+          {"data", {{"values", data}}},
+          {"facet",
+           {{"field", "panel"},
+            {"type", "ordinal"},
+            {"sort", {{"field", "index"}, {"op", "min"}}},
+            {"title", nullptr}}},
+          {"columns", 3},
+          {"spec", {{"width", 260}, {"height", 180}, {"layer", layers}}}};
+}
+
+// Two axes: a heat map of the leading strategy per cell (its colour) and its Goodput, marked
+// when the lead is not significant.
+OJson best_cell_chart(const Sweep& sw) {
+  OJson data = OJson::array();
+  for (const auto& pt : sw.points) {
+    const Report& r = pt.report;
+    const auto& best = r.strategies[r.winner];
+    data.push_back({{"x", pt.values[0]},
+                    {"y", pt.values[1]},
+                    {"best", best.name},
+                    {"label", fmt("%.2f%%", 100 * best.goodput.mean) +
+                                  (r.decided || r.strategies.size() < 2 ? "" : " (tie)")}});
+  }
+  auto axis = [&](std::size_t a, const char* field) {
+    OJson e = {{"field", field}, {"type", "ordinal"}, {"title", axis_title(sw.axes[a].pointer)}};
+    if (numeric(sw.axes[a].values)) {  // numeric order, as the axis values were given
+      OJson order = OJson::array();
+      for (const auto& v : sw.axes[a].values) order.push_back(v);
+      e["sort"] = order;
+    }
+    return e;
+  };
+  OJson color = strategy_color("best");
+  color["title"] = "leading strategy";
+  return {{"$schema", kSchema},
+          {"data", {{"values", data}}},
+          {"encoding", {{"x", axis(0, "x")}, {"y", axis(1, "y")}}},
+          {"layer",
+           {{{"mark", "rect"}, {"encoding", {{"color", color}}}},
+            {{"mark", {{"type", "text"}, {"fontSize", 11}}},
+             {"encoding", {{"text", {{"field", "label"}}}}}}}}};
 }
 
 // A stacked-bar chart per point (rows), strategies within: badput buckets or time in state.
@@ -317,6 +371,11 @@ std::string sweep_html(const Sweep& sw) {
   for (std::size_t a = 0; a < sw.axes.size(); ++a)
     charts.push_back({"axis" + std::to_string(a), "Goodput vs " + axis_title(sw.axes[a].pointer),
                       "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});
+  if (sw.axes.size() == 2)
+    charts.push_back({"best", "Leading strategy per point",
+                      "Colour: the strategy with the highest mean Goodput; text: its Goodput, "
+                      "\"(tie)\" when its paired lead over the runner-up is not significant.",
+                      best_cell_chart(sw)});
   charts.push_back({"badput", "Where the rest went, per point",
                     "Badput buckets as shares of wall time.", per_point_chart(sw, false)});
   charts.push_back(

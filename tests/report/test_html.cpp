@@ -2,6 +2,9 @@
 // visible notice when they are missing; report.md links it.
 #include <doctest/doctest.h>
 
+#include <set>
+
+#include "models/strategies/strategy.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/run/monte_carlo.hpp"
@@ -57,4 +60,66 @@ TEST_CASE("a sweep's report.html draws Goodput against each axis with CI bands")
   CHECK(specs["badput"]["facet"]["row"]["field"] == "point");
   CHECK(specs["states"]["data"]["values"].size() == 3 * 3 * 4);
   CHECK(!std::filesystem::exists(std::filesystem::path(dir) / "point-000" / "report.html"));
+}
+
+namespace {
+
+// Every colour encoding by `field` in a chart spec (nested layers and facets included).
+void colors_of(const Json& j, const std::string& field, std::vector<Json>& out) {
+  if (j.is_object()) {
+    if (j.contains("color") && j["color"].is_object() && j["color"].value("field", "") == field)
+      out.push_back(j["color"]["scale"]);
+    for (const auto& [k, v] : j.items()) colors_of(v, field, out);
+  } else if (j.is_array()) {
+    for (const auto& v : j) colors_of(v, field, out);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("two sweep axes: small multiples, the leader per cell, one colour per strategy") {
+  const std::string dir = scratch("html-sweep-2");
+  Sweep sweep;
+  sweep.scenario_file = kSmall;
+  sweep.axes = {parse_axis("/cluster/spare_domains=0,2"), parse_axis("/failures/rate_scale=1,3")};
+  const auto combos = axis_product(sweep.axes);
+  std::vector<Scenario> scenarios;
+  for (const auto& v : combos)
+    scenarios.push_back(small_at(
+        {sweep.axes[0].pointer + "=" + v[0], sweep.axes[1].pointer + "=" + v[1], "/seeds=2"}));
+  SweepOptions opt;
+  opt.threads = 2;
+  run_sweep(sweep, scenarios, combos, opt, dir);
+  const Json specs = specs_of(slurp(std::filesystem::path(dir) / "report.html"));
+  // One panel per value of the other axis, not same-coloured lines drawn over each other.
+  for (const char* id : {"axis0", "axis1"}) {
+    CAPTURE(id);
+    REQUIRE(specs.contains(id));
+    CHECK(specs[id]["facet"]["field"] == "panel");
+    CHECK(specs[id]["spec"]["layer"][0]["mark"]["type"] == "errorband");
+  }
+  std::set<std::string> panels;
+  for (const auto& row : specs["axis0"]["data"]["values"]) panels.insert(row["panel"]);
+  CHECK(panels.size() == 2);
+  // The leader per cell: one rect per point, coloured by the strategy.
+  REQUIRE(specs.contains("best"));
+  CHECK(specs["best"]["data"]["values"].size() == 4);
+  CHECK(specs["best"]["layer"][0]["mark"] == "rect");
+  // Every strategy colour encoding in the page uses one scale: the strategy table's order.
+  std::vector<Json> scales;
+  for (const auto& [id, spec] : specs.items()) {
+    colors_of(spec, "strategy", scales);
+    colors_of(spec, "best", scales);
+  }
+  REQUIRE(scales.size() >= 3);
+  for (const auto& sc : scales) CHECK(sc == scales.front());
+  CHECK(scales.front()["domain"][0] == strategy_table().front().name);
+  // Buckets and states keep their colours too.
+  std::vector<Json> buckets, states;
+  colors_of(specs["badput"], "bucket", buckets);
+  colors_of(specs["states"], "state", states);
+  REQUIRE(buckets.size() == 1);
+  REQUIRE(states.size() == 1);
+  CHECK(buckets[0]["domain"].size() == kBucketCount);
+  CHECK(states[0]["range"][0] != states[0]["range"][2]);  // running and stalled differ
 }

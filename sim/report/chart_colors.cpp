@@ -1,0 +1,66 @@
+#include "sim/report/chart_colors.hpp"
+
+#include <array>
+
+#include "models/job/job_signals.hpp"
+#include "models/strategies/strategy.hpp"
+#include "sim/report/report_html.hpp"
+
+namespace goodput {
+
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+// Tableau 10, then greys for any strategy past the tenth.
+constexpr std::array<const char*, 10> kPalette = {"#4c78a8", "#f58518", "#54a24b", "#e45756",
+                                                  "#72b7b2", "#eeca3b", "#b279a2", "#ff9da6",
+                                                  "#9d755d", "#bab0ac"};
+
+// Bucket order (job_signals.hpp): wasted progress, recovery, checkpoint save, checkpoint
+// restore (stalled: reds), degraded capacity, reshard overhead (degraded: yellow, orange),
+// waiting for capacity (grey).
+constexpr std::array<const char*, kBucketCount> kBucketColors = {
+    "#9e1b1b", "#e45756", "#ff9da6", "#c46487", "#eeca3b", "#f58518", "#9d9d9d"};
+constexpr std::array<const char*, kStates.size()> kStateColors = {"#54a24b", "#eeca3b", "#e45756",
+                                                                  "#9d9d9d"};
+
+OJson nominal(const std::string& field, OJson domain, OJson range) {
+  return {{"field", field},
+          {"type", "nominal"},
+          {"sort", nullptr},
+          {"scale", {{"domain", std::move(domain)}, {"range", std::move(range)}}}};
+}
+
+}  // namespace
+
+OJson strategy_color(const std::string& field) {
+  OJson domain = OJson::array(), range = OJson::array();
+  std::size_t i = 0;
+  for (const auto& info : strategy_table()) {
+    domain.push_back(info.name);
+    range.push_back(i < kPalette.size() ? kPalette[i] : "#7f7f7f");
+    ++i;
+  }
+  return nominal(field, domain, range);
+}
+
+OJson bucket_color(const std::string& field) {
+  OJson domain = OJson::array(), range = OJson::array();
+  for (int b = 0; b < kBucketCount; ++b) {
+    domain.push_back(bucket_name(static_cast<Bucket>(b)));
+    range.push_back(kBucketColors[static_cast<std::size_t>(b)]);
+  }
+  return nominal(field, domain, range);
+}
+
+OJson state_color(const std::string& field) {
+  OJson domain = OJson::array(), range = OJson::array();
+  for (std::size_t s = 0; s < kStates.size(); ++s) {
+    domain.push_back(kStates[s]);
+    range.push_back(kStateColors[s]);
+  }
+  return nominal(field, domain, range);
+}
+
+}  // namespace goodput

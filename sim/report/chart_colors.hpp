@@ -1,0 +1,19 @@
+// One colour per strategy, per badput bucket and per state, the same in every chart of every
+// report (Vega-Lite colour encodings with a fixed scale). Strategies take a categorical palette
+// in strategy-table order; states and buckets read by meaning: running green, degraded (reduced
+// capacity, reshard) yellow and orange, stalled (recovery, checkpoints, rolled-back work) reds,
+// waiting grey.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace goodput {
+
+// {"field": field, "type": "nominal", "sort": null, "scale": {...}} for strategy names.
+nlohmann::ordered_json strategy_color(const std::string& field = "strategy");
+// The same for badput bucket names (field "bucket") and state names (field "state").
+nlohmann::ordered_json bucket_color(const std::string& field = "bucket");
+nlohmann::ordered_json state_color(const std::string& field = "state");
+
+}  // namespace goodput
