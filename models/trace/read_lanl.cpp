@@ -5,6 +5,7 @@
 // sorted by start and the events stably by time, since the file groups rows by node.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <set>
 
 #include "models/trace/detail.hpp"
@@ -16,16 +17,6 @@ namespace {
 
 constexpr std::array<const char*, 6> kCauses{"Facilities", "Hardware",     "Human Error",
                                              "Network",    "Undetermined", "Software"};
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-std::int64_t days_from_civil(std::int64_t y, std::int64_t m, std::int64_t d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const std::int64_t yoe = y - era * 400;
-  const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
 
 // Reads 1..max_digits digits at `pos`; std::nullopt when there are none or too many.
 std::optional<int> digits(std::string_view s, std::size_t& pos, std::size_t min_digits,
@@ -59,13 +50,12 @@ std::optional<std::int64_t> parse_date(std::string_view s) {
   if (!h || !expect(s, p, ':')) return std::nullopt;
   const auto mi = digits(s, p, 2, 2);
   if (!mi || p != s.size()) return std::nullopt;
-  constexpr std::array<int, 12> kDays{31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
-  if (*mo < 1 || *mo > 12 || *d < 1 || *d > kDays[*mo - 1] || (*mo == 2 && *d == 29 && !leap) ||
-      *h > 23 || *mi > 59) {
-    return std::nullopt;
-  }
-  return days_from_civil(*y, *mo, *d) * 1440 + *h * 60 + *mi;
+  namespace chr = std::chrono;
+  const chr::year_month_day date{chr::year{*y}, chr::month{static_cast<unsigned>(*mo)},
+                                 chr::day{static_cast<unsigned>(*d)}};
+  if (!date.ok() || *h > 23 || *mi > 59) return std::nullopt;  // ok(): a real calendar date
+  const std::int64_t days = chr::sys_days{date}.time_since_epoch().count();
+  return days * 1440 + *h * 60 + *mi;
 }
 
 struct Record {
