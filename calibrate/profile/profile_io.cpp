@@ -2,11 +2,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "calibrate/profile/atomic_file.hpp"
 #include "calibrate/profile/fit.hpp"
 #include "calibrate/profile/json_reader.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/profile_json.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput::calib {

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
@@ -44,13 +46,7 @@ void write_point_record(const SweepPoint& point, int index, const std::string& p
                   {"seeds", point.plan.scenario.seeds},
                   {"scenario", point.plan.scenario.resolved},
                   {"runs", runs}};
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << j.dump() << "\n";
-    if (!out) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
+  write_file_atomic(path, j.dump() + "\n");
 }
 
 std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path,

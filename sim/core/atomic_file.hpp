@@ -1,15 +1,22 @@
-#include "calibrate/profile/atomic_file.hpp"
+// Whole-file writes that never leave a partial file behind (one writer for the simulator's
+// sweep point records and the calibration profiles; header-only, so calibrate/ builds it
+// standalone).
+// Contract: write_file_atomic() writes `text` to a temporary file in the same directory,
+// flushes it and renames it over `path`; on any failure the temporary is removed, `path` is
+// untouched and std::runtime_error is thrown.
+#pragma once
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 
-namespace goodput::calib {
+namespace goodput {
 
-void write_file_atomic(const std::string& path, const std::string& text) {
+inline void write_file_atomic(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   fs::path tmp = target;
@@ -35,4 +42,4 @@ void write_file_atomic(const std::string& path, const std::string& text) {
   }
 }
 
-}  // namespace goodput::calib
+}  // namespace goodput
