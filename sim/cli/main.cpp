@@ -267,6 +267,7 @@ int main(int argc, char** argv) {
   }
   if (*run) run_args.command = goodput::canonical_command(*run);
   if (*sweep) sw.command = goodput::canonical_command(*sweep);
+  if (*sens) sens_args.command = goodput::canonical_command(*sens);
   try {
     if (*run) return command_run(run_args);
     if (*validate) return command_validate(validate_files);

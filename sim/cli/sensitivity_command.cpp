@@ -1,7 +1,5 @@
 #include "sim/cli/sensitivity_command.hpp"
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -10,6 +8,8 @@
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
+#include "sim/cli/command_line.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/output_dir.hpp"
@@ -54,24 +54,28 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
                                  "report what the verdict depends on: "
                                  "a tornado table of each strategy's Goodput and the break-even "
                                  "value at which the top two swap");
-  cmd->add_option("scenario", a.scenario, "scenario JSON")->required();
-  cmd->add_option(
-         "--param", a.params,
-         "input to move: /json/pointer of a number, or /json/pointer=LO:HI (repeatable). Default: "
-         "every /recovery price the scenario holds (state_copy_s, ntp_reshard_s only when set), "
-         "/checkpoint/load_s and save_s, /failures/rate_scale, repair hours of explicit fixed or "
-         "lognormal classes. Default range: 0.25x..4x of the scenario's value (0..60 s, 0..1 h "
-         "when "
-         "it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range")
+  affects_results(cmd->add_option("scenario", a.scenario, "scenario JSON"))->required();
+  affects_results(
+      cmd->add_option(
+          "--param", a.params,
+          "input to move: /json/pointer of a number, or /json/pointer=LO:HI (repeatable). Default: "
+          "every /recovery price the scenario holds (state_copy_s, ntp_reshard_s only when set), "
+          "/checkpoint/load_s and save_s, /failures/rate_scale, repair hours of explicit fixed or "
+          "lognormal classes. Default range: 0.25x..4x of the scenario's value (0..60 s, 0..1 h "
+          "when "
+          "it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range"))
       ->allow_extra_args(false);  // one value per flag: never the scenario after it
   cmd->add_option("--out", a.out,
                   "report folder: new, empty or an earlier goodput report (default: "
                   "goodput-out/<scenario name>-sensitivity)");
-  cmd->add_option("--seeds", a.seeds, "Monte Carlo runs per value (overrides /seeds)")
+  affects_results(
+      cmd->add_option("--seeds", a.seeds, "Monte Carlo runs per value (overrides /seeds)"))
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare");
-  cmd->add_option("--set", a.sets,
-                  "override: /json/pointer=value (repeatable), applied before --param")
+  affects_results(
+      cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare"));
+  affects_results(cmd->add_option("--set", a.sets,
+                                  "override: /json/pointer=value (repeatable), applied before "
+                                  "--param"))
       ->allow_extra_args(false);
   cmd->add_option("--threads", a.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1, 1024));
@@ -82,6 +86,9 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
   cmd->add_option("--max-memory", a.max_memory,
                   "work budget: refuse if one run is estimated to need more (default 8G)");
   cmd->add_flag("--quiet", a.quiet, "print nothing on success");
+  cmd->add_flag("--progress", a.progress,
+                "progress and time left on stderr even when it is not a terminal (on a terminal "
+                "it is shown anyway, unless --quiet)");
   return cmd;
 }
 
@@ -103,18 +110,17 @@ int command_sensitivity(const SensitivityArgs& a) {
   check_budget(a, scenario, params, threads);
   OutputDir out(a.out.empty() ? default_output(scenario.name + "-sensitivity") : a.out,
                 a.out.empty() ? "default output" : "--out");
-  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  // Bisection may stop early: the count shown is the most it can take.
+  const int most = 1 + static_cast<int>(params.size()) * (2 + 2 * kBreakEvenIterations);
+  ProgressLine progress(progress_wanted(a.progress, a.quiet));
+  progress.begin("runs of the scenario", true);
   int evaluations = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  const SensitivityReport report = run_sensitivity(
-      scenario, params, monte_carlo_evaluator(threads), [&](const std::string& ptr, double v) {
-        ++evaluations;
-        if (!tty) return;
-        std::cerr << "\r\033[K  run " << evaluations << ": " << ptr;
-        if (ptr != "base") std::cerr << " = " << v;
-        std::cerr << std::flush;
-      });
-  if (tty) std::cerr << "\r\033[K";
+  SensitivityReport report =
+      run_sensitivity(scenario, params, monte_carlo_evaluator(threads),
+                      [&](const std::string&, double) { progress.update(++evaluations, most); });
+  progress.finish();
+  report.command = a.command;
   write_sensitivity_files(report, out.staging());
   out.publish();
   if (!a.quiet) {

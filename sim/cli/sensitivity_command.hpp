@@ -22,6 +22,8 @@ struct SensitivityArgs {
   bool quiet = false;
   double max_events = 2e9;  // work budget (work_budget.hpp), over base and range ends
   std::string max_memory;
+  bool progress = false;
+  std::vector<std::string> command;  // canonical, recorded in the outputs (command_line.hpp)
 };
 
 CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& args);

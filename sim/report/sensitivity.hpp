@@ -92,6 +92,7 @@ struct SensitivityReport {
   SensitivityPoint base;
   std::vector<SensitivityResult> params;  // sorted by swing, largest first
   Json resolved;                          // the base scenario, defaults filled in
+  std::vector<std::string> command;       // the command that reproduces it (empty: none)
 };
 
 // Runs the scenario's Monte Carlo (every strategy, all seeds) for a modified scenario.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "sim/report/command_record.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/sensitivity.hpp"
 #include "sim/report/text_util.hpp"
@@ -143,6 +144,7 @@ Json sensitivity_json(const SensitivityReport& r) {
   Json j;
   j["schema_version"] = kSensitivitySchemaVersion;
   j["tool_version"] = kToolVersion;
+  j["command"] = r.command.empty() ? Json(nullptr) : command_json(r.command);
   j["scenario"] = r.scenario_name;
   j["scenario_file"] = r.scenario_file;
   j["seeds"] = r.seeds;
@@ -245,6 +247,7 @@ std::string sensitivity_markdown(const SensitivityReport& r) {
     s << "\n" << break_even_sentence(r, res) << " (" << res.evaluations << " values evaluated).\n";
   }
   s << "\n## Method\n\n" << kMethod << "\n";
+  if (!r.command.empty()) s << "\n" << command_markdown(r.command);
   return s.str();
 }
 

@@ -29,4 +29,14 @@ cmp "$work/s1/sweep.json" "$work/s2/sweep.json" || fail "argument order or --thr
 grep -qF "\"line\": \"$sline\"" "$work/s1/sweep.json" || fail "sweep.json lacks: $sline"
 grep -qF "\`$sline\`" "$work/s1/report.md" || fail "the sweep's report.md lacks: $sline"
 grep -qF "<code>$sline</code>" "$work/s1/report.html" || fail "the sweep's report.html lacks: $sline"
+# Sensitivity: the same, in sensitivity.json and sensitivity.md.
+pline="goodput sensitivity $scenario --param /recovery/restart_s=300:900 --seeds 2"
+"$g" sensitivity "$scenario" --param /recovery/restart_s=300:900 --seeds 2 --threads 1 \
+  --out "$work/p1" --quiet
+"$g" sensitivity --seeds 2 --quiet --threads 2 --out "$work/p2" "$scenario" \
+  --param /recovery/restart_s=300:900
+cmp "$work/p1/sensitivity.json" "$work/p2/sensitivity.json" \
+  || fail "argument order or --threads changed sensitivity.json"
+grep -qF "\"line\": \"$pline\"" "$work/p1/sensitivity.json" || fail "sensitivity.json lacks: $pline"
+grep -qF "\`$pline\`" "$work/p1/sensitivity.md" || fail "sensitivity.md lacks: $pline"
 echo "command recorded: $line"

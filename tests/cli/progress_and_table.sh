@@ -20,4 +20,13 @@ grep -Eq '^point +/cluster/spare_domains +checkpoint_restart +dp_drop +hot_spare
 # One row per point: its number, axis value, a Goodput per strategy and a strategy name.
 [ "$(grep -Ec '^00[01] +[03] +([0-9.]+% +){3}(checkpoint_restart|dp_drop|hot_spares)' "$work/out")" = 2 ] \
   || fail "the sweep table lacks its two rows: $(cat "$work/out")"
+# Sensitivity: progress on stderr too, an upper bound ("at most"), nothing with --quiet.
+"$g" sensitivity "$scenario" --param /recovery/restart_s=300:900 --seeds 2 --progress \
+  --out "$work/sens" >"$work/out" 2>"$work/err"
+grep -Eq 'runs of the scenario [0-9]+ \(at most [0-9]+\)' "$work/err" \
+  || fail "no sensitivity progress on stderr: $(cat "$work/err")"
+grep -q 'runs of the scenario' "$work/out" && fail "sensitivity progress on stdout"
+"$g" sensitivity "$scenario" --param /recovery/restart_s=300:900 --seeds 2 --progress --quiet \
+  --out "$work/sens" >"$work/out" 2>"$work/err"
+[ ! -s "$work/out" ] && [ ! -s "$work/err" ] || fail "sensitivity --quiet --progress printed something"
 echo "progress on stderr only; sweep table on stdout"
