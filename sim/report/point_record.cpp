@@ -4,7 +4,6 @@
 #include <fstream>
 
 #include "sim/core/atomic_file.hpp"
-#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
