@@ -16,6 +16,7 @@
 #include "sim/run/run_plan.hpp"
 #include "sim/run/single_run.hpp"
 #include "sim/run/snapshot.hpp"
+#include "sim/run/work_budget.hpp"
 
 namespace goodput::fuzz {
 
@@ -188,6 +189,12 @@ void plan_and_run(Scenario s, std::size_t max_strategies) {
   s.seeds = 1;
   s.horizon_hours = std::min(s.horizon_hours, kMaxHorizonHours);
   if (s.strategies.size() > max_strategies) s.strategies.resize(max_strategies);
+  // make_plan already simulates (the adaptive-checkpoint pilot), so bound the faults first
+  // with the CLI's own estimate (no topology built), then exactly once the plan exists.
+  if (!(estimate_work(s, 1).failures_per_run <= kMaxExpectedFaults)) {
+    if (verbose()) note("not run: more than 20000 faults expected (estimate)");
+    return;
+  }
   RunPlan plan;
   if (!input_errors_only("make_plan", [&] { plan = make_plan(s); })) return;
   if (s.mode != RunMode::Snapshot && s.failures.model == FailureSpec::Model::Statistical) {
