@@ -71,12 +71,13 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
       merged.push_back({by_domain[j].first, 0, static_cast<std::uint32_t>(by_domain[j].second)});
     c.use = std::move(merged);
   }
-  ntp_replica_figures(c, full_used, partials, tp, pp, dp, o, cost);
+  CostMemo memo(cost);
+  ntp_replica_figures(c, full_used, partials, tp, pp, dp, o, memo);
   return c;
 }
 
 void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpPartial> partials,
-                         int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost) {
+                         int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost) {
   // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
   c.replicas = c.degraded_replicas = c.boosted_domains = 0;
   c.extra_power_gpus = 0;
@@ -129,7 +130,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   }
   c.min_degree = min_degree;
   c.throughput = total / dp;
-  c.reshard = c.degraded_replicas > 0 ? cost.reshard_overhead(min_degree) : 0.0;
+  c.reshard = c.degraded_replicas > 0 ? cost.model().reshard_overhead(min_degree) : 0.0;
 }
 
 }  // namespace goodput

@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "models/cost/cost_memo.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/job/cluster_health.hpp"
 
@@ -56,8 +57,9 @@ int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
 NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
                      const CostModel& cost, std::uint32_t domains = UINT32_MAX);
 // ntp_config's second half: every field but `use` of the layout that takes `full_used` full
-// groups and the partial groups `partials`, in rank order (at most dp x pp - full_used).
+// groups and the partial groups `partials`, in rank order (at most dp x pp - full_used). The
+// memo answers the cost queries (a strategy keeps one per lane; see cost_memo.hpp).
 void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpPartial> partials,
-                         int tp, int pp, int dp, const NtpOptions& o, const CostModel& cost);
+                         int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost);
 
 }  // namespace goodput

@@ -50,7 +50,7 @@ void NtpPartialIndex::sync() {
 
 NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,
                            std::uint32_t limit, int tp, int pp, int dp, const NtpOptions& o,
-                           const CostModel& cost, std::vector<NtpPartial>* partials) {
+                           CostMemo& cost, std::vector<NtpPartial>* partials) {
   const std::int64_t full_used = caps.prefix(limit);
   partials->clear();
   index.best(limit, static_cast<std::int64_t>(dp) * pp - full_used, partials);

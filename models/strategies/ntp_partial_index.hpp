@@ -48,6 +48,6 @@ class NtpPartialIndex {
 // left in *partials (in rank order).
 NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,
                            std::uint32_t limit, int tp, int pp, int dp, const NtpOptions& o,
-                           const CostModel& cost, std::vector<NtpPartial>* partials);
+                           CostMemo& cost, std::vector<NtpPartial>* partials);
 
 }  // namespace goodput

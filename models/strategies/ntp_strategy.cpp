@@ -29,6 +29,7 @@ void NtpJob::sync_indexes() {
   if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, tp);
   if (!partial_index_)
     partial_index_ = std::make_unique<NtpPartialIndex>(*ctx().health, tp, o_.layout);
+  if (!cost_memo_) cost_memo_ = std::make_unique<CostMemo>(*ctx().cost);
   caps_->sync();
   partial_index_->sync();
 }
@@ -136,7 +137,7 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
     return c;
   }
   c.config = ntp_short_config(*caps_, *partial_index_, limit, j.tp, j.pp, j.dp, o_.layout,
-                              *ctx().cost, &c.partials);
+                              *cost_memo_, &c.partials);
   c.rate = c.config.throughput * (1 - c.config.reshard);
   if (j.fixed_batch && c.config.throughput < 1 - 1e-12)
     c.rate = 0;  // would pause: short of the batch

@@ -79,6 +79,7 @@ class NtpJob final : public JobController {
   std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
   std::unique_ptr<CapacityIndex> caps_;
   std::unique_ptr<NtpPartialIndex> partial_index_;
+  std::unique_ptr<CostMemo> cost_memo_;  // this lane's lock-free front to ctx().cost
   bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
   // The layout is exactly the target of the last apply_layout: full groups below applied_cut_
   // (and some at it), the partial groups applied_partials_ (also in want_partial_, per domain),

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "models/cost/cost_memo.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/scenario/model_presets.hpp"
@@ -149,4 +150,30 @@ TEST_CASE("model presets fill the shape; keys beside the preset override it") {
   CHECK(model_preset("gpt-5").is_null());
   j["job"]["model"] = {{"preset", "gpt-5"}};
   CHECK_THROWS_AS(scenario_from(j), InputError);
+}
+
+TEST_CASE("CostMemo answers exactly what the cost model answers, asked in any order") {
+  const auto cost = make_cost_model(shipped("ntp-paper-nvl32.json"), nullptr);
+  CostMemo memo(*cost);
+  // Stage vectors of the paper setup (TP32, PP8) with one or two degraded stages, each asked
+  // twice (the second answer comes from the memo), at two boost caps.
+  for (int pass = 0; pass < 2; ++pass)
+    for (const double cap : {1.3, 1.1, 1.3})
+      for (int t = 24; t <= 32; ++t) {
+        CHECK(memo.boost_power(t, cap) == cost->boost_power(t, cap));
+        std::vector<int> degrees(8, 32);
+        degrees[7] = t;
+        degrees[3] = std::max(24, t - 2);
+        std::vector<double> powers(8, 1.0);
+        powers[7] = memo.boost_power(t, cap);
+        CHECK(memo.replica_throughput(degrees, powers) ==
+              cost->replica_throughput(degrees, powers));
+        powers.assign(8, 1.0);
+        CHECK(memo.replica_throughput(degrees, powers) ==
+              cost->replica_throughput(degrees, powers));
+      }
+  // Vectors of another length are other keys, not a prefix match.
+  const std::vector<int> short_one{30};
+  const std::vector<double> one{1.0};
+  CHECK(memo.replica_throughput(short_one, one) == cost->replica_throughput(short_one, one));
 }

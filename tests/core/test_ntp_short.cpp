@@ -120,6 +120,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
         ClusterHealth health(topo);
         CapacityIndex caps(health, s.tp);
         NtpPartialIndex index(health, s.tp, o);
+        CostMemo memo(*plan.cost);
         std::vector<std::uint32_t> active;
         std::vector<NtpPartial> partials;
         const std::int64_t needed = static_cast<std::int64_t>(s.dp) * s.pp;
@@ -143,7 +144,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
             if (caps.prefix(limit) >= needed) continue;  // covering: the fast path's case
             ++short_cases;
             const NtpConfig got =
-                ntp_short_config(caps, index, limit, s.tp, s.pp, s.dp, o, *plan.cost, &partials);
+                ntp_short_config(caps, index, limit, s.tp, s.pp, s.dp, o, memo, &partials);
             const NtpConfig want = ntp_config(health, s.tp, s.pp, s.dp, o, *plan.cost, limit);
             check_same(got, short_use(caps, limit, partials), want);
             with_partials += !partials.empty();
