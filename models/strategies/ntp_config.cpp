@@ -72,57 +72,104 @@ NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const 
     c.use = std::move(merged);
   }
   CostMemo memo(cost);
-  ntp_replica_figures(c, full_used, partials, tp, pp, dp, o, memo);
+  const std::vector<NtpDegreeRun> runs = degree_runs(partials);
+  ntp_replica_figures(c, full_used, runs, tp, pp, dp, o, memo);
   return c;
 }
 
-void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpPartial> partials,
+std::vector<NtpDegreeRun> degree_runs(std::span<const NtpPartial> partials) {
+  std::vector<NtpDegreeRun> runs;
+  for (const NtpPartial& p : partials)
+    if (!runs.empty() && runs.back().degree == p.degree)
+      ++runs.back().count;
+    else
+      runs.push_back({p.degree, 1});
+  return runs;
+}
+
+void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs,
                          int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost) {
   // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
+  // `copies` identical replicas are costed once but accumulated one by one, in replica order,
+  // so the sums are exactly those of costing every replica.
   c.replicas = c.degraded_replicas = c.boosted_domains = 0;
   c.extra_power_gpus = 0;
   double total = 0;
   int min_degree = tp;
   std::vector<double> powers;
-  auto add_degraded_replica = [&](std::span<const int> degrees) {
+  auto add_degraded_replicas = [&](std::span<const int> degrees, std::int64_t copies) {
     powers.assign(degrees.size(), 1.0);
     for (std::size_t i = 0; i < degrees.size(); ++i) {
       const int deg = degrees[i];
       if (deg >= tp) continue;
       powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
-      if (powers[i] > 1) {
-        c.extra_power_gpus += (powers[i] - 1) * deg;
-        ++c.boosted_domains;
-      }
       min_degree = std::min(min_degree, deg);
     }
-    total += cost.replica_throughput(degrees, powers);
-    ++c.degraded_replicas;
+    const double r = cost.replica_throughput(degrees, powers);
+    for (std::int64_t k = 0; k < copies; ++k) {
+      for (std::size_t i = 0; i < degrees.size(); ++i)
+        if (degrees[i] < tp && powers[i] > 1) {
+          c.extra_power_gpus += (powers[i] - 1) * degrees[i];
+          ++c.boosted_domains;
+        }
+      total += r;
+      ++c.degraded_replicas;
+    }
   };
-  const auto groups = full_used + static_cast<std::int64_t>(partials.size());
+  std::int64_t partial_groups = 0;
+  for (const NtpDegreeRun& run : runs) partial_groups += run.count;
+  const auto groups = full_used + partial_groups;
+  std::vector<int> degrees;
   if (o.packing) {
     c.replicas = static_cast<int>(std::min<std::int64_t>(dp, groups / pp));
     const auto full_replicas = static_cast<int>(std::min<std::int64_t>(c.replicas, full_used / pp));
     total += full_replicas;
-    // The remaining replicas take the leftover full groups then the partials, in degree order.
-    std::vector<int> degrees(
-        static_cast<std::size_t>(full_used - static_cast<std::int64_t>(full_replicas) * pp), tp);
-    for (const NtpPartial& p : partials) degrees.push_back(p.degree);
-    for (int r = full_replicas; r < c.replicas; ++r) {
-      const auto first = static_cast<std::size_t>(r - full_replicas) * pp;
-      add_degraded_replica(
-          std::span<const int>(degrees).subspan(first, static_cast<std::size_t>(pp)));
+    // The remaining replicas take the leftover full groups then the partials, in degree order:
+    // a sequence of runs cut into windows of pp stages. A window inside one run of degree d is
+    // pp stages at d, as are the next ones while the run lasts: costed once.
+    std::vector<NtpDegreeRun> seq;
+    const std::int64_t leftover = full_used - static_cast<std::int64_t>(full_replicas) * pp;
+    if (leftover > 0) seq.push_back({tp, leftover});
+    seq.insert(seq.end(), runs.begin(), runs.end());
+    std::size_t j = 0;       // run of the next stage
+    std::int64_t taken = 0;  // stages of seq[j] already placed
+    std::int64_t left = c.replicas - full_replicas;
+    while (left > 0 && j < seq.size()) {
+      const std::int64_t in_run = seq[j].count - taken;
+      if (in_run >= pp) {
+        const std::int64_t copies = std::min(left, in_run / pp);
+        degrees.assign(static_cast<std::size_t>(pp), seq[j].degree);
+        add_degraded_replicas(degrees, copies);
+        taken += copies * pp;
+        left -= copies;
+      } else {
+        degrees.clear();
+        while (static_cast<int>(degrees.size()) < pp) {
+          if (taken == seq[j].count) ++j, taken = 0;
+          const auto n = std::min<std::int64_t>(seq[j].count - taken,
+                                                pp - static_cast<std::int64_t>(degrees.size()));
+          degrees.insert(degrees.end(), static_cast<std::size_t>(n), seq[j].degree);
+          taken += n;
+        }
+        add_degraded_replicas(degrees, 1);
+        --left;
+      }
+      if (j < seq.size() && taken == seq[j].count) ++j, taken = 0;
     }
   } else {
     // Each partial group sits in a replica whose other pp - 1 stages are full groups.
     std::int64_t full_left = full_used;
-    std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
-    for (const NtpPartial& p : partials) {
-      if (full_left < pp - 1 || c.replicas >= dp) break;
-      full_left -= pp - 1;
-      degrees.back() = p.degree;  // the partial group takes the replica's last stage
-      add_degraded_replica(degrees);
-      ++c.replicas;
+    degrees.assign(static_cast<std::size_t>(pp), tp);
+    for (const NtpDegreeRun& run : runs) {
+      // As many of this run as the full groups and dp allow; stop at the first that does not fit.
+      std::int64_t copies = std::min<std::int64_t>(run.count, dp - c.replicas);
+      if (pp > 1) copies = std::min<std::int64_t>(copies, full_left / (pp - 1));
+      if (copies <= 0) break;
+      full_left -= copies * (pp - 1);
+      degrees.back() = run.degree;  // the partial group takes the replica's last stage
+      add_degraded_replicas(degrees, copies);
+      c.replicas += static_cast<int>(copies);
+      if (copies < run.count) break;
     }
     const int healthy = static_cast<int>(std::min<std::int64_t>(dp - c.replicas, full_left / pp));
     c.replicas += healthy;

@@ -56,10 +56,19 @@ int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
 // `domains`: only the first `domains` domains may be used (default: all).
 NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
                      const CostModel& cost, std::uint32_t domains = UINT32_MAX);
+// Partial groups of one degree taken together: `count` groups at `degree`.
+struct NtpDegreeRun {
+  int degree;
+  std::int64_t count;
+};
+// The runs of partial groups in rank order (degree falling): consecutive equal degrees merged.
+std::vector<NtpDegreeRun> degree_runs(std::span<const NtpPartial> partials);
+
 // ntp_config's second half: every field but `use` of the layout that takes `full_used` full
-// groups and the partial groups `partials`, in rank order (at most dp x pp - full_used). The
-// memo answers the cost queries (a strategy keeps one per lane; see cost_memo.hpp).
-void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpPartial> partials,
+// groups and the partial groups `runs` (degree falling; at most dp x pp - full_used in all).
+// Identical replicas are costed once, so the work grows with the number of runs, not of groups.
+// The memo answers the cost queries (a strategy keeps one per lane; see cost_memo.hpp).
+void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs,
                          int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost);
 
 }  // namespace goodput

@@ -16,12 +16,14 @@ NtpPartialIndex::NtpPartialIndex(const ClusterHealth& health, int tp, const NtpO
       degrees_.push_back(deg);
     }
   sets_.resize(degrees_.size());
+  counts_.resize(degrees_.size());
   rebuild();
 }
 
 void NtpPartialIndex::rebuild() {
   const std::uint32_t n = health_->topology().domains();
   for (DomainSet& s : sets_) s.reset(n);
+  for (auto& c : counts_) c.reset(n);
   rest_.assign(n, 0);
   for (std::uint32_t d = 0; d < n; ++d) place(d, health_->healthy_in_domain(d) % tp_);
   cursor_ = health_->changed_domains().size();
@@ -32,8 +34,14 @@ void NtpPartialIndex::place(std::uint32_t d, std::uint32_t rest) {
   const int to = slot_of_degree_[static_cast<std::size_t>(degree_of_rest_[rest])];
   rest_[d] = static_cast<std::uint16_t>(rest);
   if (from == to) return;
-  if (from >= 0) sets_[static_cast<std::size_t>(from)].erase(d);
-  if (to >= 0) sets_[static_cast<std::size_t>(to)].insert(d);
+  if (from >= 0) {
+    sets_[static_cast<std::size_t>(from)].erase(d);
+    counts_[static_cast<std::size_t>(from)].add(d, -1);
+  }
+  if (to >= 0) {
+    sets_[static_cast<std::size_t>(to)].insert(d);
+    counts_[static_cast<std::size_t>(to)].add(d, 1);
+  }
 }
 
 void NtpPartialIndex::sync() {
@@ -50,13 +58,38 @@ void NtpPartialIndex::sync() {
 
 NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,
                            std::uint32_t limit, int tp, int pp, int dp, const NtpOptions& o,
-                           CostMemo& cost, std::vector<NtpPartial>* partials) {
+                           CostMemo& cost, NtpPartialChoice* choice) {
   const std::int64_t full_used = caps.prefix(limit);
-  partials->clear();
-  index.best(limit, static_cast<std::int64_t>(dp) * pp - full_used, partials);
+  index.choose(limit, static_cast<std::int64_t>(dp) * pp - full_used, choice);
   NtpConfig c;
-  ntp_replica_figures(c, full_used, *partials, tp, pp, dp, o, cost);
+  ntp_replica_figures(c, full_used, choice->runs, tp, pp, dp, o, cost);
   return c;
+}
+
+void NtpPartialIndex::choose(std::uint32_t limit, std::int64_t count, NtpPartialChoice* out) const {
+  out->runs.clear();
+  const int slots = static_cast<int>(sets_.size());
+  out->slot = slots;  // every slot taken whole, unless cut below
+  out->cut = 0;
+  for (int s = 0; s < slots; ++s) {
+    if (count <= 0) {
+      out->slot = s;
+      return;
+    }
+    const Fenwick<std::int32_t>& c = counts_[static_cast<std::size_t>(s)];
+    const std::int64_t here = c.prefix(limit);
+    if (here <= count) {
+      if (here > 0) out->runs.push_back({degrees_[static_cast<std::size_t>(s)], here});
+      count -= here;
+      continue;
+    }
+    // Only the first `count` members below the limit: up to the count-th one.
+    std::int32_t before = 0;
+    out->slot = s;
+    out->cut = c.find(static_cast<std::int32_t>(count), &before) + 1;
+    out->runs.push_back({degrees_[static_cast<std::size_t>(s)], count});
+    return;
+  }
 }
 
 void NtpPartialIndex::best(std::uint32_t limit, std::int64_t count,

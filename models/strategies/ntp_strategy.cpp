@@ -35,29 +35,31 @@ void NtpJob::sync_indexes() {
 }
 
 void NtpJob::apply_layout(std::uint32_t cut, std::uint32_t cut_full,
-                          std::vector<NtpPartial> partials) {
-  for (const NtpPartial& p : applied_partials_) want_partial_[p.domain] = 0;
-  for (const NtpPartial& p : partials)
-    want_partial_[p.domain] = static_cast<std::uint16_t>(p.degree);
+                          const NtpPartialChoice& choice) {
   auto target = [&](std::uint32_t d) {
-    set_domain(d, d < cut ? caps_->cap(d) : d == cut ? cut_full : 0, want_partial_[d]);
+    const bool partial = d < cut && partial_index_->taken(choice, d);
+    set_domain(d,
+               d < cut    ? caps_->cap(d)
+               : d == cut ? cut_full
+                          : 0,
+               partial ? static_cast<std::uint32_t>(partial_index_->degree(d)) : 0);
   };
   const std::uint32_t domains = ctx().health->topology().domains();
   const auto& log = ctx().health->changed_domains();
   if (!targeted_ || applied_log_ > log.size()) {
     for (std::uint32_t d = 0; d < domains; ++d) target(d);
   } else {
-    // Elsewhere the capacity, the side of the cut and the partial group are as at the last
-    // apply, and so is the layout.
+    // Elsewhere the capacity, the side of the cut, the partial group and its side of the
+    // partial threshold are as at the last apply, and so is the layout.
     for (std::size_t k = applied_log_; k < log.size(); ++k) target(log[k]);
     const std::uint32_t last = std::min(std::max(cut, applied_cut_), domains - 1);
     for (std::uint32_t d = std::min(cut, applied_cut_); d <= last; ++d) target(d);
-    for (const NtpPartial& p : applied_partials_) target(p.domain);
-    for (const NtpPartial& p : partials) target(p.domain);
+    partial_index_->for_each_between(applied_choice_, choice, target);
   }
   targeted_ = true;
   applied_cut_ = cut;
-  applied_partials_ = std::move(partials);
+  applied_choice_.slot = choice.slot;
+  applied_choice_.cut = choice.cut;
   applied_log_ = log.size();
 }
 
@@ -66,7 +68,7 @@ void NtpJob::apply_covering() {
   std::int64_t before = 0;
   const std::uint32_t cut = caps_->cutoff(static_cast<std::int64_t>(j.dp) * j.pp, &before);
   apply_layout(cut, static_cast<std::uint32_t>(static_cast<std::int64_t>(j.dp) * j.pp - before),
-               {});
+               NtpPartialChoice{});
   // ntp_config's values when full groups cover the job: every replica whole, nothing degraded.
   config_ = NtpConfig{};
   config_.replicas = j.dp;
@@ -76,9 +78,9 @@ void NtpJob::apply_covering() {
   ctx().signals->boost(ctx().sim->now(), 0, 0);
 }
 
-void NtpJob::apply_short(Candidate& c) {
+void NtpJob::apply_short(const Candidate& c) {
   // Every full group below the limit (none at it), plus the chosen partial groups.
-  apply_layout(c.limit, 0, std::move(c.partials));
+  apply_layout(c.limit, 0, c.choice);
   config_ = c.config;
   active_ = c.config.replicas;
   ctx().signals->boost(ctx().sim->now(), c.config.extra_power_gpus, c.config.boosted_domains);
@@ -92,8 +94,7 @@ void NtpJob::on_layout_reset() {
   const std::uint32_t domains = ctx().health->topology().domains();
   use_full_.assign(domains, 0);
   use_partial_.assign(domains, 0);
-  want_partial_.assign(domains, 0);
-  applied_partials_.clear();
+  applied_choice_ = NtpPartialChoice{};
   targeted_ = false;
   for (std::uint32_t d = 0; d < domains; ++d) {
     if (layout.partial(d)) layout.assign(d, layout.assigned(d), 0);
@@ -137,7 +138,7 @@ NtpJob::Candidate NtpJob::candidate(bool own) {
     return c;
   }
   c.config = ntp_short_config(*caps_, *partial_index_, limit, j.tp, j.pp, j.dp, o_.layout,
-                              *cost_memo_, &c.partials);
+                              *cost_memo_, &c.choice);
   c.rate = c.config.throughput * (1 - c.config.reshard);
   if (j.fixed_batch && c.config.throughput < 1 - 1e-12)
     c.rate = 0;  // would pause: short of the batch
@@ -155,7 +156,7 @@ NtpJob::Candidate NtpJob::best_candidate() {
   return (any.rate - own.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any : own;
 }
 
-void NtpJob::take(Candidate& c) {
+void NtpJob::take(const Candidate& c) {
   if (c.covering)
     apply_covering();
   else

@@ -40,18 +40,18 @@ class NtpJob final : public JobController {
   // A layout NTP could move to: within the job's own domains (all but the last spare_domains)
   // or anywhere, spare domains included. `rate`: its running rate (covering: 1).
   struct Candidate {
-    bool covering = false;             // full groups cover the job (the fast path's layout)
-    bool own = true;                   // restricted to the job's own domains
-    std::uint32_t limit = 0;           // domains below it may be used
-    NtpConfig config;                  // when not covering (its `use` left empty)
-    std::vector<NtpPartial> partials;  // when not covering: the partial groups it takes
+    bool covering = false;    // full groups cover the job (the fast path's layout)
+    bool own = true;          // restricted to the job's own domains
+    std::uint32_t limit = 0;  // domains below it may be used
+    NtpConfig config;         // when not covering (its `use` left empty)
+    NtpPartialChoice choice;  // when not covering: the partial groups it takes
     double rate = 0;
   };
   Candidate candidate(bool own);
   // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
   // foreground spare swap-in before the next expected job fault (or keeps replicas alive).
   Candidate best_candidate();
-  void take(Candidate& c);  // may leave c's partial groups moved from
+  void take(const Candidate& c);
   // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
   void reconfigure(bool planned, int from);
   Steps reconfiguration_steps(bool planned, int from, int to) const;
@@ -69,8 +69,8 @@ class NtpJob final : public JobController {
   // values as ntp_config.
   void sync_indexes();    // brings the capacity and partial indexes up to the current health
   void apply_covering();  // needs sync_indexes()
-  void apply_short(Candidate& c);
-  void apply_layout(std::uint32_t cut, std::uint32_t cut_full, std::vector<NtpPartial> partials);
+  void apply_short(const Candidate& c);
+  void apply_layout(std::uint32_t cut, std::uint32_t cut_full, const NtpPartialChoice& choice);
   void set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial);
 
   NtpStrategyOptions o_;
@@ -82,12 +82,11 @@ class NtpJob final : public JobController {
   std::unique_ptr<CostMemo> cost_memo_;  // this lane's lock-free front to ctx().cost
   bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
   // The layout is exactly the target of the last apply_layout: full groups below applied_cut_
-  // (and some at it), the partial groups applied_partials_ (also in want_partial_, per domain),
-  // with the health as of log entry applied_log_.
+  // (and some at it), the partial groups below it that applied_choice_ takes, with the health
+  // as of log entry applied_log_.
   bool targeted_ = false;
   std::uint32_t applied_cut_ = 0;
-  std::vector<NtpPartial> applied_partials_;
-  std::vector<std::uint16_t> want_partial_;
+  NtpPartialChoice applied_choice_;  // its threshold only (runs left empty)
   std::size_t applied_log_ = 0;
 };
 

@@ -69,6 +69,60 @@ std::vector<NtpDomainUse> short_use(const CapacityIndex& caps, std::uint32_t lim
   return use;
 }
 
+// ntp_replica_figures as first written: every replica's stage vector spelled out and costed one
+// by one (the run-length version costs identical replicas once).
+NtpConfig reference_figures(std::int64_t full_used, const std::vector<NtpPartial>& partials, int tp,
+                            int pp, int dp, const NtpOptions& o, const CostModel& cost) {
+  NtpConfig c;
+  double total = 0;
+  int min_degree = tp;
+  std::vector<double> powers;
+  auto add_degraded_replica = [&](std::span<const int> degrees) {
+    powers.assign(degrees.size(), 1.0);
+    for (std::size_t i = 0; i < degrees.size(); ++i) {
+      const int deg = degrees[i];
+      if (deg >= tp) continue;
+      powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
+      if (powers[i] > 1) {
+        c.extra_power_gpus += (powers[i] - 1) * deg;
+        ++c.boosted_domains;
+      }
+      min_degree = std::min(min_degree, deg);
+    }
+    total += cost.replica_throughput(degrees, powers);
+    ++c.degraded_replicas;
+  };
+  const auto groups = full_used + static_cast<std::int64_t>(partials.size());
+  if (o.packing) {
+    c.replicas = static_cast<int>(std::min<std::int64_t>(dp, groups / pp));
+    const auto full_replicas = static_cast<int>(std::min<std::int64_t>(c.replicas, full_used / pp));
+    total += full_replicas;
+    std::vector<int> degrees(
+        static_cast<std::size_t>(full_used - static_cast<std::int64_t>(full_replicas) * pp), tp);
+    for (const NtpPartial& p : partials) degrees.push_back(p.degree);
+    for (int r = full_replicas; r < c.replicas; ++r)
+      add_degraded_replica(std::span<const int>(degrees).subspan(
+          static_cast<std::size_t>(r - full_replicas) * pp, static_cast<std::size_t>(pp)));
+  } else {
+    std::int64_t full_left = full_used;
+    std::vector<int> degrees(static_cast<std::size_t>(pp), tp);
+    for (const NtpPartial& p : partials) {
+      if (full_left < pp - 1 || c.replicas >= dp) break;
+      full_left -= pp - 1;
+      degrees.back() = p.degree;
+      add_degraded_replica(degrees);
+      ++c.replicas;
+    }
+    const int healthy = static_cast<int>(std::min<std::int64_t>(dp - c.replicas, full_left / pp));
+    c.replicas += healthy;
+    total += healthy;
+  }
+  c.min_degree = min_degree;
+  c.throughput = total / dp;
+  c.reshard = c.degraded_replicas > 0 ? cost.reshard_overhead(min_degree) : 0.0;
+  return c;
+}
+
 void check_same(const NtpConfig& got, const std::vector<NtpDomainUse>& got_use,
                 const NtpConfig& want) {
   REQUIRE(got_use.size() == want.use.size());
@@ -99,7 +153,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
       {12, 3, 5, 9, 1, false, 1, {2, 8, 11}},     {32, 2, 5, 12, 2, true, 24, {}},
   };
   std::mt19937_64 rng(14);
-  int short_cases = 0, with_partials = 0, ties = 0;
+  int short_cases = 0, with_partials = 0, ties = 0, copies = 0;
   for (const Setting& s : settings) {
     const RunPlan plan = plan_for(s);
     const Topology& topo = *plan.topology;
@@ -123,6 +177,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
         CostMemo memo(*plan.cost);
         std::vector<std::uint32_t> active;
         std::vector<NtpPartial> partials;
+        NtpPartialChoice choice;
         const std::int64_t needed = static_cast<std::int64_t>(s.dp) * s.pp;
         for (int step = 0; step < 600; ++step) {
           // Mostly single GPUs, sometimes a whole node; repairs keep the faults few.
@@ -144,9 +199,28 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
             if (caps.prefix(limit) >= needed) continue;  // covering: the fast path's case
             ++short_cases;
             const NtpConfig got =
-                ntp_short_config(caps, index, limit, s.tp, s.pp, s.dp, o, memo, &partials);
+                ntp_short_config(caps, index, limit, s.tp, s.pp, s.dp, o, memo, &choice);
             const NtpConfig want = ntp_config(health, s.tp, s.pp, s.dp, o, *plan.cost, limit);
+            // The threshold takes exactly the listed choice, with the same runs.
+            partials.clear();
+            index.best(limit, needed - caps.prefix(limit), &partials);
+            const auto runs = degree_runs(partials);
+            REQUIRE(runs.size() == choice.runs.size());
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+              REQUIRE(runs[i].degree == choice.runs[i].degree);
+              REQUIRE(runs[i].count == choice.runs[i].count);
+            }
+            for (std::uint32_t d = 0; d < limit; ++d)
+              REQUIRE(index.taken(choice, d) ==
+                      std::any_of(partials.begin(), partials.end(),
+                                  [&](const NtpPartial& p) { return p.domain == d; }));
             check_same(got, short_use(caps, limit, partials), want);
+            // And the run-length figures equal costing every replica one by one.
+            NtpConfig ref =
+                reference_figures(caps.prefix(limit), partials, s.tp, s.pp, s.dp, o, *plan.cost);
+            ref.use = want.use;
+            check_same(got, short_use(caps, limit, partials), ref);
+            copies += static_cast<int>(!runs.empty() && runs.front().count >= 2 * s.pp);
             with_partials += !partials.empty();
             for (std::size_t i = 1; i < partials.size(); ++i) {
               // Rank order: degree falling, then domain rising.
@@ -165,6 +239,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
   CHECK(short_cases > 2000);
   CHECK(with_partials > 1000);
   CHECK(ties > 100);
+  CHECK(copies > 100);  // identical replicas costed once
 }
 
 TEST_CASE("NTP partial index: a domain's degree follows healthy % tp and the allowed degrees") {
