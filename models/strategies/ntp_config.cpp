@@ -90,8 +90,8 @@ std::vector<NtpDegreeRun> degree_runs(std::span<const NtpPartial> partials) {
 void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs,
                          int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost) {
   // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
-  // `copies` identical replicas are costed once but accumulated one by one, in replica order,
-  // so the sums are exactly those of costing every replica.
+  // `copies` identical replicas are costed once and counted `copies` times, so the work grows
+  // with the number of runs, not of groups.
   c.replicas = c.degraded_replicas = c.boosted_domains = 0;
   c.extra_power_gpus = 0;
   double total = 0;
@@ -99,22 +99,23 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   std::vector<double> powers;
   auto add_degraded_replicas = [&](std::span<const int> degrees, std::int64_t copies) {
     powers.assign(degrees.size(), 1.0);
+    double extra = 0;
+    int boosted = 0;
     for (std::size_t i = 0; i < degrees.size(); ++i) {
       const int deg = degrees[i];
       if (deg >= tp) continue;
       powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
+      if (powers[i] > 1) {
+        extra += (powers[i] - 1) * deg;
+        ++boosted;
+      }
       min_degree = std::min(min_degree, deg);
     }
-    const double r = cost.replica_throughput(degrees, powers);
-    for (std::int64_t k = 0; k < copies; ++k) {
-      for (std::size_t i = 0; i < degrees.size(); ++i)
-        if (degrees[i] < tp && powers[i] > 1) {
-          c.extra_power_gpus += (powers[i] - 1) * degrees[i];
-          ++c.boosted_domains;
-        }
-      total += r;
-      ++c.degraded_replicas;
-    }
+    const auto n = static_cast<double>(copies);
+    total += n * cost.replica_throughput(degrees, powers);
+    c.extra_power_gpus += n * extra;
+    c.boosted_domains += static_cast<int>(copies) * boosted;
+    c.degraded_replicas += static_cast<int>(copies);
   };
   std::int64_t partial_groups = 0;
   for (const NtpDegreeRun& run : runs) partial_groups += run.count;

@@ -70,7 +70,8 @@ std::vector<NtpDomainUse> short_use(const CapacityIndex& caps, std::uint32_t lim
 }
 
 // ntp_replica_figures as first written: every replica's stage vector spelled out and costed one
-// by one (the run-length version costs identical replicas once).
+// by one (the run-length version costs identical replicas once and multiplies: equal up to
+// rounding).
 NtpConfig reference_figures(std::int64_t full_used, const std::vector<NtpPartial>& partials, int tp,
                             int pp, int dp, const NtpOptions& o, const CostModel& cost) {
   NtpConfig c;
@@ -218,8 +219,13 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
             // And the run-length figures equal costing every replica one by one.
             NtpConfig ref =
                 reference_figures(caps.prefix(limit), partials, s.tp, s.pp, s.dp, o, *plan.cost);
-            ref.use = want.use;
-            check_same(got, short_use(caps, limit, partials), ref);
+            CHECK(got.replicas == ref.replicas);
+            CHECK(got.degraded_replicas == ref.degraded_replicas);
+            CHECK(got.min_degree == ref.min_degree);
+            CHECK(got.throughput == doctest::Approx(ref.throughput).epsilon(1e-12));
+            CHECK(got.reshard == ref.reshard);
+            CHECK(got.extra_power_gpus == doctest::Approx(ref.extra_power_gpus).epsilon(1e-12));
+            CHECK(got.boosted_domains == ref.boosted_domains);
             copies += static_cast<int>(!runs.empty() && runs.front().count >= 2 * s.pp);
             with_partials += !partials.empty();
             for (std::size_t i = 1; i < partials.size(); ++i) {
