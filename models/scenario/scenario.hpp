@@ -90,6 +90,7 @@ struct Scenario {
   std::vector<double> failed_gpu_thresholds{
       0.001};                 // /report: cluster-health time-above thresholds
   double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
+  double train_steps = 0;     // /report: the same in healthy steps (make_plan sets train_hours)
   double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost)
   std::string baseline;       // /report: a compared strategy, or "" (none)
   std::vector<StrategyConfig> strategies;

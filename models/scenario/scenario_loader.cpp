@@ -298,7 +298,13 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   if (s.cost.model == "iteration" && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
   s.failed_gpu_thresholds = top.object("report").numbers("failed_gpu_thresholds");
-  s.train_hours = top.object("report").number("train_hours");
+  {
+    ParamReader report = top.object("report");
+    s.train_hours = report.number("train_hours");
+    s.train_steps = report.number("train_steps");
+    if (s.train_hours > 0 && s.train_steps > 0)
+      throw report.error("train_steps", "set train_hours or train_steps, not both");
+  }
   s.gpu_hour_price = top.object("report").number("gpu_hour_price");
   parse_strategies(top, s, resolved);
   parse_baseline(top.object("report"), s);

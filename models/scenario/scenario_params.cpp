@@ -304,10 +304,13 @@ const ParamSection& report() {
                   "GPUs failed"),
           number("train_hours", "h", 0.0, 0, kInf,
                  "training the job needs on the healthy, failure-free cluster; > 0 adds each "
-                 "strategy's "
-                 "time to train (train_hours / Goodput) and GPU-hours (x every GPU of the cluster, "
-                 "spares "
-                 "included) to the report"),
+                 "strategy's time to train (train_hours / Goodput) and GPU-hours (x every GPU of "
+                 "the cluster, spares included), and the run to completion: per run, when "
+                 "progress first reaches it (mean, p50, p90, p99 over runs; set horizon_hours "
+                 "long enough for the runs to finish)"),
+          number("train_steps", "steps", 0.0, 0, kInf,
+                 "the same target in training steps of the healthy job (x its step time from "
+                 "the cost model); set train_hours or train_steps, not both"),
           number(
               "gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
               "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to train"),

@@ -21,6 +21,16 @@ inline constexpr int kReportSchemaVersion =
     2;  // 2: per-strategy checkpoint, price list, mechanisms paid
 extern const char* const kToolVersion;
 
+// Run to completion over the runs: hours until each run's progress reached /report/train_hours
+// (RunMetrics::completion_hours). Percentiles are nearest-rank over every run, a run that did
+// not finish within the horizon counting as longer than all: -1 when the percentile falls on
+// such a run. `mean_hours` is over the finished runs (0: none).
+struct CompletionSummary {
+  std::size_t runs = 0, finished = 0;
+  double mean_hours = 0, p50_hours = -1, p90_hours = -1, p99_hours = -1;
+};
+CompletionSummary summarize_completion(const std::vector<RunMetrics>& runs);
+
 struct StrategySummary {
   std::string name;
   Summary goodput, ettr, interruptions, failures, job_failures, gpu_hours_down, peak_failed_gpus,
@@ -40,6 +50,7 @@ struct StrategySummary {
   // /report/train_hours > 0: wall hours to train (train_hours / Goodput, per run) and the GPU-hours
   // (and cost, with /report/gpu_hour_price) of the whole cluster for that long.
   Summary time_to_train_hours, gpu_hours_to_train, cost_to_train;
+  CompletionSummary completion;  // the same target, run to completion (runs = 0: no target)
 };
 
 struct Report {

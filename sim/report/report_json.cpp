@@ -129,6 +129,22 @@ Json report_json(const Report& rep) {
                                              {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
       if (sc.gpu_hour_price > 0)
         strategies[s.name]["time_to_train"]["cost"] = summary_json(s.cost_to_train);
+      const CompletionSummary& c = s.completion;
+      auto hours = [](double h) { return h > 0 ? Json(h) : Json(nullptr); };
+      Json done = {{"runs", c.runs},
+                   {"finished", c.finished},
+                   {"mean_hours", hours(c.mean_hours)},
+                   {"p50_hours", hours(c.p50_hours)},
+                   {"p90_hours", hours(c.p90_hours)},
+                   {"p99_hours", hours(c.p99_hours)}};
+      if (sc.gpu_hour_price > 0) {
+        const double per_hour = static_cast<double>(rep.plan->topology->gpus()) * sc.gpu_hour_price;
+        auto cost = [&](double h) { return h > 0 ? Json(h * per_hour) : Json(nullptr); };
+        done["cost_p50"] = cost(c.p50_hours);
+        done["cost_p90"] = cost(c.p90_hours);
+        done["cost_p99"] = cost(c.p99_hours);
+      }
+      strategies[s.name]["run_to_completion"] = done;
     }
     if (sc.mode != RunMode::Snapshot) {
       Json paid = Json::object();

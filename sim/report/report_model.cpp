@@ -19,6 +19,27 @@ Summary summarize_by(const std::vector<RunMetrics>& runs, F field) {
 
 }  // namespace
 
+CompletionSummary summarize_completion(const std::vector<RunMetrics>& runs) {
+  CompletionSummary c;
+  c.runs = runs.size();
+  std::vector<double> hours;  // finished runs, sorted; the others come after them all
+  for (const RunMetrics& m : runs)
+    if (m.completion_hours > 0) hours.push_back(m.completion_hours);
+  std::sort(hours.begin(), hours.end());
+  c.finished = hours.size();
+  double sum = 0;
+  for (double h : hours) sum += h;
+  c.mean_hours = hours.empty() ? 0 : sum / static_cast<double>(hours.size());
+  auto rank = [&](double q) {  // nearest rank: the ceil(q n)-th smallest
+    const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(c.runs) - 1e-9));
+    return k >= 1 && k <= hours.size() ? hours[k - 1] : -1.0;
+  };
+  c.p50_hours = rank(0.50);
+  c.p90_hours = rank(0.90);
+  c.p99_hours = rank(0.99);
+  return c;
+}
+
 Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
   Report rep;
   rep.plan = &plan;
@@ -71,6 +92,7 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       s.gpu_hours_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus; });
       s.cost_to_train =
           summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus * price; });
+      s.completion = summarize_completion(r);
     }
     double wall = 0, interruptions = 0;
     for (const auto& m : r) {

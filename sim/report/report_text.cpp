@@ -31,6 +31,40 @@ std::string num_ci(const Summary& s, const char* f = "%.1f") {
   return fmt(f, s.mean) + " ± " + fmt(f, s.ci95);
 }
 
+// "Run to completion": per strategy, how long the runs took to reach /report/train_hours
+// (days), with the cost of holding the cluster that long when priced.
+std::string completion_markdown(const Report& rep) {
+  const Scenario& sc = rep.plan->scenario;
+  const bool priced = sc.gpu_hour_price > 0;
+  const double per_hour = static_cast<double>(rep.plan->topology->gpus()) * sc.gpu_hour_price;
+  std::ostringstream s;
+  s << "\n### Run to completion\n\nEach run measured until its progress first reached the target"
+    << (sc.train_steps > 0 ? fmt(" (%.0f steps", sc.train_steps) +
+                                 fmt(" = %.4g h", sc.train_hours) + " of failure-free training)"
+                           : "")
+    << ", within the " << fmt("%.0f", sc.horizon_hours)
+    << " h horizon. Days to finish; percentiles over the runs (\"> horizon\": that share of "
+       "runs had not finished).\n\n| strategy | finished | mean | p50 | p90 | p99 |"
+    << (priced ? " cost p50 | cost p90 |" : "") << "\n|---|---|---|---|---|---|"
+    << (priced ? "---|---|" : "") << "\n";
+  auto days = [](double h) { return h > 0 ? fmt("%.2f", h / 24) : std::string("> horizon"); };
+  auto cost = [&](double h) { return h > 0 ? fmt("%.4g", h * per_hour) : std::string("-"); };
+  bool unfinished = false;
+  for (const auto& st : rep.strategies) {
+    const CompletionSummary& c = st.completion;
+    unfinished = unfinished || c.finished < c.runs;
+    s << "| " << st.name << " | " << c.finished << " of " << c.runs << " | "
+      << (c.finished ? days(c.mean_hours) : std::string("-")) << " | " << days(c.p50_hours) << " | "
+      << days(c.p90_hours) << " | " << days(c.p99_hours) << " |";
+    if (priced) s << " " << cost(c.p50_hours) << " | " << cost(c.p90_hours) << " |";
+    s << "\n";
+  }
+  if (unfinished)
+    s << "\nSome runs did not finish within the horizon: raise horizon_hours to see their "
+         "completion times (the mean is over the finished runs only).\n";
+  return s.str();
+}
+
 // The verdict. A winner is named only when its paired lead over the runner-up is significant
 // at 95%; otherwise the two are "tied" (and with one seed nothing can be significant).
 // `bold`: markdown emphasis (report.md), plain text on the terminal.
@@ -195,6 +229,7 @@ std::string report_markdown(const Report& rep) {
       if (priced) s << " " << num_ci(st.cost_to_train, "%.4g") << " |";
       s << "\n";
     }
+    s << completion_markdown(rep);
   }
   s << "\n## Where the rest went ("
     << (timed ? "share of wall time" : "share of the failure-free throughput") << ")\n\n| bucket |";

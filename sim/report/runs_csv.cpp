@@ -29,6 +29,7 @@ std::string runs_csv_header(const Scenario& sc) {
     std::snprintf(name, sizeof name, ",time_above_failed_%.10g", x);
     out += name;
   }
+  if (sc.train_hours > 0 && sc.mode != RunMode::Snapshot) out += ",completion_hours";
   return out;
 }
 
@@ -46,6 +47,7 @@ std::string runs_csv_row(const Scenario& sc, const std::string& strategy, std::s
          num(m.failed_gpus_p50) + "," + num(m.failed_gpus_p90) + "," + num(m.failed_gpus_p99);
   for (std::size_t k = 0; k < sc.failed_gpu_thresholds.size(); ++k)
     out += "," + num(k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0);
+  if (sc.train_hours > 0 && sc.mode != RunMode::Snapshot) out += "," + num(m.completion_hours);
   return out;
 }
 

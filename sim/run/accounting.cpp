@@ -7,6 +7,7 @@ namespace goodput {
 void Accounting::advance(Time t) {
   if (t <= last_) return;
   const double dt = to_seconds(t - last_);
+  const double before = progress_;
   if (phase_.cycle.on() && phase_.rate > 0) {
     advance_cycle(t, dt);
   } else {
@@ -22,7 +23,24 @@ void Accounting::advance(Time t) {
   idle_gpu_s_ += static_cast<double>(std::max<std::int64_t>(0, total_gpus_ - down_ - in_use_)) * dt;
   boost_energy_s_ += boost_power_ * dt;
   boosted_domain_s_ += boosted_domains_ * dt;
+  note_completion(before, t);
   last_ = t;
+}
+
+void Accounting::note_completion(double before, Time t) {
+  if (target_s_ <= 0 || completed_at_ >= 0 || progress_ < target_s_ || phase_.rate <= 0) return;
+  // Progress over [last_, x] is rate x (training seconds in it): find the first millisecond x
+  // at which it reaches the target (save windows of a cycle do not train).
+  const double need = (target_s_ - before) / phase_.rate;  // training seconds
+  auto trained = [&](Time x) {
+    return phase_.cycle.on() ? run_between(last_, x) : to_seconds(x - last_);
+  };
+  Time lo = last_, hi = t;  // trained(lo) < need <= trained(hi), up to rounding
+  while (hi - lo > 1) {
+    const Time mid = lo + (hi - lo) / 2;
+    (trained(mid) >= need ? hi : lo) = mid;
+  }
+  completed_at_ = hi;
 }
 
 void Accounting::promote_pending(Time t) {
@@ -160,6 +178,9 @@ RunMetrics Accounting::finish(Time horizon, std::int64_t events) {
   out.boost_energy_gpu_hours = boost_energy_s_ / 3600.0;
   out.boosted_domain_hours = boosted_domain_s_ / 3600.0;
   out.wall_hours = wall / 3600.0;
+  out.completion_hours = target_s_ <= 0      ? 0.0
+                         : completed_at_ < 0 ? -1.0
+                                             : to_seconds(completed_at_) / 3600.0;
   // Time-weighted failed-GPU quantiles: the smallest count whose cumulative time reaches q.
   auto quantile = [&](double q) {
     double cum = 0;

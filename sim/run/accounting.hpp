@@ -3,7 +3,9 @@
 // back or lost work moves from progress to WASTED_PROGRESS, so progress plus every bucket
 // always equals the wall time elapsed. A running phase may carry a checkpoint cycle: its save
 // windows, snapshots and durable points are integrated in closed form (no events). Also
-// integrates down and idle GPU-hours.
+// integrates down and idle GPU-hours. With a completion target (ideal seconds of training, from
+// /report/train_hours or train_steps) it records when progress first reaches it: the run to
+// completion, exact within a phase (progress is linear in training time).
 #pragma once
 
 #include <vector>
@@ -15,8 +17,11 @@ namespace goodput {
 
 class Accounting final : public JobObserver {
  public:
-  explicit Accounting(std::int64_t total_gpus, std::vector<double> failed_thresholds = {})
-      : total_gpus_(total_gpus), failed_thresholds_(std::move(failed_thresholds)) {}
+  explicit Accounting(std::int64_t total_gpus, std::vector<double> failed_thresholds = {},
+                      double completion_target_s = 0)
+      : total_gpus_(total_gpus),
+        failed_thresholds_(std::move(failed_thresholds)),
+        target_s_(completion_target_s) {}
 
   void phase(Time t, const Phase& p) override;
   void checkpoint_aborted(Time t) override;
@@ -38,9 +43,14 @@ class Accounting final : public JobObserver {
   void advance_cycle(Time t, double dt);
   void promote_pending(Time t);
   double run_between(Time a, Time b) const;  // non-saving seconds of the current cycle in [a, b]
+  // Progress went from `before` at last_ to progress_ at t in the current phase: if it first
+  // reached the target in between, records when.
+  void note_completion(double before, Time t);
 
   std::int64_t total_gpus_;
   std::vector<double> failed_thresholds_;
+  double target_s_ = 0;            // completion target in ideal seconds (0: none)
+  Time completed_at_ = -1;         // when progress first reached it (-1: not yet)
   std::vector<double> down_time_;  // seconds spent with exactly i GPUs down
   Time last_ = 0;
   Phase phase_ = Phase::stalled(Bucket::WaitingForCapacity);

@@ -39,6 +39,10 @@ const std::vector<RunMetricField>& run_metric_fields() {
             "snapshot mode: job TP groups with no failed GPU",
             &RunMetrics::healthy_tp_groups_fraction),
       field("wall_hours", "h", "the run's horizon", &RunMetrics::wall_hours),
+      field("completion_hours", "h",
+            "hours until progress first reached /report/train_hours (-1: not within the "
+            "horizon, 0: no target)",
+            &RunMetrics::completion_hours),
       field("failed_gpus_mean", "GPUs", "failed GPUs, time-weighted mean",
             &RunMetrics::failed_gpus_mean),
       field("failed_gpus_p50", "GPUs", "failed GPUs, time-weighted median",

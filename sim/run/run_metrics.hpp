@@ -30,6 +30,9 @@ struct RunMetrics {
   double boosted_domain_hours = 0;        // domains boosted x time
   double healthy_tp_groups_fraction = 0;  // snapshot mode: job TP groups with no failed GPU
   double wall_hours = 0;
+  // Run to completion (/report/train_hours or train_steps): hours until the job's progress first
+  // reached the target; -1: not within the horizon; 0: no target.
+  double completion_hours = 0;
   // Cluster health over the run (the same for every strategy of a seed): failed GPUs as a
   // time-weighted distribution, and per /report/failed_gpu_thresholds entry the share of wall
   // time with more than that fraction of all GPUs failed.

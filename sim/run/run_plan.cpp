@@ -188,6 +188,8 @@ RunPlan make_plan(const Scenario& scenario, int threads) {
   plan.topology = topo;
   plan.horizon = from_hours(scenario.horizon_hours);
   plan.cost = make_cost_model(scenario, &plan.cost_info);
+  if (scenario.train_steps > 0)
+    plan.scenario.train_hours = scenario.train_steps * plan.cost->healthy_step_s() / 3600.0;
   if (scenario.mode == RunMode::Snapshot) {
     plan.checkpoint_policy = enum_name(kCheckpointPolicyNames, CheckpointSpec::Policy::None);
     plan.checkpoints.assign(scenario.strategies.size(),

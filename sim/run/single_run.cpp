@@ -18,7 +18,9 @@ struct Lane {
   Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim,
        const StrategyConfig& config, JobObserver* extra)
       : layout(health, plan.scenario.job.tp),
-        accounting(plan.topology->gpus(), plan.scenario.failed_gpu_thresholds) {
+        accounting(
+            plan.topology->gpus(), plan.scenario.failed_gpu_thresholds,
+            plan.scenario.mode == RunMode::Snapshot ? 0.0 : plan.scenario.train_hours * 3600.0) {
     const StrategyInfo* info = find_strategy(config.name);
     if (!info) throw std::logic_error("unknown strategy " + config.name);
     signals.add(&accounting);

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/report/report.hpp"
+#include "sim/report/runs_csv.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "support.hpp"
 
@@ -114,4 +115,64 @@ TEST_CASE("time and cost to train: train_hours / Goodput per run, for the whole 
   const RunPlan bare = make_plan(goodput::test::scenario_from(j));
   CHECK(report_markdown(two_strategies(bare, {0.9, 0.8}, {0.9, 0.8})).find("Time and cost") ==
         std::string::npos);
+}
+
+TEST_CASE("run to completion: exact without failures, percentiles nearest-rank, unfinished runs") {
+  Json j = goodput::test::small_scenario();
+  j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
+  j["checkpoint"] = {{"interval", "none"}};
+  j["report"] = {{"train_hours", 40}};
+  {
+    // No failures, no checkpoints: progress runs at 1, so the target is reached at 40 h exactly.
+    const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+    for (const auto& sr : run_monte_carlo(plan, 1))
+      for (const RunMetrics& m : sr.runs) CHECK(m.completion_hours == doctest::Approx(40.0));
+    CHECK(runs_csv_header(plan.scenario).find(",completion_hours") != std::string::npos);
+  }
+  {
+    // Blocking checkpoint saves (60 s every hour) do not train: completion is later, and a run
+    // cut at that moment has made exactly the target's progress (within a millisecond).
+    j["checkpoint"] = Json::parse(
+        R"({"interval": "fixed", "interval_s": 3600, "save_s": 60, "save_mode": "blocking"})");
+    const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+    const double done = run_monte_carlo(plan, 1)[0].runs[0].completion_hours;
+    CHECK(done > 40.5);
+    Json cut = j;
+    cut["horizon_hours"] = done;
+    cut["report"] = Json::object();
+    const RunPlan at = make_plan(goodput::test::scenario_from(cut));
+    const RunMetrics m = run_monte_carlo(at, 1)[0].runs[0];
+    CHECK(m.goodput * done * 3600 == doctest::Approx(40 * 3600).epsilon(1e-6));
+  }
+  {
+    // A horizon shorter than the target: nobody finishes.
+    j["horizon_hours"] = 30;
+    const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+    const auto runs = run_monte_carlo(plan, 1);
+    CHECK(runs[0].runs[0].completion_hours == -1.0);
+    const CompletionSummary c = summarize_completion(runs[0].runs);
+    CHECK(c.finished == 0);
+    CHECK(c.p50_hours == -1.0);
+  }
+  // Nearest rank over every run; unfinished runs rank last.
+  std::vector<RunMetrics> r(10);
+  for (int i = 0; i < 10; ++i) r[static_cast<std::size_t>(i)].completion_hours = 100.0 - i;
+  r[3].completion_hours = -1;  // 97 did not finish
+  const CompletionSummary c = summarize_completion(r);
+  CHECK(c.runs == 10);
+  CHECK(c.finished == 9);
+  CHECK(c.p50_hours == 95.0);   // 5th smallest of 91..96, 98..100
+  CHECK(c.p90_hours == 100.0);  // 9th smallest
+  CHECK(c.p99_hours == -1.0);   // the 10th: the unfinished run
+  CHECK(c.mean_hours == doctest::Approx((91 + 92 + 93 + 94 + 95 + 96 + 98 + 99 + 100) / 9.0));
+}
+
+TEST_CASE("train_steps: the target in healthy steps, not together with train_hours") {
+  Json j = goodput::test::small_scenario();  // step_s 10 under the proportional model
+  j["report"] = {{"train_steps", 7200}};
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  CHECK(plan.scenario.train_hours == doctest::Approx(7200 * plan.cost->healthy_step_s() / 3600));
+  j["report"]["train_hours"] = 5;
+  CHECK_THROWS_WITH_AS(goodput::test::scenario_from(j), doctest::Contains("/report/train_steps"),
+                       InputError);
 }
