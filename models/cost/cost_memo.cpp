@@ -12,10 +12,19 @@ std::size_t CostMemo::KeyHash::operator()(const std::vector<std::uint64_t>& key)
 }
 
 double CostMemo::replica_throughput(std::span<const int> degrees, std::span<const double> powers) {
+  // The key: the stage vector run-length encoded, two words per run of equal (degree, power):
+  // (run length << 32 | degree) and the power's bits. Exact, and short for the usual replicas
+  // (one or two runs however many stages).
   key_.clear();
-  for (std::size_t i = 0; i < degrees.size(); ++i) {
-    key_.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(degrees[i])));
+  for (std::size_t i = 0; i < degrees.size();) {
+    std::size_t j = i + 1;
+    while (j < degrees.size() && degrees[j] == degrees[i] &&
+           std::bit_cast<std::uint64_t>(powers[j]) == std::bit_cast<std::uint64_t>(powers[i]))
+      ++j;
+    key_.push_back(static_cast<std::uint64_t>(j - i) << 32 |
+                   static_cast<std::uint32_t>(degrees[i]));
     key_.push_back(std::bit_cast<std::uint64_t>(powers[i]));
+    i = j;
   }
   if (auto it = throughput_.find(key_); it != throughput_.end()) return it->second;
   const double r = model_->replica_throughput(degrees, powers);
