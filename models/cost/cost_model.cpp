@@ -259,10 +259,10 @@ calib::ModelShape shape_of(const Scenario& s) {
 
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* info) {
   PowerCurve curve(s.cost.curve_power, s.cost.curve_speed);
-  const bool iteration =
-      s.cost.model == "iteration" || (s.cost.model == "auto" && !s.job.model.is_null());
+  const bool iteration = s.cost.model == CostSpec::Model::Iteration ||
+                         (s.cost.model == CostSpec::Model::Auto && !s.job.model.is_null());
   if (!iteration) {
-    if (info) *info = {"proportional", "", "", "", "", s.job.step_s, {}};
+    if (info) *info = {CostSpec::Model::Proportional, "", "", "", "", s.job.step_s, {}};
     return std::make_shared<ProportionalCost>(s, curve);
   }
   const calib::ModelShape shape = shape_of(s);
@@ -301,7 +301,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
   }
   auto model = std::make_shared<IterationCost>(s, curve, profile, shape);
   if (info)
-    *info = {"iteration",
+    *info = {CostSpec::Model::Iteration,
              path,
              calib::profile_hash(profile),
              profile.source == calib::Source::measured ? "measured" : "analytical",

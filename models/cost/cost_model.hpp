@@ -72,8 +72,8 @@ struct ReshardGeometry {
 ReshardGeometry reshard_geometry(double cols, int n1, int n2);
 
 struct CostInfo {
-  std::string name;          // "proportional" | "iteration"
-  std::string profile_path;  // iteration only
+  CostSpec::Model model = CostSpec::Model::Proportional;  // the one built (never Auto)
+  std::string profile_path;                               // iteration only
   std::string profile_hash;
   std::string profile_source;  // "analytical" | "measured"
   std::string device;

@@ -29,9 +29,7 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.dp = s.job.dp;
   st.microbatches = s.job.microbatches;
   st.virtual_stages = s.job.virtual_stages;
-  st.recompute = s.job.recompute == "full"        ? Recompute::full
-                 : s.job.recompute == "selective" ? Recompute::selective
-                                                  : Recompute::none;
+  st.recompute = s.job.recompute;
   st.sequence_parallel = s.job.sequence_parallel;
   const bool hopper = s.cluster.gpu_type == "H100" || s.cluster.gpu_type == "H200";
   st.nvlink_Bps = (s.cost.nvlink_gbps > 0 ? s.cost.nvlink_gbps : hopper ? 450.0 : 900.0) * 1e9;
@@ -93,9 +91,9 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce", 2 * coll,
                2 * coll};
 
-  if (st.recompute == Recompute::selective) {
+  if (st.recompute == Recompute::Selective) {
     b.recompute_compute_s = b.attention.fwd_s;
-  } else if (st.recompute == Recompute::full) {
+  } else if (st.recompute == Recompute::Full) {
     b.recompute_compute_s = b.compute_fwd_s();
     b.recompute_comm_s = b.tp_comm.fwd_s;
   }

@@ -31,13 +31,11 @@
 
 namespace goodput {
 
-enum class Recompute { none, selective, full };
-
 struct StepSetup {
   calib::ModelShape shape;
   double layers = 1, vocab = 0;
   int tp = 1, pp = 1, dp = 1, microbatches = 1, virtual_stages = 1;
-  Recompute recompute = Recompute::none;
+  Recompute recompute = Recompute::None;
   bool sequence_parallel = true;
   double nvlink_Bps = 0, scaleout_Bps = 0, hbm_Bps = 0;  // bytes per second per GPU
   double dp_overlap = 0.9;

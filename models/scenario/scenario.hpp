@@ -14,6 +14,9 @@
 
 namespace goodput {
 
+// Activation recomputation in the backward pass (/job/recompute).
+enum class Recompute { None, Selective, Full };
+
 struct JobSpec {
   int tp = 8;
   int pp = 1;
@@ -23,7 +26,7 @@ struct JobSpec {
   bool fixed_batch = false;  // /job/batch: fixed keeps the global batch (pause rather than shrink)
   int micro_batch = 1;       // sequences per micro-batch
   int virtual_stages = 1;    // interleaved 1F1B when > 1
-  std::string recompute = "none";  // none | selective | full
+  Recompute recompute = Recompute::None;  // /job/recompute
   bool sequence_parallel = true;
   Json model;  // transformer shape, for the cost model and calibration
 };
@@ -51,11 +54,12 @@ struct CheckpointSpec {
 };
 
 struct CostSpec {
-  std::string model = "auto";  // auto | proportional | iteration
-  std::string profile;         // calibration profile path ("" = the shipped analytical one)
-  bool interpolate = false;    // accept a profile measured for another model shape
-  double nvlink_gbps = 0;      // per GPU, one direction (0 = from the GPU type)
-  double scaleout_gbps = 50;   // per GPU
+  enum class Model { Auto, Proportional, Iteration };
+  Model model = Model::Auto;  // auto: iteration when /job/model is given
+  std::string profile;        // calibration profile path ("" = the shipped analytical one)
+  bool interpolate = false;   // accept a profile measured for another model shape
+  double nvlink_gbps = 0;     // per GPU, one direction (0 = from the GPU type)
+  double scaleout_gbps = 50;  // per GPU
   double dp_overlap = 0.9;
   double reshard_overlap = 0.8;
   bool partial_microbatch = true;  // a degraded replica's last micro-batch may be shortened

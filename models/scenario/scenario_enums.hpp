@@ -28,6 +28,14 @@ inline constexpr EnumName<CheckpointSpec::Policy> kCheckpointPolicyNames[] = {
     {CheckpointSpec::Policy::Daly, "daly"},
     {CheckpointSpec::Policy::AvailabilityOptimal, "availability_optimal"}};
 
+inline constexpr EnumName<Recompute> kRecomputeNames[] = {
+    {Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}};
+
+inline constexpr EnumName<CostSpec::Model> kCostModelNames[] = {
+    {CostSpec::Model::Auto, "auto"},
+    {CostSpec::Model::Proportional, "proportional"},
+    {CostSpec::Model::Iteration, "iteration"}};
+
 // Two-valued settings held as a flag: the flag is the second name.
 inline constexpr EnumName<bool> kBatchNames[] = {{false, "elastic"}, {true, "fixed"}};
 inline constexpr EnumName<bool> kInterArrivalNames[] = {{false, "exponential"}, {true, "weibull"}};

@@ -91,7 +91,7 @@ void parse_job(const ParamReader& r, Scenario& s) {
   s.job.fixed_batch = enum_value(kBatchNames, r.string("batch"));
   s.job.micro_batch = r.integer32("micro_batch");
   s.job.virtual_stages = r.integer32("virtual_stages");
-  s.job.recompute = r.string("recompute");
+  s.job.recompute = enum_value(kRecomputeNames, r.string("recompute"));
   s.job.sequence_parallel = r.boolean("sequence_parallel");
   if (r.present("model")) {
     Json resolved_model, given = r.raw("model");
@@ -276,7 +276,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.recovery.ntp_reshard_s = rec.present("ntp_reshard_s") ? rec.number("ntp_reshard_s") : -1;
   parse_checkpoint(top.object("checkpoint"), s);
   const ParamReader cost = top.object("cost");
-  s.cost.model = cost.string("model");
+  s.cost.model = enum_value(kCostModelNames, cost.string("model"));
   if (cost.present("profile")) {
     s.cost.profile = existing_file(cost, "profile", "profile");
   }
@@ -295,7 +295,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
     if (!(s.cost.curve_power[i] > s.cost.curve_power[i - 1]) ||
         !(s.cost.curve_speed[i] > s.cost.curve_speed[i - 1]))
       throw cost.error("curve_power", "the power curve must increase in power and in speed");
-  if (s.cost.model == "iteration" && s.job.model.is_null())
+  if (s.cost.model == CostSpec::Model::Iteration && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
   s.failed_gpu_thresholds = top.object("report").numbers("failed_gpu_thresholds");
   {

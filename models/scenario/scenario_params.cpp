@@ -178,7 +178,7 @@ const ParamSection& job() {
           integer("virtual_stages", "chunks", 1, 1, 1024,
                   "model chunks per pipeline stage: 1 = 1F1B, v > 1 = interleaved 1F1B (bubble "
                   "(pp-1)/v)"),
-          choice("recompute", {"none", "selective", "full"}, "none",
+          choice("recompute", enum_choices(kRecomputeNames), "none",
                  "activation recomputation in backward: selective = the attention core, full = the "
                  "whole layer"),
           boolean("sequence_parallel", true,
@@ -261,7 +261,7 @@ const ParamSection& cost() {
       "cost",
       "How fast a replica runs at a reduced TP degree.",
       {
-          choice("model", {"auto", "proportional", "iteration"}, "auto",
+          choice("model", enum_choices(kCostModelNames), "auto",
                  "proportional: throughput = degree / tp, no overheads; iteration: per-layer times "
                  "from a "
                  "calibration profile, TP collectives, the exact (interleaved) 1F1B pipeline "

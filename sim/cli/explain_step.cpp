@@ -7,6 +7,7 @@
 
 #include "models/cost/cost_model.hpp"
 #include "models/cost/pipeline_schedule.hpp"
+#include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_loader.hpp"
 #include "sim/core/error.hpp"
 
@@ -112,7 +113,7 @@ int command_explain_step(const ExplainArgs& a) {
       << (st.virtual_stages > 1
               ? "interleaved 1F1B, " + std::to_string(st.virtual_stages) + " chunks per stage"
               : std::string("1F1B"))
-      << ", recompute " << s.job.recompute << ", sequence parallel "
+      << ", recompute " << enum_name(kRecomputeNames, s.job.recompute) << ", sequence parallel "
       << (st.sequence_parallel ? "on" : "off") << "\n\n";
   out << "Per layer at TP" << st.tp << " (busiest GPU, speed 1):\n";
   print_layer(out, mid.layer);

@@ -50,8 +50,9 @@ Json report_json(const Report& rep) {
   j["horizon_hours"] = sc.horizon_hours;
   const CostInfo& ci = plan.cost_info;
   j["mode"] = enum_name(kRunModeNames, sc.mode);
-  j["cost_model"] = {{"name", ci.name}, {"healthy_step_s", ci.healthy_step_s}};
-  if (ci.name == "iteration")
+  j["cost_model"] = {{"name", enum_name(kCostModelNames, ci.model)},
+                     {"healthy_step_s", ci.healthy_step_s}};
+  if (ci.model == CostSpec::Model::Iteration)
     j["cost_model"]["calibration_profile"] = {{"path", ci.profile_path},
                                               {"hash", ci.profile_hash},
                                               {"source", ci.profile_source},

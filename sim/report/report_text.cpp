@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/scenario/scenario_enums.hpp"
 #include "models/strategies/price_list.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/output_dir.hpp"
@@ -278,10 +279,11 @@ std::string report_markdown(const Report& rep) {
       << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
       << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
       << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << ".\n"
-      << "- Cost model: " << plan.cost_info.name
-      << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path +
-                                                   ", hash " + plan.cost_info.profile_hash + ")"
-                                             : std::string())
+      << "- Cost model: " << enum_name(kCostModelNames, plan.cost_info.model)
+      << (plan.cost_info.model == CostSpec::Model::Iteration
+              ? " (profile " + plan.cost_info.profile_path + ", hash " +
+                    plan.cost_info.profile_hash + ")"
+              : std::string())
       << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n";
     return s.str();
   }
@@ -357,10 +359,11 @@ std::string report_markdown(const Report& rep) {
     << ").\n"
     << "- Recovery: prices above; checkpoint save " << sc.checkpoint.save_s << " s ("
     << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
-    << "- Cost model: " << plan.cost_info.name
-    << (plan.cost_info.name == "iteration" ? " (profile " + plan.cost_info.profile_path +
-                                                 ", hash " + plan.cost_info.profile_hash + ")"
-                                           : std::string())
+    << "- Cost model: " << enum_name(kCostModelNames, plan.cost_info.model)
+    << (plan.cost_info.model == CostSpec::Model::Iteration
+            ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash +
+                  ")"
+            : std::string())
     << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n"
     << "- Checkpoint interval (" << plan.checkpoint_policy << "), per strategy:\n";
   for (const auto& st : rep.strategies) {

@@ -112,15 +112,15 @@ TEST_CASE("per-layer terms: causal attention, recomputation, sequence parallelis
       calib::attention_time_s(d.profile, calib::heads_local(sh, 8), sh.seq_len, sh.head_dim(), 1);
   CHECK(l.attention.fwd_s == doctest::Approx(0.5 * full_fwd));
   StepSetup st = d.setup;
-  st.recompute = Recompute::selective;
+  st.recompute = Recompute::Selective;
   CHECK(layer_breakdown(st, d.profile, 8).compute_bwd_s() ==
         doctest::Approx(l.compute_bwd_s() + l.attention.fwd_s));
-  st.recompute = Recompute::full;
+  st.recompute = Recompute::Full;
   const LayerBreakdown f = layer_breakdown(st, d.profile, 8);
   CHECK(f.compute_bwd_s() == doctest::Approx(l.compute_bwd_s() + l.compute_fwd_s()));
   CHECK(f.comm_bwd_s() == doctest::Approx(l.comm_bwd_s() + l.comm_fwd_s()));
   // Sequence parallelism: the same collective volume, element-wise work split over the TP ranks.
-  st.recompute = Recompute::none;
+  st.recompute = Recompute::None;
   st.sequence_parallel = false;
   const LayerBreakdown nsp = layer_breakdown(st, d.profile, 8);
   CHECK(nsp.tp_comm.fwd_s == doctest::Approx(l.tp_comm.fwd_s));
