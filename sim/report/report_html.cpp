@@ -8,6 +8,7 @@
 #include "sim/report/chart_colors.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
+#include "sim/report/markdown_html.hpp"
 #include "sim/report/seek_html.hpp"
 #include "sim/report/text_util.hpp"
 
@@ -382,7 +383,12 @@ std::string report_html(const Report& rep) {
        "save/restore and rolled-back work; waiting = no capacity to run.",
        state_chart(rep)}};
   if (sc.mode == RunMode::Snapshot) charts.pop_back();  // no time axis: no time in state
-  return html_page("goodput report: " + sc.name, intro.str(), charts, tables(rep));
+  // Everything report.md says, from the same source: its title line aside, one level down.
+  std::string md = report_markdown(rep);
+  if (md.rfind("# ", 0) == 0) md.erase(0, md.find('\n') + 1);
+  return html_page(
+      "goodput report: " + sc.name, intro.str(), charts,
+      tables(rep) + "<h2>The whole report (as report.md)</h2>\n" + markdown_html(md, 1));
 }
 
 std::string sweep_html(const Sweep& sw) {

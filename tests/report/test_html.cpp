@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <sstream>
 
 #include "models/strategies/strategy.hpp"
 #include "sim/report/html_page.hpp"
+#include "sim/report/markdown_html.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "support.hpp"
@@ -122,4 +124,42 @@ TEST_CASE("two sweep axes: small multiples, the leader per cell, one colour per 
   REQUIRE(states.size() == 1);
   CHECK(buckets[0]["domain"].size() == kBucketCount);
   CHECK(states[0]["range"][0] != states[0]["range"][2]);  // running and stalled differ
+}
+
+TEST_CASE("markdown_html: headings, tables, lists, bold and code; every piece of text escaped") {
+  const std::string html = markdown_html(
+      "## Title <b>\n\nSome **bold** and `a<b>` text\ncontinued.\n\n| a | b |\n|---|---|\n"
+      "| 1 | **2** |\n\n- one\n- two & three\n\n### Sub\nunmatched ** marker\n",
+      1);
+  CHECK(html.find("<h3>Title &lt;b&gt;</h3>") != std::string::npos);
+  CHECK(
+      html.find("<p>Some <strong>bold</strong> and <code>a&lt;b&gt;</code> text continued.</p>") !=
+      std::string::npos);
+  CHECK(html.find("<table>\n<tr><th>a</th><th>b</th></tr>\n<tr><td>1</td><td><strong>2</strong>"
+                  "</td></tr>\n</table>") != std::string::npos);
+  CHECK(html.find("<ul>\n<li>one</li>\n<li>two &amp; three</li>\n</ul>") != std::string::npos);
+  CHECK(html.find("<h4>Sub</h4>") != std::string::npos);
+  CHECK(html.find("<p>unmatched ** marker</p>") != std::string::npos);
+  CHECK(html.find("<b>") == std::string::npos);  // nothing from the text becomes markup
+}
+
+TEST_CASE("report.html carries every section of report.md") {
+  const RunPlan plan = make_plan(small_at(
+      {"/seeds=3", "/report/train_hours=50", "/report/gpu_hour_price=2", "/horizon_hours=200"}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 2));
+  const std::string md = report_markdown(rep), html = report_html(rep);
+  std::istringstream lines(md);
+  std::string line;
+  int sections = 0;
+  while (std::getline(lines, line))
+    if (line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0) {
+      const bool sub = line[2] == '#';
+      const std::string tag = sub ? "h4" : "h3";
+      CAPTURE(line);
+      CHECK(html.find("<" + tag + ">" + html_escape(line.substr(sub ? 4 : 3)) + "</" + tag + ">") !=
+            std::string::npos);
+      ++sections;
+    }
+  CHECK(sections >= 6);
+  CHECK(html.find("Run to completion") != std::string::npos);
 }
