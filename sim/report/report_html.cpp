@@ -4,31 +4,16 @@
 #include <cstdio>
 #include <sstream>
 
-#include "models/scenario/scenario_params.hpp"
 #include "sim/report/chart_colors.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/markdown_html.hpp"
-#include "sim/report/seek_html.hpp"
 #include "sim/report/text_util.hpp"
+#include "sim/report/vega_lite.hpp"
 
 namespace goodput {
 
 namespace {
-
-using OJson = nlohmann::ordered_json;
-const char* const kSchema = "https://vega.github.io/schema/vega-lite/v6.json";
-
-std::string pct(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", 100 * v);
-  return buf;
-}
-
-OJson with_no_legend(OJson color) {
-  color["legend"] = nullptr;
-  return color;
-}
 
 OJson goodput_chart(const Report& rep) {
   OJson data = OJson::array();
@@ -64,30 +49,41 @@ OJson goodput_chart(const Report& rep) {
                  {{"field", "hi"}, {"format", ".3%"}}}}}}}}}};
 }
 
-// Buckets and states keep their colours in every chart (chart_colors.hpp).
-OJson stacked_color(const std::string& part) {
-  OJson c = part == "bucket" ? bucket_color() : state_color();
-  c["legend"] = {{"labelLimit", 320}};
-  return c;
-}
-
-OJson stacked_chart(const OJson& data, const char* part, const char* title) {
-  return {
-      {"$schema", kSchema},
-      {"width", 600},
-      {"data", {{"values", data}}},
-      {"mark", "bar"},
-      {"encoding",
-       {{"y", {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}}},
-        {"x",
-         {{"field", "share"},
-          {"type", "quantitative"},
-          {"stack", "zero"},
-          {"title", title},
-          {"axis", {{"format", ".1%"}}}}},
-        {"color", stacked_color(part)},
-        {"order", {{"field", "order"}, {"type", "quantitative"}}},
-        {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
+// Run to completion: each finished run's days to reach /report/train_hours, one tick per run
+// and strategy, with the median as a larger mark.
+OJson completion_chart(const Report& rep) {
+  OJson data = OJson::array();
+  for (std::size_t i = 0; i < rep.strategies.size() && i < rep.runs.size(); ++i)
+    for (const RunMetrics& m : rep.runs[i].runs)
+      if (m.completion_hours > 0)
+        data.push_back({{"strategy", rep.strategies[i].name},
+                        {"days", m.completion_hours / 24},
+                        {"what", "run"}});
+  for (const auto& s : rep.strategies)
+    if (s.completion.p50_hours > 0)
+      data.push_back(
+          {{"strategy", s.name}, {"days", s.completion.p50_hours / 24}, {"what", "p50"}});
+  const OJson y = {
+      {"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
+  const OJson x = {{"field", "days"},
+                   {"type", "quantitative"},
+                   {"title", "days to finish (each run; large mark: median)"},
+                   {"scale", {{"zero", false}}}};
+  return {{"$schema", kSchema},
+          {"width", 600},
+          {"data", {{"values", data}}},
+          {"layer",
+           {{{"transform", {{{"filter", "datum.what == 'run'"}}}},
+             {"mark", {{"type", "tick"}, {"opacity", 0.6}}},
+             {"encoding",
+              {{"y", y},
+               {"x", x},
+               {"color", with_no_legend(strategy_color())},
+               {"tooltip", {{{"field", "days"}, {"format", ".2f"}}}}}}},
+            {{"transform", {{{"filter", "datum.what == 'p50'"}}}},
+             {"mark", {{"type", "point"}, {"filled", true}, {"size", 120}, {"color", "black"}}},
+             {"encoding",
+              {{"y", y}, {"x", x}, {"tooltip", {{{"field", "days"}, {"format", ".2f"}}}}}}}}}};
 }
 
 OJson badput_chart(const Report& rep) {
@@ -180,177 +176,6 @@ std::string tables(const Report& rep) {
   return s.str();
 }
 
-bool numeric(const std::vector<std::string>& values) {
-  for (const auto& v : values) {
-    const auto j = nlohmann::json::parse(v, nullptr, false);
-    if (j.is_discarded() || !j.is_number()) return false;
-  }
-  return true;
-}
-
-// An axis title from the parameter declarations: "spare domains (domains)" for
-// /cluster/spare_domains; the pointer itself when it names no declared parameter.
-std::string axis_title(const std::string& pointer) {
-  const ParamDecl* d = find_decl(sections::scenario(), pointer);
-  if (!d) return pointer;
-  std::string name = d->key;
-  std::replace(name.begin(), name.end(), '_', ' ');
-  return d->unit.empty() ? name : name + " (" + d->unit + ")";
-}
-
-// A dimensionless parameter declared within [0, 1] whose name says it is a share is shown as %.
-bool percent_axis(const std::string& pointer) {
-  const ParamDecl* d = find_decl(sections::scenario(), pointer);
-  return d && d->unit.empty() && d->type == ParamType::Number && d->min >= 0 && d->max <= 1 &&
-         (d->key.find("fraction") != std::string::npos ||
-          d->key.find("probability") != std::string::npos);
-}
-
-// Goodput vs one axis: a line per strategy with a CI band; with more axes, one panel per
-// combination of the other axes' values (small multiples), in point order.
-OJson axis_chart(const Sweep& sw, std::size_t axis) {
-  OJson data = OJson::array();
-  const bool num = numeric(sw.axes[axis].values);
-  for (std::size_t p = 0; p < sw.points.size(); ++p) {
-    const auto& pt = sw.points[p];
-    std::string others;
-    for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      if (a != axis)
-        others +=
-            (others.empty() ? "" : ", ") + axis_title(sw.axes[a].pointer) + " = " + pt.values[a];
-    for (const auto& st : pt.report.strategies) {
-      OJson row = {{"strategy", st.name},
-                   {"goodput", st.goodput.mean},
-                   {"lo", std::max(0.0, st.goodput.mean - st.goodput.ci95)},
-                   {"hi", std::min(1.0, st.goodput.mean + st.goodput.ci95)},
-                   {"panel", others},
-                   {"index", p}};
-      row["x"] = num ? OJson::parse(pt.values[axis]) : OJson(pt.values[axis]);
-      data.push_back(row);
-    }
-  }
-  OJson x = {{"field", "x"},
-             {"type", num ? "quantitative" : "ordinal"},
-             {"title", axis_title(sw.axes[axis].pointer)},
-             {"sort", nullptr}};
-  if (num && percent_axis(sw.axes[axis].pointer)) x["axis"] = {{"format", ".2~%"}};
-  const OJson color = strategy_color();
-  const OJson band = {
-      {"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
-      {"encoding",
-       {{"x", x},
-        {"y",
-         {{"field", "lo"}, {"type", "quantitative"}, {"title", "Goodput (mean, 95% CI band)"}}},
-        {"y2", {{"field", "hi"}}},
-        {"color", color}}}};
-  const OJson line = {
-      {"mark", {{"type", "line"}, {"point", true}}},
-      {"encoding",
-       {{"x", x},
-        {"y",
-         {{"field", "goodput"},
-          {"type", "quantitative"},
-          {"scale", {{"zero", false}}},
-          {"axis", {{"format", ".1%"}}},
-          {"title", "Goodput (mean, 95% CI band)"}}},
-        {"color", color},
-        {"tooltip",
-         {{{"field", "strategy"}}, {{"field", "x"}}, {{"field", "goodput"}, {"format", ".3%"}}}}}}};
-  const OJson layers = {band, line};
-  if (sw.axes.size() == 1)
-    return {{"$schema", kSchema},
-            {"width", 600},
-            {"height", 300},
-            {"data", {{"values", data}}},
-            {"layer", layers}};
-  return {{"$schema", kSchema},
-          {"data", {{"values", data}}},
-          {"facet",
-           {{"field", "panel"},
-            {"type", "ordinal"},
-            {"sort", {{"field", "index"}, {"op", "min"}}},
-            {"title", nullptr}}},
-          {"columns", 3},
-          {"spec", {{"width", 260}, {"height", 180}, {"layer", layers}}}};
-}
-
-// Two axes: a heat map of the leading strategy per cell (its colour) and its Goodput, marked
-// when the lead is not significant.
-OJson best_cell_chart(const Sweep& sw) {
-  OJson data = OJson::array();
-  for (const auto& pt : sw.points) {
-    const Report& r = pt.report;
-    const auto& best = r.strategies[r.winner];
-    data.push_back({{"x", pt.values[0]},
-                    {"y", pt.values[1]},
-                    {"best", best.name},
-                    {"label", fmt("%.2f%%", 100 * best.goodput.mean) +
-                                  (r.decided || r.strategies.size() < 2 ? "" : " (tie)")}});
-  }
-  auto axis = [&](std::size_t a, const char* field) {
-    OJson e = {{"field", field}, {"type", "ordinal"}, {"title", axis_title(sw.axes[a].pointer)}};
-    if (numeric(sw.axes[a].values)) {  // numeric order, as the axis values were given
-      OJson order = OJson::array();
-      for (const auto& v : sw.axes[a].values) order.push_back(v);
-      e["sort"] = order;
-    }
-    return e;
-  };
-  OJson color = strategy_color("best");
-  color["title"] = "leading strategy";
-  return {{"$schema", kSchema},
-          {"data", {{"values", data}}},
-          {"encoding", {{"x", axis(0, "x")}, {"y", axis(1, "y")}}},
-          {"layer",
-           {{{"mark", "rect"}, {"encoding", {{"color", color}}}},
-            {{"mark", {{"type", "text"}, {"fontSize", 11}}},
-             {"encoding", {{"text", {{"field", "label"}}}}}}}}};
-}
-
-// A stacked-bar chart per point (rows), strategies within: badput buckets or time in state.
-OJson per_point_chart(const Sweep& sw, bool states) {
-  OJson data = OJson::array();
-  for (std::size_t p = 0; p < sw.points.size(); ++p) {
-    std::string label;
-    for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      label += (a ? ", " : "") + axis_title(sw.axes[a].pointer) + " = " + sw.points[p].values[a];
-    for (const auto& s : sw.points[p].report.strategies) {
-      if (states) {
-        const auto t = time_in_state(s);
-        for (std::size_t i = 0; i < kStates.size(); ++i)
-          data.push_back({{"point", label},
-                          {"index", p},
-                          {"strategy", s.name},
-                          {"state", kStates[i]},
-                          {"order", i},
-                          {"share", t[i]}});
-      } else {
-        for (int b = 0; b < kBucketCount; ++b)
-          data.push_back({{"point", label},
-                          {"index", p},
-                          {"strategy", s.name},
-                          {"bucket", bucket_name(static_cast<Bucket>(b))},
-                          {"order", b},
-                          {"share", s.badput[static_cast<std::size_t>(b)].mean}});
-      }
-    }
-  }
-  OJson inner =
-      stacked_chart(data, states ? "state" : "bucket", states ? "share of wall time" : "badput");
-  OJson spec = {{"width", 500}, {"mark", inner["mark"]}, {"encoding", inner["encoding"]}};
-  return {{"$schema", kSchema},
-          {"data", {{"values", data}}},
-          // Rows in point order (numeric axis order), not sorted as text (120, 1200, 300...).
-          {"facet",
-           {{"row",
-             {{"field", "point"},
-              {"type", "ordinal"},
-              {"sort", {{"field", "index"}, {"op", "min"}}},
-              {"title", nullptr},
-              {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelLimit", 400}}}}}}},
-          {"spec", spec}};
-}
-
 }  // namespace
 
 std::array<double, 4> time_in_state(const StrategySummary& s) {
@@ -383,58 +208,17 @@ std::string report_html(const Report& rep) {
        "save/restore and rolled-back work; waiting = no capacity to run.",
        state_chart(rep)}};
   if (sc.mode == RunMode::Snapshot) charts.pop_back();  // no time axis: no time in state
+  if (sc.mode != RunMode::Snapshot && sc.train_hours > 0)
+    charts.push_back({"completion", "Run to completion",
+                      "Days until each run's progress reached the training target (runs that did "
+                      "not finish within the horizon are not drawn; the table says how many).",
+                      completion_chart(rep)});
   // Everything report.md says, from the same source: its title line aside, one level down.
   std::string md = report_markdown(rep);
   if (md.rfind("# ", 0) == 0) md.erase(0, md.find('\n') + 1);
   return html_page(
       "goodput report: " + sc.name, intro.str(), charts,
       tables(rep) + "<h2>The whole report (as report.md)</h2>\n" + markdown_html(md, 1));
-}
-
-std::string sweep_html(const Sweep& sw) {
-  const Scenario& sc = sw.points.front().plan.scenario;
-  std::ostringstream intro, t;
-  intro << "<p>" << html_escape(sc.description) << "</p>\n<p>" << sw.points.size()
-        << " points; each a full Monte Carlo run. Tables: <a href=\"report.md\">report.md</a>; "
-           "tidy data: "
-           "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>"
-        << command_html(sw.command);
-  std::vector<HtmlChart> charts;
-  if (!sw.seek.is_null()) {  // goal seek: target, answer or why none, evaluations (seek_html.hpp)
-    intro << seek_html_section(sw.seek);
-    charts.push_back(seek_chart(sw.seek));
-  }
-  for (std::size_t a = 0; a < sw.axes.size(); ++a)
-    charts.push_back({"axis" + std::to_string(a), "Goodput vs " + axis_title(sw.axes[a].pointer),
-                      "Mean Goodput per strategy with its 95% CI band.", axis_chart(sw, a)});
-  if (sw.axes.size() == 2)
-    charts.push_back({"best", "Leading strategy per point",
-                      "Colour: the strategy with the highest mean Goodput; text: its Goodput, "
-                      "\"(tie)\" when its paired lead over the runner-up is not significant.",
-                      best_cell_chart(sw)});
-  charts.push_back({"badput", "Where the rest went, per point",
-                    "Badput buckets as shares of wall time.", per_point_chart(sw, false)});
-  charts.push_back(
-      {"states", "Time in state, per point",
-       "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, "
-       "checkpoint save/restore and rolled-back work; waiting = no capacity to run.",
-       per_point_chart(sw, true)});
-  t << "<h2>Points</h2>\n<table><tr><th>point</th>";
-  for (const auto& a : sw.axes) t << "<th>" << html_escape(a.pointer) << "</th>";
-  t << "<th>seeds</th>";
-  for (const auto& st : sw.points.front().report.strategies)
-    t << "<th>" << html_escape(st.name) << " %</th>";
-  t << "</tr>\n";
-  for (std::size_t p = 0; p < sw.points.size(); ++p) {
-    t << "<tr><td>" << p << "</td>";
-    for (const auto& v : sw.points[p].values) t << "<td>" << html_escape(v) << "</td>";
-    t << "<td>" << sw.points[p].plan.scenario.seeds << "</td>";
-    for (const auto& st : sw.points[p].report.strategies)
-      t << "<td>" << pct(st.goodput.mean) << " ± " << pct(st.goodput.ci95) << "</td>";
-    t << "</tr>\n";
-  }
-  t << "</table>\n";
-  return html_page("goodput sweep: " + sc.name, intro.str(), charts, t.str());
 }
 
 }  // namespace goodput

@@ -162,4 +162,18 @@ TEST_CASE("report.html carries every section of report.md") {
     }
   CHECK(sections >= 6);
   CHECK(html.find("Run to completion") != std::string::npos);
+  // The completion chart: one tick per finished run and one median mark per strategy.
+  const Json specs = specs_of(html);
+  REQUIRE(specs.contains("completion"));
+  std::size_t finished = 0, medians = 0;
+  for (const auto& st : rep.strategies) {
+    finished += st.completion.finished;
+    medians += st.completion.p50_hours > 0 ? 1 : 0;
+  }
+  CHECK(finished > 0);
+  CHECK(specs["completion"]["data"]["values"].size() == finished + medians);
+  // Without a target: no chart.
+  const RunPlan bare = make_plan(small_at({}));
+  CHECK_FALSE(
+      specs_of(report_html(build_report(bare, run_monte_carlo(bare, 1)))).contains("completion"));
 }
