@@ -188,6 +188,50 @@ OJson per_point_chart(const Sweep& sw, bool states) {
           {"spec", spec}};
 }
 
+// The trade-off in one chart: each point's Goodput against its cost to train (mean, with
+// /report/train_hours and gpu_hour_price; the whole cluster, spares included), a line per
+// strategy in point order, the axis values in the tooltip. Empty when the points are unpriced.
+OJson cost_tradeoff_chart(const Sweep& sw) {
+  OJson data = OJson::array();
+  for (std::size_t p = 0; p < sw.points.size(); ++p) {
+    const auto& pt = sw.points[p];
+    const Scenario& sc = pt.plan.scenario;
+    if (sc.mode == RunMode::Snapshot || sc.train_hours <= 0 || sc.gpu_hour_price <= 0) return {};
+    std::string label;
+    for (std::size_t a = 0; a < sw.axes.size(); ++a)
+      label += (a ? ", " : "") + axis_title(sw.axes[a].pointer) + " = " + pt.values[a];
+    for (const auto& st : pt.report.strategies)
+      data.push_back({{"strategy", st.name},
+                      {"goodput", st.goodput.mean},
+                      {"cost", st.cost_to_train.mean},
+                      {"point", label},
+                      {"index", p}});
+  }
+  const OJson enc = {{"x",
+                      {{"field", "cost"},
+                       {"type", "quantitative"},
+                       {"title", "cost to train (mean)"},
+                       {"scale", {{"zero", false}}}}},
+                     {"y",
+                      {{"field", "goodput"},
+                       {"type", "quantitative"},
+                       {"title", "Goodput (mean)"},
+                       {"scale", {{"zero", false}}},
+                       {"axis", {{"format", ".1%"}}}}},
+                     {"color", strategy_color()},
+                     {"order", {{"field", "index"}, {"type", "quantitative"}}},
+                     {"tooltip",
+                      {{{"field", "strategy"}},
+                       {{"field", "point"}},
+                       {{"field", "goodput"}, {"format", ".2%"}},
+                       {{"field", "cost"}, {"format", ".4~s"}}}}};
+  return {{"$schema", kSchema},
+          {"width", 600},
+          {"data", {{"values", data}}},
+          {"mark", {{"type", "line"}, {"point", true}}},
+          {"encoding", enc}};
+}
+
 }  // namespace
 
 std::string sweep_html(const Sweep& sw) {
@@ -211,6 +255,12 @@ std::string sweep_html(const Sweep& sw) {
                       "Colour: the strategy with the highest mean Goodput; text: its Goodput, "
                       "\"(tie)\" when its paired lead over the runner-up is not significant.",
                       best_cell_chart(sw)});
+  if (OJson tradeoff = cost_tradeoff_chart(sw); !tradeoff.is_null())
+    charts.push_back({"cost", "Goodput against cost to train",
+                      "Each point's mean Goodput and mean cost to train (/report/train_hours at "
+                      "/report/gpu_hour_price, the whole cluster held, spares included), a line "
+                      "per strategy in point order: up and to the left is better.",
+                      tradeoff});
   charts.push_back({"badput", "Where the rest went, per point",
                     "Badput buckets as shares of wall time.", per_point_chart(sw, false)});
   charts.push_back(

@@ -62,6 +62,24 @@ TEST_CASE("a sweep's report.html draws Goodput against each axis with CI bands")
   CHECK(specs["badput"]["facet"]["row"]["field"] == "point");
   CHECK(specs["states"]["data"]["values"].size() == 3 * 3 * 4);
   CHECK(!std::filesystem::exists(std::filesystem::path(dir) / "point-000" / "report.html"));
+  CHECK_FALSE(specs.contains("cost"));  // unpriced: no trade-off chart
+}
+
+TEST_CASE("a priced sweep's report.html draws Goodput against cost to train, one mark per cell") {
+  const std::string dir = scratch("html-sweep-cost");
+  SweepOptions opt;
+  opt.threads = 2;
+  sweep_small(dir, "/cluster/spare_domains=0,2,4", opt,
+              {"/report/train_hours=50", "/report/gpu_hour_price=2"});
+  const Json specs = specs_of(slurp(std::filesystem::path(dir) / "report.html"));
+  REQUIRE(specs.contains("cost"));
+  const auto& values = specs["cost"]["data"]["values"];
+  CHECK(values.size() == 3 * 3);  // 3 points x 3 strategies
+  for (const auto& v : values) {
+    CHECK(v["cost"].get<double>() > 0);
+    CHECK(v["goodput"].get<double>() > 0);
+  }
+  CHECK(specs["cost"]["encoding"]["order"]["field"] == "index");
 }
 
 namespace {
@@ -126,7 +144,7 @@ TEST_CASE("two sweep axes: small multiples, the leader per cell, one colour per 
   CHECK(states[0]["range"][0] != states[0]["range"][2]);  // running and stalled differ
 }
 
-TEST_CASE("markdown_html: headings, tables, lists, bold and code; every piece of text escaped") {
+TEST_CASE("markdown_html: headings, tables, lists, bold and code, all text escaped") {
   const std::string html = markdown_html(
       "## Title <b>\n\nSome **bold** and `a<b>` text\ncontinued.\n\n| a | b |\n|---|---|\n"
       "| 1 | **2** |\n\n- one\n- two & three\n\n### Sub\nunmatched ** marker\n",
