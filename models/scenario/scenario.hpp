@@ -96,7 +96,9 @@ struct Scenario {
   double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
   double train_steps = 0;     // /report: the same in healthy steps (make_plan sets train_hours)
   double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost)
-  std::string baseline;       // /report: a compared strategy, or "" (none)
+  // /report energy: kW per working GPU (0: no energy figures), idle share, PUE, price per kWh.
+  double gpu_power_kw = 0, idle_power_fraction = 0.3, pue = 1.2, energy_price_per_kwh = 0;
+  std::string baseline;  // /report: a compared strategy, or "" (none)
   std::vector<StrategyConfig> strategies;
   Json resolved;
   Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file)

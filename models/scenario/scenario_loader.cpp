@@ -302,6 +302,10 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
     ParamReader report = top.object("report");
     s.train_hours = report.number("train_hours");
     s.train_steps = report.number("train_steps");
+    s.gpu_power_kw = report.number("gpu_power_kw");
+    s.idle_power_fraction = report.number("idle_power_fraction");
+    s.pue = report.number("pue");
+    s.energy_price_per_kwh = report.number("energy_price_per_kwh");
     if (s.train_hours > 0 && s.train_steps > 0)
       throw report.error("train_steps", "set train_hours or train_steps, not both");
   }

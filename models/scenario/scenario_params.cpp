@@ -314,6 +314,17 @@ const ParamSection& report() {
           number(
               "gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
               "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to train"),
+          number("gpu_power_kw", "kW", 0.0, 0, 100,
+                 "power of one GPU at work, its share of the server included; > 0 adds each "
+                 "strategy's energy to the report (GPUs the job holds at this power, idle "
+                 "healthy GPUs at idle_power_fraction of it, failed GPUs at none, boost's extra "
+                 "on top; x pue)"),
+          number("idle_power_fraction", "", 0.3, 0, 1,
+                 "share of gpu_power_kw an idle healthy GPU (a spare) draws"),
+          number("pue", "", 1.2, 1, 10, "power usage effectiveness: facility / IT energy"),
+          number("energy_price_per_kwh", "per kWh", 0.0, 0, kInf,
+                 "price of one kWh at the facility meter (any currency, the same as "
+                 "gpu_hour_price); > 0 with gpu_power_kw adds the energy cost"),
           optional(text("baseline", Json(),
                         "strategy every other is compared with, paired over the same failures "
                         "(default: checkpoint_restart when it is compared, else none)")),

@@ -51,7 +51,15 @@ struct StrategySummary {
   // (and cost, with /report/gpu_hour_price) of the whole cluster for that long.
   Summary time_to_train_hours, gpu_hours_to_train, cost_to_train;
   CompletionSummary completion;  // the same target, run to completion (runs = 0: no target)
+  // /report/gpu_power_kw > 0 (time mode): the facility energy of a run in MWh (energy_kwh()),
+  // its cost at energy_price_per_kwh, and, with gpu_hour_price, the cost of one useful GPU-hour:
+  // (the cluster's GPU-hours x gpu_hour_price + energy cost) / (Goodput x job GPUs x wall h).
+  Summary energy_mwh, energy_cost, cost_per_useful_gpu_hour;
 };
+
+// A run's facility energy in kWh: (GPU-hours the job held + idle_power_fraction x idle healthy
+// GPU-hours + boost's extra GPU-TDP-hours) x gpu_power_kw x pue; failed GPUs draw nothing.
+double energy_kwh(const Scenario& scenario, std::int64_t cluster_gpus, const RunMetrics& m);
 
 struct Report {
   const RunPlan* plan = nullptr;

@@ -147,6 +147,13 @@ Json report_json(const Report& rep) {
       }
       strategies[s.name]["run_to_completion"] = done;
     }
+    if (sc.mode != RunMode::Snapshot && sc.gpu_power_kw > 0) {
+      Json energy = {{"mwh", summary_json(s.energy_mwh)}};
+      if (sc.energy_price_per_kwh > 0) energy["cost"] = summary_json(s.energy_cost);
+      if (sc.gpu_hour_price > 0)
+        energy["cost_per_useful_gpu_hour"] = summary_json(s.cost_per_useful_gpu_hour);
+      strategies[s.name]["energy"] = energy;
+    }
     if (sc.mode != RunMode::Snapshot) {
       Json paid = Json::object();
       for (int k = 0; k < kMechanismCount; ++k)

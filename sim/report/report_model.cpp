@@ -19,6 +19,13 @@ Summary summarize_by(const std::vector<RunMetrics>& runs, F field) {
 
 }  // namespace
 
+double energy_kwh(const Scenario& sc, std::int64_t cluster_gpus, const RunMetrics& m) {
+  const double held =
+      static_cast<double>(cluster_gpus) * m.wall_hours - m.gpu_hours_down - m.spare_gpu_hours;
+  return (held + sc.idle_power_fraction * m.spare_gpu_hours + m.boost_energy_gpu_hours) *
+         sc.gpu_power_kw * sc.pue;
+}
+
 CompletionSummary summarize_completion(const std::vector<RunMetrics>& runs) {
   CompletionSummary c;
   c.runs = runs.size();
@@ -93,6 +100,23 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       s.cost_to_train =
           summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus * price; });
       s.completion = summarize_completion(r);
+    }
+    const Scenario& sc = plan.scenario;
+    if (sc.mode != RunMode::Snapshot && sc.gpu_power_kw > 0) {
+      const auto gpus = plan.topology->gpus();
+      const double job_gpus = static_cast<double>(sc.job.tp) * sc.job.pp * sc.job.dp;
+      s.energy_mwh =
+          summarize_by(r, [&](const RunMetrics& m) { return energy_kwh(sc, gpus, m) / 1e3; });
+      s.energy_cost = summarize_by(r, [&](const RunMetrics& m) {
+        return energy_kwh(sc, gpus, m) * sc.energy_price_per_kwh;
+      });
+      if (sc.gpu_hour_price > 0)
+        s.cost_per_useful_gpu_hour = summarize_by(r, [&](const RunMetrics& m) {
+          const double useful = m.goodput * job_gpus * m.wall_hours;
+          const double cost = static_cast<double>(gpus) * m.wall_hours * sc.gpu_hour_price +
+                              energy_kwh(sc, gpus, m) * sc.energy_price_per_kwh;
+          return useful > 0 ? cost / useful : INFINITY;
+        });
     }
     double wall = 0, interruptions = 0;
     for (const auto& m : r) {

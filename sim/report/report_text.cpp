@@ -232,6 +232,26 @@ std::string report_markdown(const Report& rep) {
     }
     s << completion_markdown(rep);
   }
+  if (sc.gpu_power_kw > 0 && sc.mode != RunMode::Snapshot) {
+    const bool energy_priced = sc.energy_price_per_kwh > 0, gpu_priced = sc.gpu_hour_price > 0;
+    s << "\n## Energy\n\nFacility energy per run (mean ± 95% CI): GPUs the job holds at "
+      << fmt("%.4g", sc.gpu_power_kw) << " kW, idle healthy GPUs at "
+      << fmt("%.0f%%", 100 * sc.idle_power_fraction)
+      << " of it, failed GPUs at none, power boost's extra on top, times a PUE of "
+      << fmt("%.3g", sc.pue) << "."
+      << (gpu_priced ? " Cost per useful GPU-hour: the cluster's GPU-hours at the GPU-hour price "
+                       "plus the energy cost, over Goodput x the job's GPU-hours."
+                     : "")
+      << "\n\n| strategy | energy (MWh) |" << (energy_priced ? " energy cost |" : "")
+      << (gpu_priced ? " cost per useful GPU-hour |" : "") << "\n|---|---|"
+      << (energy_priced ? "---|" : "") << (gpu_priced ? "---|" : "") << "\n";
+    for (const auto& st : rep.strategies) {
+      s << "| " << st.name << " | " << num_ci(st.energy_mwh, "%.4g") << " |";
+      if (energy_priced) s << " " << num_ci(st.energy_cost, "%.4g") << " |";
+      if (gpu_priced) s << " " << num_ci(st.cost_per_useful_gpu_hour, "%.4g") << " |";
+      s << "\n";
+    }
+  }
   s << "\n## Where the rest went ("
     << (timed ? "share of wall time" : "share of the failure-free throughput") << ")\n\n| bucket |";
   for (const auto& st : rep.strategies) s << " " << st.name << " |";

@@ -176,3 +176,41 @@ TEST_CASE("train_steps: the target in healthy steps, not together with train_hou
   CHECK_THROWS_WITH_AS(goodput::test::scenario_from(j), doctest::Contains("/report/train_steps"),
                        InputError);
 }
+
+TEST_CASE("energy: GPUs held at full power, idle ones at their share, failed ones at none; x PUE") {
+  Json j = goodput::test::small_scenario();  // 32 GPUs, the job holds 24 (TP8 x DP3), 100 h
+  j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
+  j["report"] = {{"gpu_power_kw", 1.0},
+                 {"idle_power_fraction", 0.3},
+                 {"pue", 1.5},
+                 {"energy_price_per_kwh", 0.1},
+                 {"gpu_hour_price", 2.0}};
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 1));
+  // No failures: 24 GPUs held and 8 idle for 100 h.
+  const double kwh = (24 * 100 + 0.3 * 8 * 100) * 1.0 * 1.5;
+  for (std::size_t i = 0; i < rep.strategies.size(); ++i) {
+    const StrategySummary& st = rep.strategies[i];
+    CHECK(st.energy_mwh.mean == doctest::Approx(kwh / 1e3));
+    CHECK(st.energy_cost.mean == doctest::Approx(kwh * 0.1));
+    const double g = rep.runs[i].runs[0].goodput;
+    CHECK(st.cost_per_useful_gpu_hour.mean ==
+          doctest::Approx((32 * 100 * 2.0 + kwh * 0.1) / (g * 24 * 100)));
+  }
+  const Json out = report_json(rep);
+  CHECK(out["strategies"]["dp_drop"]["energy"]["mwh"]["mean"].get<double>() ==
+        doctest::Approx(kwh / 1e3));
+  CHECK(report_markdown(rep).find("## Energy") != std::string::npos);
+  // A failed GPU draws nothing: one node down for 10 h takes its 8 GPUs out of the sum.
+  RunMetrics m;
+  m.wall_hours = 100;
+  m.gpu_hours_down = 80;
+  m.spare_gpu_hours = 8 * 100 - 80;  // the job moved to the idle node meanwhile
+  CHECK(energy_kwh(plan.scenario, 32, m) ==
+        doctest::Approx((32 * 100 - 80 - 720 + 0.3 * 720) * 1.0 * 1.5));
+  // Not asked for: no section.
+  j["report"] = Json::object();
+  const RunPlan bare = make_plan(goodput::test::scenario_from(j));
+  CHECK(report_markdown(build_report(bare, run_monte_carlo(bare, 1))).find("## Energy") ==
+        std::string::npos);
+}
