@@ -1,9 +1,10 @@
 // The one way goodput spreads independent work over threads: task(i) for every i in
 // [0, count), indices handed out in increasing order to up to `threads` threads (the caller's
-// thread is one of them). Tasks must not share mutable state; each writes its own result slot,
-// so the outcome does not depend on the thread count. The first exception stops the handing
-// out of further indices and is rethrown once every thread has finished. `done(i)` (optional)
-// runs under a lock after task i succeeds, e.g. for progress.
+// thread is one of them). A task taking (i, worker) also learns which worker runs it (0 is the
+// caller's thread; a sweep maps worker w to MPI rank w). Tasks must not share mutable state;
+// each writes its own result slot, so the outcome does not depend on the thread count. The
+// first exception stops the handing out of further indices and is rethrown once every thread
+// has finished. `done(i)` (optional) runs under a lock after task i succeeds, e.g. for progress.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace goodput {
@@ -20,10 +22,13 @@ void parallel_for(int count, int threads, Task&& task, Done&& done) {
   std::atomic<int> next{0};
   std::exception_ptr failure;
   std::mutex mutex;
-  auto worker = [&] {
+  auto worker = [&](int w) {
     for (int i = next++; i < count; i = next++) {
       try {
-        task(i);
+        if constexpr (std::is_invocable_v<Task&, int, int>)
+          task(i, w);
+        else
+          task(i);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!failure) failure = std::current_exception();
@@ -36,8 +41,8 @@ void parallel_for(int count, int threads, Task&& task, Done&& done) {
   };
   const int n = std::max(1, std::min(threads, count));
   std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) pool.emplace_back(worker);
-  worker();
+  for (int w = 1; w < n; ++w) pool.emplace_back(worker, w);
+  worker(0);
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
 }

@@ -1,14 +1,12 @@
 #include "sim/report/sweep_runner.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
-#include <thread>
 
+#include "sim/core/parallel_for.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/point_record.hpp"
 #include "sim/run/monte_carlo.hpp"
@@ -110,43 +108,29 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
       std::max(1, std::min(opt.runner ? opt.workers : threads, static_cast<int>(todo.size())));
   const int inner = std::max(1, threads / workers);  // Monte Carlo threads per point
   const auto t0 = std::chrono::steady_clock::now();
-  std::atomic<std::size_t> next{0};
-  std::atomic<int> done{outcome.resumed};
-  std::mutex mutex;
-  std::exception_ptr failure;
-  auto worker = [&](int w) {
-    for (std::size_t i = next++; i < todo.size(); i = next++) {
-      const std::size_t p = todo[i];
-      try {
+  int done = outcome.resumed;
+  // Worker w runs its points (the MPI runner sends worker w's to rank w); each point lands in
+  // its own slot, so the result does not depend on which worker ran it.
+  parallel_for(
+      static_cast<int>(todo.size()), workers,
+      [&](int i, int w) {
+        const std::size_t p = todo[static_cast<std::size_t>(i)];
         SweepPoint pt =
             opt.runner ? opt.runner(scenarios[p], w) : run_point(scenarios[p], inner, opt.seeds);
         pt.values = values[p];
         pt.report.plan = &pt.plan;
         write_point_record(pt, static_cast<int>(p), record_path(staging, p));
-        std::lock_guard<std::mutex> lock(mutex);
         points[p] = std::move(pt);
+      },
+      [&](int) {  // under parallel_for's lock
         const int d = ++done;
-        if (opt.progress) {
-          const double secs =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          const int ran = d - outcome.resumed;
-          const int remaining = static_cast<int>(todo.size()) + outcome.resumed - d;
-          const double left = secs / ran * remaining;
-          opt.progress(d, static_cast<int>(total), left);
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = todo.size();
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < workers; ++i) pool.emplace_back(worker, i);
-  worker(0);
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+        if (!opt.progress) return;
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const int ran = d - outcome.resumed;
+        const int remaining = static_cast<int>(todo.size()) + outcome.resumed - d;
+        opt.progress(d, static_cast<int>(total), secs / ran * remaining);
+      });
   outcome.computed = static_cast<int>(todo.size());
   outcome.complete = outcome.resumed + outcome.computed == static_cast<int>(total);
   if (!outcome.complete) return outcome;

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -115,6 +116,19 @@ TEST_CASE("parallel_for runs every index once, whatever the thread count, and re
                                             if (i == 3) throw std::runtime_error("task 3");
                                           }),
                     std::runtime_error);
+    // A task taking (i, worker) learns its worker: in [0, min(threads, count)), the caller's
+    // thread is worker 0, and one worker never runs two tasks at once.
+    std::vector<int> worker_of(50, -1);
+    std::vector<std::atomic<int>> busy(5);
+    std::atomic<bool> overlap{false};
+    goodput::parallel_for(50, threads, [&](int i, int w) {
+      if (busy[static_cast<std::size_t>(w)]++ != 0) overlap = true;
+      worker_of[static_cast<std::size_t>(i)] = w;
+      --busy[static_cast<std::size_t>(w)];
+    });
+    CHECK_FALSE(overlap);
+    for (int w : worker_of) CHECK((w >= 0 && w < threads));
+    if (threads == 1) CHECK(worker_of == std::vector<int>(50, 0));
   }
 }
 
