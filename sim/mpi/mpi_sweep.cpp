@@ -143,7 +143,8 @@ PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
     }
     // Rebuilt as a resumed point is (sweep_runner.cpp): same plan, the runs as computed.
     SweepPoint pt;
-    pt.plan = make_plan(scenario);
+    const auto pilot = reply.contains("pilot") ? pilot_from_json(reply.at("pilot")) : std::nullopt;
+    pt.plan = make_plan(scenario, 1, pilot ? &*pilot : nullptr);  // the worker's pilot, not rerun
     const int n = reply.at("seeds").get<int>();
     pt.plan.scenario.seeds = n;
     if (seeds.ci_target > 0) pt.plan.scenario.resolved["seeds"] = n;
@@ -166,7 +167,9 @@ void serve_points() {
       seeds.ci_target = unit.at("ci_target").get<double>();
       seeds.max_seeds = unit.at("max_seeds").get<int>();
       const SweepPoint pt = run_point(scenario, unit.at("threads").get<int>(), seeds);
-      reply = {{"seeds", pt.plan.scenario.seeds}, {"runs", runs_to_json(pt.report.runs)}};
+      reply = {{"seeds", pt.plan.scenario.seeds},
+               {"pilot", pilot_to_json(pt.plan.pilot)},
+               {"runs", runs_to_json(pt.report.runs)}};
     } catch (const InputError& e) {
       reply = {{"error", true}, {"input", true}, {"message", e.what()}};
     } catch (const std::exception& e) {

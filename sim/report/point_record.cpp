@@ -38,19 +38,36 @@ std::vector<StrategyRuns> runs_from_json(const Json& j) {
   return out;
 }
 
+Json pilot_to_json(const RunPlan::Pilot& pilot) {
+  return {{"runs", pilot.runs}, {"rollbacks", pilot.rollbacks}};
+}
+
+std::optional<RunPlan::Pilot> pilot_from_json(const Json& j) {
+  try {
+    RunPlan::Pilot p;
+    p.runs = j.at("runs").get<int>();
+    p.rollbacks = j.at("rollbacks").get<std::vector<std::int64_t>>();
+    return p;
+  } catch (const Json::exception&) {
+    return std::nullopt;
+  }
+}
+
 void write_point_record(const SweepPoint& point, int index, const std::string& path) {
   const Json runs = runs_to_json(point.report.runs);
   const Json j = {{"point", index},
                   {"values", point.values},
                   {"seeds", point.plan.scenario.seeds},
                   {"scenario", point.plan.scenario.resolved},
+                  {"pilot", pilot_to_json(point.plan.pilot)},
                   {"runs", runs}};
   write_file_atomic(path, j.dump() + "\n");
 }
 
 std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& path,
                                                            const Json& expected, bool any_seeds,
-                                                           int& seeds) {
+                                                           int& seeds,
+                                                           std::optional<RunPlan::Pilot>* pilot) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   const Json j = Json::parse(in, nullptr, false);
@@ -61,6 +78,7 @@ std::optional<std::vector<StrategyRuns>> read_point_record(const std::string& pa
         path, "/scenario",
         "this finished point was run with a different scenario; rerun without --resume");
   seeds = j.at("seeds").get<int>();
+  if (pilot) *pilot = j.contains("pilot") ? pilot_from_json(j.at("pilot")) : std::nullopt;
   try {
     return runs_from_json(j.at("runs"));
   } catch (const Json::exception&) {

@@ -87,11 +87,12 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
   if (opt.resume)
     for (std::size_t p = 0; p < total; ++p) {
       int seeds = 0;
+      std::optional<RunPlan::Pilot> pilot;
       auto runs = read_point_record(record_path(staging, p), scenarios[p].resolved,
-                                    opt.seeds.ci_target > 0, seeds);
+                                    opt.seeds.ci_target > 0, seeds, &pilot);
       if (!runs) continue;
       points[p].values = values[p];
-      points[p].plan = make_plan(scenarios[p]);
+      points[p].plan = make_plan(scenarios[p], 1, pilot ? &*pilot : nullptr);
       set_seeds(points[p].plan, seeds);
       points[p].report = build_report(points[p].plan, std::move(*runs));
       have[p] = true;

@@ -101,7 +101,7 @@ double adaptive_interval(const Scenario& s, double cost, double mtbf_s, std::ost
 
 // Fills plan.checkpoints: the same interval for all under `none`/`fixed`, else each strategy's
 // own optimum from its rollback rate in a pilot without checkpoints.
-void resolve_checkpointing(RunPlan& plan, int threads) {
+void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* known) {
   const Scenario& s = plan.scenario;
   const auto& ck = s.checkpoint;
   const std::size_t n = s.strategies.size();
@@ -153,13 +153,19 @@ void resolve_checkpointing(RunPlan& plan, int threads) {
   }
   // Pilot: every strategy on the first runs' faults, checkpoints off; count rollbacks.
   const int pilots = plan.trace_faults ? 1 : std::max(1, std::min(s.seeds, 2));
-  std::vector<std::vector<RunMetrics>> pilot(static_cast<std::size_t>(pilots));
-  parallel_for(pilots, threads, [&](int run) {
-    pilot[static_cast<std::size_t>(run)] = simulate_all(plan, faults_for(plan, run), s.strategies);
-  });
   std::vector<std::int64_t> rollbacks(n, 0);
-  for (const auto& m : pilot)
-    for (std::size_t i = 0; i < n; ++i) rollbacks[i] += m[i].rollbacks;
+  if (known && known->runs == pilots && known->rollbacks.size() == n) {
+    rollbacks = known->rollbacks;
+  } else {
+    std::vector<std::vector<RunMetrics>> pilot(static_cast<std::size_t>(pilots));
+    parallel_for(pilots, threads, [&](int run) {
+      pilot[static_cast<std::size_t>(run)] =
+          simulate_all(plan, faults_for(plan, run), s.strategies);
+    });
+    for (const auto& m : pilot)
+      for (std::size_t i = 0; i < n; ++i) rollbacks[i] += m[i].rollbacks;
+  }
+  plan.pilot = {pilots, rollbacks};
   const double hours = pilots * s.horizon_hours;
   for (std::size_t i = 0; i < n; ++i) {
     auto& c = plan.checkpoints[i];
@@ -181,7 +187,7 @@ void resolve_checkpointing(RunPlan& plan, int threads) {
 
 }  // namespace
 
-RunPlan make_plan(const Scenario& scenario, int threads) {
+RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* known) {
   RunPlan plan;
   plan.scenario = scenario;
   auto topo = std::make_shared<Topology>(scenario.cluster);
@@ -218,7 +224,7 @@ RunPlan make_plan(const Scenario& scenario, int threads) {
           class_rate_per_hour(scenario.failures, c, *topo) * exposure[static_cast<int>(c.scope)];
   }
 
-  resolve_checkpointing(plan, threads);
+  resolve_checkpointing(plan, threads, known);
   return plan;
 }
 

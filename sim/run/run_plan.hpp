@@ -42,10 +42,20 @@ struct RunPlan {
   std::shared_ptr<const std::vector<std::uint8_t>> idle_components;
   std::shared_ptr<const CostModel> cost;
   CostInfo cost_info;
+  // The checkpoint pilot (adaptive policies): its runs and each strategy's rollbacks, in
+  // scenario.strategies order; runs = 0 when none ran. Given back to make_plan it replaces the
+  // pilot's simulation (a sweep's rank 0 and --resume rebuild a point's plan without it).
+  struct Pilot {
+    int runs = 0;
+    std::vector<std::int64_t> rollbacks;
+  };
+  Pilot pilot;
 };
 
 // `threads`: for the checkpoint pilot's runs (the plan is the same whatever the count).
-RunPlan make_plan(const Scenario& scenario, int threads = 1);
+// `known`: a pilot of this scenario measured before (RunPlan::pilot); used instead of running
+// it when its run count and strategies match, so the plan is the same, only cheaper.
+RunPlan make_plan(const Scenario& scenario, int threads = 1, const RunPlan::Pilot* known = nullptr);
 FaultList faults_for(const RunPlan& plan, int run);
 
 }  // namespace goodput

@@ -214,3 +214,30 @@ TEST_CASE("energy: GPUs held at full power, idle ones at their share, failed one
   CHECK(report_markdown(build_report(bare, run_monte_carlo(bare, 1))).find("## Energy") ==
         std::string::npos);
 }
+
+TEST_CASE(
+    "a known checkpoint pilot gives the same plan without running it; a mismatched one is "
+    "ignored") {
+  const Scenario s = load_scenario(std::string(GOODPUT_SOURCE_DIR) + "/scenarios/default.json",
+                                   {"/seeds=3", "/horizon_hours=240"});
+  const RunPlan plan = make_plan(s);
+  REQUIRE(plan.pilot.runs == 2);  // adaptive interval: the pilot ran
+  REQUIRE(plan.pilot.rollbacks.size() == s.strategies.size());
+  const RunPlan again = make_plan(s, 1, &plan.pilot);
+  REQUIRE(again.checkpoints.size() == plan.checkpoints.size());
+  for (std::size_t i = 0; i < plan.checkpoints.size(); ++i) {
+    CHECK(again.checkpoints[i].interval == plan.checkpoints[i].interval);
+    CHECK(again.checkpoints[i].reason == plan.checkpoints[i].reason);
+    CHECK(again.checkpoints[i].rollbacks_per_hour == plan.checkpoints[i].rollbacks_per_hour);
+  }
+  // The given pilot is what decides: different counts give different intervals...
+  RunPlan::Pilot other = plan.pilot;
+  for (auto& r : other.rollbacks) r = r * 4 + 4;
+  const RunPlan moved = make_plan(s, 1, &other);
+  CHECK(moved.checkpoints[0].interval != plan.checkpoints[0].interval);
+  // ...unless it does not fit the scenario (another pilot length): then the pilot runs.
+  other.runs = 1;
+  const RunPlan rerun = make_plan(s, 1, &other);
+  CHECK(rerun.checkpoints[0].interval == plan.checkpoints[0].interval);
+  CHECK(rerun.pilot.rollbacks == plan.pilot.rollbacks);
+}
