@@ -27,7 +27,6 @@ struct NtpPartialChoice {
   int slot = 0;
   std::uint32_t cut = 0;
   std::vector<NtpDegreeRun> runs;
-  bool operator==(const NtpPartialChoice& o) const { return slot == o.slot && cut == o.cut; }
 };
 
 class NtpPartialIndex {

@@ -143,36 +143,8 @@ std::string tables(const Report& rep) {
       s << "<td>" << pct(st.badput[static_cast<std::size_t>(b)].mean) << "</td>";
     s << "</tr>\n";
   }
+  // Time to train, run to completion, energy and the rest: in the whole report (report.md).
   s << "</table>\n";
-  const Scenario& sc = rep.plan->scenario;
-  if (timed && sc.train_hours > 0) {
-    // Time to train: the estimate (train_hours / Goodput) and the runs to completion.
-    const bool priced = sc.gpu_hour_price > 0;
-    const double per_hour = static_cast<double>(rep.plan->topology->gpus()) * sc.gpu_hour_price;
-    auto days = [](double h) { return h > 0 ? fmt("%.2f", h / 24) : std::string("&gt; horizon"); };
-    s << "<h2>Time to train</h2>\n<p>" << fmt("%.4g", sc.train_hours)
-      << " hours of failure-free training; the whole cluster held until done. Estimate: "
-         "train_hours / Goodput per run. Run to completion: when each run's progress first "
-         "reached the target within the "
-      << fmt("%.0f", sc.horizon_hours)
-      << " h horizon (days; percentiles over the runs).</p>\n<table><tr><th>strategy</th>"
-         "<th>estimate (days)</th><th>finished</th><th>mean</th><th>p50</th><th>p90</th>"
-         "<th>p99</th>"
-      << (priced ? "<th>cost p50</th><th>cost p90</th>" : "") << "</tr>\n";
-    for (const auto& st : rep.strategies) {
-      const CompletionSummary& c = st.completion;
-      s << "<tr><td>" << html_escape(st.name) << "</td><td>"
-        << fmt("%.2f", st.time_to_train_hours.mean / 24) << "</td><td>" << c.finished << " of "
-        << c.runs << "</td><td>" << (c.finished ? days(c.mean_hours) : std::string("-"))
-        << "</td><td>" << days(c.p50_hours) << "</td><td>" << days(c.p90_hours) << "</td><td>"
-        << days(c.p99_hours) << "</td>";
-      if (priced)
-        for (double h : {c.p50_hours, c.p90_hours})
-          s << "<td>" << (h > 0 ? fmt("%.4g", h * per_hour) : std::string("-")) << "</td>";
-      s << "</tr>\n";
-    }
-    s << "</table>\n";
-  }
   return s.str();
 }
 
