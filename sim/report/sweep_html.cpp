@@ -2,6 +2,7 @@
 // several axes), the leading strategy per cell for two axes, goal seek, and badput and time in
 // state per point.
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 #include "models/scenario/scenario_params.hpp"
@@ -43,6 +44,16 @@ bool percent_axis(const std::string& pointer) {
           d->key.find("probability") != std::string::npos);
 }
 
+// Point p's axis values as "title = value, ..." (leaving out axis `skip`, if any).
+std::string point_label(const Sweep& sw, std::size_t p, std::size_t skip = SIZE_MAX) {
+  std::string label;
+  for (std::size_t a = 0; a < sw.axes.size(); ++a)
+    if (a != skip)
+      label += (label.empty() ? "" : ", ") + axis_title(sw.axes[a].pointer) + " = " +
+               sw.points[p].values[a];
+  return label;
+}
+
 // Goodput vs one axis: a line per strategy with a CI band; with more axes, one panel per
 // combination of the other axes' values (small multiples), in point order.
 OJson axis_chart(const Sweep& sw, std::size_t axis) {
@@ -50,11 +61,7 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
   const bool num = numeric(sw.axes[axis].values);
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     const auto& pt = sw.points[p];
-    std::string others;
-    for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      if (a != axis)
-        others +=
-            (others.empty() ? "" : ", ") + axis_title(sw.axes[a].pointer) + " = " + pt.values[a];
+    const std::string others = point_label(sw, p, axis);
     for (const auto& st : pt.report.strategies) {
       OJson row = {{"strategy", st.name},
                    {"goodput", st.goodput.mean},
@@ -148,9 +155,7 @@ OJson best_cell_chart(const Sweep& sw) {
 OJson per_point_chart(const Sweep& sw, bool states) {
   OJson data = OJson::array();
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
-    std::string label;
-    for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      label += (a ? ", " : "") + axis_title(sw.axes[a].pointer) + " = " + sw.points[p].values[a];
+    const std::string label = point_label(sw, p);
     for (const auto& s : sw.points[p].report.strategies) {
       if (states) {
         const auto t = time_in_state(s);
@@ -197,9 +202,7 @@ OJson cost_tradeoff_chart(const Sweep& sw) {
     const auto& pt = sw.points[p];
     const Scenario& sc = pt.plan.scenario;
     if (sc.mode == RunMode::Snapshot || sc.train_hours <= 0 || sc.gpu_hour_price <= 0) return {};
-    std::string label;
-    for (std::size_t a = 0; a < sw.axes.size(); ++a)
-      label += (a ? ", " : "") + axis_title(sw.axes[a].pointer) + " = " + pt.values[a];
+    const std::string label = point_label(sw, p);
     for (const auto& st : pt.report.strategies)
       data.push_back({{"strategy", st.name},
                       {"goodput", st.goodput.mean},
