@@ -79,7 +79,7 @@ int command_run(const RunArgs& a) {
   ProgressLine progress(progress_wanted(a.progress, a.quiet));
   progress.begin("runs");
   const auto t0 = std::chrono::steady_clock::now();
-  std::string timeline;  // run 0 again, observed: recorded alongside the runs
+  RecordedTimeline timeline;  // run 0 again, observed: recorded alongside the runs
   auto runs = run_monte_carlo(
       plan, threads, [&](int done, int total) { progress.update(done, total); }, 0,
       [&] { timeline = record_timeline(plan, 0); });

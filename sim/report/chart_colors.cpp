@@ -5,6 +5,7 @@
 #include "models/job/job_signals.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/report/report_html.hpp"
+#include "sim/report/timeline.hpp"
 
 namespace goodput {
 
@@ -59,6 +60,20 @@ OJson state_color(const std::string& field) {
   for (std::size_t s = 0; s < kStates.size(); ++s) {
     domain.push_back(kStates[s]);
     range.push_back(kStateColors[s]);
+  }
+  return nominal(field, domain, range);
+}
+
+OJson phase_color(const std::string& field) {
+  OJson domain = OJson::array(), range = OJson::array();
+  const auto names = phase_names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto& [name, bucket] = names[i];
+    domain.push_back(name);
+    if (bucket)
+      range.push_back(kBucketColors[static_cast<std::size_t>(*bucket)]);
+    else
+      range.push_back(i == 0 ? kStateColors[0] : "#000000");  // running; truncated
   }
   return nominal(field, domain, range);
 }

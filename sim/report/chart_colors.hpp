@@ -15,5 +15,8 @@ nlohmann::ordered_json strategy_color(const std::string& field = "strategy");
 // The same for badput bucket names (field "bucket") and state names (field "state").
 nlohmann::ordered_json bucket_color(const std::string& field = "bucket");
 nlohmann::ordered_json state_color(const std::string& field = "state");
+// The same for timeline phase names (timeline.hpp phase_names()): a stalled phase takes its
+// bucket's colour, running the running state's, "timeline truncated" black.
+nlohmann::ordered_json phase_color(const std::string& field = "phase");
 
 }  // namespace goodput

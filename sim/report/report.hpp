@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/stats.hpp"
+#include "sim/report/timeline.hpp"
 #include "sim/run/run_metrics.hpp"
 #include "sim/run/run_plan.hpp"
 
@@ -69,7 +70,7 @@ struct Report {
   std::size_t runner_up = 0;  // the next (== winner with one strategy)
   bool decided = false;       // the leader's paired lead over the runner-up is significant at 95%
   std::optional<std::size_t> baseline;  // the /report/baseline strategy, when there is one
-  std::string timeline;  // timeline.json of one run (Chrome trace); empty: none written
+  RecordedTimeline timeline;  // run 0's timeline (timeline.json, report.html); empty: none
   // What the verdict depends on (goodput run, sensitivity.hpp): per price of the list, the
   // sentence saying where the leader and the runner-up swap, and the figures behind it
   // (report.json "depends_on"); `depends_on_note` says why it is missing when it is.

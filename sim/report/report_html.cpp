@@ -9,6 +9,7 @@
 #include "sim/report/html_page.hpp"
 #include "sim/report/markdown_html.hpp"
 #include "sim/report/text_util.hpp"
+#include "sim/report/timeline.hpp"
 #include "sim/report/vega_lite.hpp"
 
 namespace goodput {
@@ -84,6 +85,50 @@ OJson completion_chart(const Report& rep) {
              {"mark", {{"type", "point"}, {"filled", true}, {"size", 120}, {"color", "black"}}},
              {"encoding",
               {{"y", y}, {"x", x}, {"tooltip", {{{"field", "days"}, {"format", ".2f"}}}}}}}}}};
+}
+
+// Run 0's timeline: each strategy's job phase over time (a bar per phase span, coloured as
+// its badput bucket) above the number of failed GPUs (a step line), on one day axis.
+OJson timeline_chart(const RecordedTimeline& tl) {
+  auto days = [](Time t) { return to_hours(t) / 24; };
+  OJson spans = OJson::array(), failed = OJson::array();
+  for (const auto& [strategy, phases] : tl.phases)
+    for (const TimelineSpan& p : phases)
+      if (p.end > p.start)
+        spans.push_back({{"strategy", strategy},
+                         {"phase", p.name},
+                         {"start", days(p.start)},
+                         {"end", days(p.end)}});
+  for (const auto& [t, n] : tl.failed_gpus) failed.push_back({{"day", days(t)}, {"failed", n}});
+  if (!tl.failed_gpus.empty())  // the last value holds to the horizon
+    failed.push_back({{"day", days(tl.horizon)}, {"failed", tl.failed_gpus.back().second}});
+  const OJson domain = OJson::array({0, days(tl.horizon)});
+  const OJson phase_axis = {{"field", "start"},
+                            {"type", "quantitative"},
+                            {"title", nullptr},
+                            {"scale", {{"domain", domain}, {"nice", false}}}};
+  OJson day_axis = {{"field", "day"},
+                    {"type", "quantitative"},
+                    {"title", "days into run " + std::to_string(tl.run)},
+                    {"scale", {{"domain", domain}, {"nice", false}}}};
+  OJson phases = {{"width", 600}, {"data", {{"values", spans}}}, {"mark", {{"type", "bar"}}}};
+  phases["encoding"] = {
+      {"y", {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}}},
+      {"x", phase_axis},
+      {"x2", {{"field", "end"}}},
+      {"color", phase_color()},
+      {"tooltip",
+       {{{"field", "strategy"}},
+        {{"field", "phase"}},
+        {{"field", "start"}, {"format", ".3f"}, {"title", "from day"}},
+        {{"field", "end"}, {"format", ".3f"}, {"title", "to day"}}}}};
+  OJson counter = {{"width", 600}, {"height", 100}, {"data", {{"values", failed}}}};
+  counter["mark"] = {{"type", "line"}, {"interpolate", "step-after"}, {"color", "#444444"}};
+  counter["encoding"] = {
+      {"x", day_axis},
+      {"y", {{"field", "failed"}, {"type", "quantitative"}, {"title", "failed GPUs"}}},
+      {"tooltip", {{{"field", "day"}, {"format", ".3f"}}, {{"field", "failed"}}}}};
+  return {{"$schema", kSchema}, {"vconcat", OJson::array({phases, counter})}};
 }
 
 OJson badput_chart(const Report& rep) {
@@ -185,6 +230,12 @@ std::string report_html(const Report& rep) {
                       "Days until each run's progress reached the training target (runs that did "
                       "not finish within the horizon are not drawn; the table says how many).",
                       completion_chart(rep)});
+  if (!rep.timeline.empty())
+    charts.push_back({"timeline", "One run's timeline",
+                      "Run " + std::to_string(rep.timeline.run) +
+                          "'s job phase under each strategy (the same failures for all) and the "
+                          "number of failed GPUs; the full trace is timeline.json.",
+                      timeline_chart(rep.timeline)});
   // Everything report.md says, from the same source: its title line aside, one level down.
   std::string md = report_markdown(rep);
   if (md.rfind("# ", 0) == 0) md.erase(0, md.find('\n') + 1);

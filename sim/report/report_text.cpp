@@ -439,7 +439,7 @@ void write_report_files(const Report& rep, const std::filesystem::path& dir) {
   write_file(dir / "runs.csv", runs_csv(rep));
   write_file(dir / "report.md", report_markdown(rep));
   if (rep.html) write_file(dir / "report.html", report_html(rep));
-  if (!rep.timeline.empty()) write_file(dir / "timeline.json", rep.timeline);
+  if (!rep.timeline.empty()) write_file(dir / "timeline.json", rep.timeline.json);
 }
 
 void write_report(const Report& rep, const std::string& directory) {

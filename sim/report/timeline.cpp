@@ -10,6 +10,7 @@ namespace goodput {
 namespace {
 
 constexpr Time kOpen = -1;
+constexpr const char* kTruncatedName = "timeline truncated";
 
 std::int64_t us(Time t) {
   return t * 1000;
@@ -40,6 +41,19 @@ std::string phase_name(const Phase& p) {
   return "degraded";
 }
 
+std::vector<std::pair<std::string, std::optional<Bucket>>> phase_names() {
+  std::vector<std::pair<std::string, std::optional<Bucket>>> out = {
+      {phase_name(Phase::running(1)), std::nullopt}};
+  for (int b = 0; b < kBucketCount; ++b) {
+    const Bucket bucket = static_cast<Bucket>(b);
+    const std::string name = phase_name(Phase::stalled(bucket));
+    if (std::none_of(out.begin(), out.end(), [&](const auto& n) { return n.first == name; }))
+      out.emplace_back(name, bucket);
+  }
+  out.emplace_back(kTruncatedName, std::nullopt);
+  return out;
+}
+
 TimelineRecorder::TimelineRecorder(Time horizon, std::size_t max_spans)
     : horizon_(horizon), max_(max_spans) {}
 
@@ -49,7 +63,7 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
   if (!spans.empty() && spans.back().end == kOpen) {
     TimelineSpan& last = spans.back();
     if (last.name == name && last.value == value && last.count == count) return;
-    if (last.name == "timeline truncated") return;  // the last span runs to the horizon
+    if (last.name == kTruncatedName) return;  // the last span runs to the horizon
     if (last.start == t) {
       spans.pop_back();  // zero-length: replaced
       if (!spans.empty() && spans.back().end == t && spans.back().name == name &&
@@ -64,7 +78,7 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
   if (name.empty()) return;  // closing only
   if (spans.size() >= max_) {
     truncated_ = true;
-    name = "timeline truncated";
+    name = kTruncatedName;
   }
   spans.push_back({t, kOpen, std::move(name), value, count});
 }
@@ -256,7 +270,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
   return j.dump() + "\n";
 }
 
-std::string record_timeline(const RunPlan& plan, int run) {
+RecordedTimeline record_timeline(const RunPlan& plan, int run) {
   if (plan.scenario.mode == RunMode::Snapshot) return {};
   const FaultList faults = faults_for(plan, run);
   std::vector<TimelineRecorder> recorders;
@@ -267,12 +281,18 @@ std::string record_timeline(const RunPlan& plan, int run) {
     observers.push_back(&recorders.back());
   }
   simulate_all(plan, faults, plan.scenario.strategies, observers);  // one pass, every strategy
+  RecordedTimeline out;
+  out.run = run;
+  out.horizon = plan.horizon;
   std::vector<StrategyTimeline> tracks;
   for (std::size_t i = 0; i < recorders.size(); ++i) {
     recorders[i].finish();
     tracks.push_back({plan.scenario.strategies[i].name, &recorders[i]});
+    out.phases.emplace_back(plan.scenario.strategies[i].name, recorders[i].phases());
   }
-  return timeline_json(plan, run, faults, tracks);
+  out.failed_gpus = failed_gpu_counter(plan, faults, kMaxCounterPoints);
+  out.json = timeline_json(plan, run, faults, tracks);
+  return out;
 }
 
 }  // namespace goodput

@@ -10,6 +10,7 @@
 // that, the maximum of each of kMaxCounterPoints / 2 equal windows).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,14 +74,27 @@ class TimelineRecorder final : public JobObserver {
 };
 
 std::string phase_name(const Phase& p);
+// Every name phase_name can give, with the badput bucket it stands for (running: none), in
+// bucket order, and "timeline truncated" last (a track past its span cap).
+std::vector<std::pair<std::string, std::optional<Bucket>>> phase_names();
 
 struct StrategyTimeline {
   std::string strategy;
   const TimelineRecorder* recorder;
 };
-// Re-runs run `run` of the plan under each strategy with a recorder attached and returns the
-// trace (snapshot-mode plans have no timeline: empty string).
-std::string record_timeline(const RunPlan& plan, int run = 0);
+// One run's timeline in two forms: the Chrome trace written as timeline.json, and what
+// report.html draws from it (each strategy's job phases and the failed-GPU counter).
+struct RecordedTimeline {
+  std::string json;  // empty: none recorded (snapshot mode)
+  int run = 0;
+  Time horizon = 0;
+  std::vector<std::pair<std::string, std::vector<TimelineSpan>>> phases;  // per strategy
+  std::vector<std::pair<Time, std::int64_t>> failed_gpus;  // failed_gpu_counter's points
+  bool empty() const { return json.empty(); }
+};
+// Re-runs run `run` of the plan under each strategy with a recorder attached (snapshot-mode
+// plans have no timeline: an empty one).
+RecordedTimeline record_timeline(const RunPlan& plan, int run = 0);
 // The whole trace (run index `run`), with at most max_faults failure spans.
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
                           const std::vector<StrategyTimeline>& strategies,

@@ -57,5 +57,24 @@ PY
 evaluated=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["seek"]["evaluated"]))' "$out/seek/sweep.json")
 echo "seek: $points points drawn for $evaluated evaluated values"
 [ "$points" -eq "$evaluated" ] || status=1
+# The timeline chart draws one bar per phase span in its spec (a <path> in its rect mark) and a
+# line for the failed GPUs.
+read -r bars spans line <<<"$(python3 - "$out/run.dom.html" "$out/run/report.html" <<'PY'
+import json, re, sys
+dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+page = open(sys.argv[2], encoding="utf-8").read()
+opening = '<script id="chart-specs" type="application/json">'
+a = page.find(opening)
+specs = json.loads(page[a + len(opening):page.find("</script>", a)])
+at = dom.find('id="timeline"')
+chart = dom[at:dom.find("<h2", at)] if at >= 0 else ""
+m = re.search(r'<g class="mark-rect[^"]*"[^>]*>(.*?)</g>', chart, re.S)
+bars = len(re.findall(r"<path", m.group(1))) if m else 0
+spans = len(specs["timeline"]["vconcat"][0]["data"]["values"]) if "timeline" in specs else -1
+print(bars, spans, 1 if re.search(r'<g class="mark-line', chart) else 0)
+PY
+)"
+echo "timeline: $bars bars drawn for $spans phase spans, failed-GPU line: $line"
+{ [ "$bars" -eq "$spans" ] && [ "$spans" -gt 0 ] && [ "$line" -eq 1 ]; } || status=1
 grep -q 'id="seek-reason"' "$out/seek/report.html" || { echo "seek: no reason shown"; status=1; }
 exit $status

@@ -9,6 +9,7 @@
 #include "sim/report/html_page.hpp"
 #include "sim/report/markdown_html.hpp"
 #include "sim/report/report_html.hpp"
+#include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "support.hpp"
 
@@ -194,4 +195,44 @@ TEST_CASE("report.html carries every section of report.md") {
   const RunPlan bare = make_plan(small_at({}));
   CHECK_FALSE(
       specs_of(report_html(build_report(bare, run_monte_carlo(bare, 1)))).contains("completion"));
+}
+
+TEST_CASE("report.html draws run 0's timeline: one bar per phase span, the failed-GPU steps") {
+  const RunPlan plan = make_plan(small_at({"/seeds=2", "/failures/rate_scale=100"}));
+  Report rep = build_report(plan, run_monte_carlo(plan, 1));
+  CHECK_FALSE(specs_of(report_html(rep)).contains("timeline"));  // none recorded: no chart
+  rep.timeline = record_timeline(plan, 0);
+  REQUIRE(rep.timeline.phases.size() == plan.scenario.strategies.size());
+  const Json spec = specs_of(report_html(rep))["timeline"];
+  REQUIRE(spec["vconcat"].size() == 2);
+  const Json &bars = spec["vconcat"][0], &steps = spec["vconcat"][1];
+  std::size_t spans = 0;
+  double covered = 0;
+  for (const auto& [name, phases] : rep.timeline.phases)
+    for (const TimelineSpan& p : phases)
+      if (p.end > p.start) {
+        ++spans;
+        covered += to_hours(p.end - p.start) / 24;
+      }
+  CHECK(spans > plan.scenario.strategies.size());  // failures happened: more than one phase
+  CHECK(bars["data"]["values"].size() == spans);
+  // The bars tile the horizon per strategy.
+  double drawn = 0;
+  for (const auto& v : bars["data"]["values"])
+    drawn += v["end"].get<double>() - v["start"].get<double>();
+  CHECK(drawn == doctest::Approx(covered));
+  CHECK(drawn == doctest::Approx(static_cast<double>(plan.scenario.strategies.size()) *
+                                 to_hours(plan.horizon) / 24));
+  // Every phase drawn has a fixed colour.
+  std::set<std::string> domain;
+  for (const auto& d : bars["encoding"]["color"]["scale"]["domain"])
+    domain.insert(d.get<std::string>());
+  for (const auto& v : bars["data"]["values"])
+    CHECK(domain.count(v["phase"].get<std::string>()) == 1);
+  // The failed-GPU line: every counter point, plus the last value held to the horizon.
+  CHECK(steps["data"]["values"].size() == rep.timeline.failed_gpus.size() + 1);
+  std::int64_t peak = 0;
+  for (const auto& v : steps["data"]["values"])
+    peak = std::max(peak, v["failed"].get<std::int64_t>());
+  CHECK(peak > 0);
 }

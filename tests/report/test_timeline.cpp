@@ -43,7 +43,7 @@ TEST_CASE("checkpoint saves come from the running phase's cycle") {
 
 TEST_CASE("timeline.json is a Chrome trace whose phases tile the horizon per strategy") {
   const RunPlan plan = make_plan(small_at({"/cluster/spare_domains=2", "/failures/rate_scale=60"}));
-  const std::string text = record_timeline(plan, 0);
+  const std::string text = record_timeline(plan, 0).json;
   const Json j = Json::parse(text);  // throws if not JSON
   CHECK(j["displayTimeUnit"] == "ms");
   REQUIRE(j["traceEvents"].is_array());
