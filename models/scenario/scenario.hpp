@@ -95,7 +95,9 @@ struct Scenario {
       0.001};                 // /report: cluster-health time-above thresholds
   double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
   double train_steps = 0;     // /report: the same in healthy steps (make_plan sets train_hours)
-  double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost)
+  double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost; from gpu_capex if set)
+  double gpu_capex = 0, gpu_lifetime_years = 5;  // /report: capex alternative (0: not used)
+  double spare_gpu_hour_price = 0;  // /report: a spare domain's GPU-hour (default gpu_hour_price)
   // /report energy: kW per working GPU (0: no energy figures), idle share, PUE, price per kWh.
   double gpu_power_kw = 0, idle_power_fraction = 0.3, pue = 1.2, energy_price_per_kwh = 0;
   std::string baseline;  // /report: a compared strategy, or "" (none)

@@ -13,6 +13,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/json_text.hpp"
 #include "sim/core/suggest.hpp"
+#include "sim/engine/time.hpp"
 
 namespace goodput {
 
@@ -158,6 +159,27 @@ void parse_checkpoint(const ParamReader& r, Scenario& s) {
 }
 
 // /report/baseline must name a compared strategy; by default checkpoint_restart when compared.
+// /report's GPU prices: a GPU-hour price, or capex written off over a lifetime; spare domains
+// at their own price when given.
+void parse_prices(const ParamReader& report, Scenario& s) {
+  s.gpu_hour_price = report.number("gpu_hour_price");
+  s.gpu_capex = report.number("gpu_capex");
+  s.gpu_lifetime_years = report.number("gpu_lifetime_years");
+  if (s.gpu_capex > 0) {
+    if (s.gpu_hour_price > 0)
+      throw report.error("gpu_capex", "set gpu_hour_price or gpu_capex, not both");
+    s.gpu_hour_price = s.gpu_capex / (s.gpu_lifetime_years * kHoursPerYear);
+  }
+  s.spare_gpu_hour_price = s.gpu_hour_price;
+  if (report.present("spare_gpu_hour_price")) {
+    if (!(s.gpu_hour_price > 0))
+      throw report.error("spare_gpu_hour_price",
+                         "a spare price needs the other GPUs priced: set gpu_hour_price or "
+                         "gpu_capex too");
+    s.spare_gpu_hour_price = report.number("spare_gpu_hour_price");
+  }
+}
+
 void parse_baseline(const ParamReader& r, Scenario& s) {
   std::vector<std::string> names;
   for (const auto& c : s.strategies) names.push_back(c.name);
@@ -309,7 +331,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
     if (s.train_hours > 0 && s.train_steps > 0)
       throw report.error("train_steps", "set train_hours or train_steps, not both");
   }
-  s.gpu_hour_price = top.object("report").number("gpu_hour_price");
+  parse_prices(top.object("report"), s);
   parse_strategies(top, s, resolved);
   parse_baseline(top.object("report"), s);
 

@@ -311,9 +311,18 @@ const ParamSection& report() {
           number("train_steps", "steps", 0.0, 0, kInf,
                  "the same target in training steps of the healthy job (x its step time from "
                  "the cost model); set train_hours or train_steps, not both"),
-          number(
-              "gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
-              "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to train"),
+          number("gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
+                 "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to "
+                 "train; set it or gpu_capex, not both"),
+          number("gpu_capex", "per GPU", 0.0, 0, kInf,
+                 "purchase price of one GPU, its share of server, network and facility "
+                 "included; > 0 prices a GPU-hour as gpu_capex / (gpu_lifetime_years x 8766 h) "
+                 "instead of gpu_hour_price"),
+          number("gpu_lifetime_years", "years", 5.0, 0.1, 100,
+                 "years over which gpu_capex is written off (straight line, fully used)"),
+          optional(number("spare_gpu_hour_price", "per GPU-hour", Json(), 0, kInf,
+                          "price of one GPU-hour of the spare domains' hardware (default: what "
+                          "any GPU-hour costs); needs gpu_hour_price or gpu_capex")),
           number("gpu_power_kw", "kW", 0.0, 0, 100,
                  "power of one GPU at work, its share of the server included; > 0 adds each "
                  "strategy's energy to the report (GPUs the job holds at this power, idle "

@@ -16,6 +16,7 @@ using Time = std::int64_t;  // milliseconds
 inline constexpr Time kMillisPerSecond = 1000;
 inline constexpr Time kMillisPerHour = 3600 * kMillisPerSecond;
 inline constexpr Time kTimeInfinity = INT64_MAX / 4;
+inline constexpr double kHoursPerYear = 365.25 * 24;  // a Julian year: 8766 h
 
 inline Time from_millis(double ms) {
   if (!(ms > 0)) return 0;

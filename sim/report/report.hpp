@@ -49,14 +49,21 @@ struct StrategySummary {
   // Recovery mechanisms paid per run (Mechanism order): how often, hours the job stood still.
   std::array<Summary, kMechanismCount> paid_count, paid_stall_hours;
   // /report/train_hours > 0: wall hours to train (train_hours / Goodput, per run) and the GPU-hours
-  // (and cost, with /report/gpu_hour_price) of the whole cluster for that long.
+  // (and cost, with /report/gpu_hour_price: cluster_price_per_hour) of the whole cluster for that
+  // long.
   Summary time_to_train_hours, gpu_hours_to_train, cost_to_train;
   CompletionSummary completion;  // the same target, run to completion (runs = 0: no target)
   // /report/gpu_power_kw > 0 (time mode): the facility energy of a run in MWh (energy_kwh()),
   // its cost at energy_price_per_kwh, and, with gpu_hour_price, the cost of one useful GPU-hour:
-  // (the cluster's GPU-hours x gpu_hour_price + energy cost) / (Goodput x job GPUs x wall h).
+  // (cluster_price_per_hour x wall h + energy cost) / (Goodput x job GPUs x wall h).
   Summary energy_mwh, energy_cost, cost_per_useful_gpu_hour;
 };
+
+// The GPUs of the spare domains (/cluster/spare_domains x GPUs per domain).
+std::int64_t spare_gpus(const RunPlan& plan);
+// What holding the whole cluster costs per hour: the spare domains' GPUs at
+// /report/spare_gpu_hour_price, every other GPU at gpu_hour_price (from gpu_capex when given).
+double cluster_price_per_hour(const RunPlan& plan);
 
 // A run's facility energy in kWh: (GPU-hours the job held + idle_power_fraction x idle healthy
 // GPU-hours + boost's extra GPU-TDP-hours) x gpu_power_kw x pue; failed GPUs draw nothing.

@@ -65,6 +65,14 @@ Json report_json(const Report& rep) {
                   {"domains", topo.domains()},
                   {"spare_domains", sc.spare_domains},
                   {"job_gpus", static_cast<std::int64_t>(sc.job.tp) * sc.job.pp * sc.job.dp}};
+  if (sc.gpu_hour_price > 0)
+    j["prices"] = {
+        {"gpu_hour_price", sc.gpu_hour_price},
+        {"gpu_capex", sc.gpu_capex > 0 ? Json(sc.gpu_capex) : Json(nullptr)},
+        {"gpu_lifetime_years", sc.gpu_capex > 0 ? Json(sc.gpu_lifetime_years) : Json(nullptr)},
+        {"spare_gpus", spare_gpus(plan)},
+        {"spare_gpu_hour_price", sc.spare_gpu_hour_price},
+        {"cluster_per_hour", cluster_price_per_hour(plan)}};
   j["checkpoint"] = {
       {"policy", plan.checkpoint_policy},
       {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
@@ -139,7 +147,7 @@ Json report_json(const Report& rep) {
                    {"p90_hours", hours(c.p90_hours)},
                    {"p99_hours", hours(c.p99_hours)}};
       if (sc.gpu_hour_price > 0) {
-        const double per_hour = static_cast<double>(rep.plan->topology->gpus()) * sc.gpu_hour_price;
+        const double per_hour = cluster_price_per_hour(*rep.plan);
         auto cost = [&](double h) { return h > 0 ? Json(h * per_hour) : Json(nullptr); };
         done["cost_p50"] = cost(c.p50_hours);
         done["cost_p90"] = cost(c.p90_hours);

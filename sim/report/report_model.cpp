@@ -26,6 +26,19 @@ double energy_kwh(const Scenario& sc, std::int64_t cluster_gpus, const RunMetric
          sc.gpu_power_kw * sc.pue;
 }
 
+std::int64_t spare_gpus(const RunPlan& plan) {
+  return std::min<std::int64_t>(
+      static_cast<std::int64_t>(plan.scenario.spare_domains) * plan.topology->gpus_per_domain(),
+      plan.topology->gpus());
+}
+
+double cluster_price_per_hour(const RunPlan& plan) {
+  const Scenario& sc = plan.scenario;
+  const auto spares = spare_gpus(plan);
+  return static_cast<double>(plan.topology->gpus() - spares) * sc.gpu_hour_price +
+         static_cast<double>(spares) * sc.spare_gpu_hour_price;
+}
+
 CompletionSummary summarize_completion(const std::vector<RunMetrics>& runs) {
   CompletionSummary c;
   c.runs = runs.size();
@@ -91,14 +104,13 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     }
     if (plan.scenario.train_hours > 0) {
       const double gpus = static_cast<double>(plan.topology->gpus());
-      const double need = plan.scenario.train_hours, price = plan.scenario.gpu_hour_price;
+      const double need = plan.scenario.train_hours, per_hour = cluster_price_per_hour(plan);
       auto hours = [need](const RunMetrics& m) {
         return m.goodput > 0 ? need / m.goodput : INFINITY;
       };
       s.time_to_train_hours = summarize_by(r, hours);
       s.gpu_hours_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus; });
-      s.cost_to_train =
-          summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus * price; });
+      s.cost_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * per_hour; });
       s.completion = summarize_completion(r);
     }
     const Scenario& sc = plan.scenario;
@@ -113,7 +125,7 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       if (sc.gpu_hour_price > 0)
         s.cost_per_useful_gpu_hour = summarize_by(r, [&](const RunMetrics& m) {
           const double useful = m.goodput * job_gpus * m.wall_hours;
-          const double cost = static_cast<double>(gpus) * m.wall_hours * sc.gpu_hour_price +
+          const double cost = m.wall_hours * cluster_price_per_hour(plan) +
                               energy_kwh(sc, gpus, m) * sc.energy_price_per_kwh;
           return useful > 0 ? cost / useful : INFINITY;
         });

@@ -32,12 +32,26 @@ std::string num_ci(const Summary& s, const char* f = "%.1f") {
   return fmt(f, s.mean) + " ± " + fmt(f, s.ci95);
 }
 
+// " at 2.5 per GPU-hour (...)": how the cluster is priced, capex and spares' own price included.
+std::string price_phrase(const RunPlan& plan) {
+  const Scenario& sc = plan.scenario;
+  std::string s = fmt(" at %.4g per GPU-hour", sc.gpu_hour_price);
+  if (sc.gpu_capex > 0)
+    s += fmt(" (capex %.6g per GPU", sc.gpu_capex) +
+         fmt(" written off over %.3g years)", sc.gpu_lifetime_years);
+  const auto spares = spare_gpus(plan);
+  if (spares > 0 && sc.spare_gpu_hour_price != sc.gpu_hour_price)
+    s += ", its " + std::to_string(spares) + " spare-domain GPUs" +
+         fmt(" at %.4g", sc.spare_gpu_hour_price);
+  return s;
+}
+
 // "Run to completion": per strategy, how long the runs took to reach /report/train_hours
 // (days), with the cost of holding the cluster that long when priced.
 std::string completion_markdown(const Report& rep) {
   const Scenario& sc = rep.plan->scenario;
   const bool priced = sc.gpu_hour_price > 0;
-  const double per_hour = static_cast<double>(rep.plan->topology->gpus()) * sc.gpu_hour_price;
+  const double per_hour = cluster_price_per_hour(*rep.plan);
   std::ostringstream s;
   s << "\n### Run to completion\n\nEach run measured until its progress first reached the target"
     << (sc.train_steps > 0 ? fmt(" (%.0f steps", sc.train_steps) +
@@ -217,8 +231,7 @@ std::string report_markdown(const Report& rep) {
       << " hours of failure-free training take train_hours / Goodput of wall time under each "
          "strategy "
          "(per run, mean ± 95% CI), for which the whole cluster ("
-      << topo.gpus() << " GPUs, spares included) is held"
-      << (priced ? fmt(" at %.4g per GPU-hour", sc.gpu_hour_price) : "")
+      << topo.gpus() << " GPUs, spares included) is held" << (priced ? price_phrase(*rep.plan) : "")
       << ".\n\n| strategy | wall time (days) | GPU-hours |" << (priced ? " cost |" : "")
       << "\n|---|---|---|" << (priced ? "---|" : "") << "\n";
     for (const auto& st : rep.strategies) {

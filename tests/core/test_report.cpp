@@ -117,6 +117,40 @@ TEST_CASE("time and cost to train: train_hours / Goodput per run, for the whole 
         std::string::npos);
 }
 
+TEST_CASE("GPU prices: capex over a lifetime, spare domains at their own price, errors named") {
+  Json j = goodput::test::small_scenario();  // 32 GPUs: the job's 3 nodes and one spare node
+  j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
+  j["seeds"] = 2;
+  j["report"] = {{"train_hours", 720},
+                 {"gpu_capex", 43830},
+                 {"gpu_lifetime_years", 5},
+                 {"spare_gpu_hour_price", 0.25}};
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  CHECK(plan.scenario.gpu_hour_price == doctest::Approx(43830.0 / (5 * 8766)));  // 1 per hour
+  REQUIRE(spare_gpus(plan) == 8);
+  CHECK(cluster_price_per_hour(plan) == doctest::Approx(24 * 1.0 + 8 * 0.25));
+  const Report rep = two_strategies(plan, {0.90, 0.80}, {0.96, 0.96});
+  CHECK(rep.strategies[0].cost_to_train.mean ==
+        doctest::Approx(26.0 * (720 / 0.90 + 720 / 0.80) / 2));
+  const Json out = report_json(rep);
+  CHECK(out["prices"]["cluster_per_hour"].get<double>() == doctest::Approx(26.0));
+  CHECK(out["prices"]["gpu_capex"].get<double>() == 43830);
+  const std::string md = report_markdown(rep);
+  CHECK(md.find("capex 43830 per GPU written off over 5 years") != std::string::npos);
+  CHECK(md.find("its 8 spare-domain GPUs at 0.25") != std::string::npos);
+  // Without a spare price, spares cost what every GPU-hour costs.
+  j["report"].erase("spare_gpu_hour_price");
+  const RunPlan same = make_plan(goodput::test::scenario_from(j));
+  CHECK(cluster_price_per_hour(same) == doctest::Approx(32.0));
+  // Both prices, or a spare price alone: errors naming the key.
+  j["report"]["gpu_hour_price"] = 2;
+  CHECK_THROWS_WITH_AS(goodput::test::scenario_from(j), doctest::Contains("/report/gpu_capex"),
+                       InputError);
+  j["report"] = {{"spare_gpu_hour_price", 1}};
+  CHECK_THROWS_WITH_AS(goodput::test::scenario_from(j),
+                       doctest::Contains("/report/spare_gpu_hour_price"), InputError);
+}
+
 TEST_CASE("run to completion: exact without failures, percentiles nearest-rank, unfinished runs") {
   Json j = goodput::test::small_scenario();
   j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");

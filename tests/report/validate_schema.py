@@ -30,6 +30,8 @@ runs = {
     "train": ["run", small, "--seeds", "2", "--no-break-even", "--set", "/report/train_hours=100",
               "--set", "/report/gpu_hour_price=2", "--set", "/report/gpu_power_kw=1.0",
               "--set", "/report/energy_price_per_kwh=0.1"],
+    "capex": ["run", small, "--seeds", "2", "--no-break-even", "--set", "/report/train_hours=100",
+              "--set", "/report/gpu_capex=30000", "--set", "/report/spare_gpu_hour_price=0.5"],
     "snapshot": ["run", snapshot, "--set", "/mode=snapshot", "--set",
                  "/failures/failed_fraction=0.002", "--seeds", "2"],
     "sweep": ["sweep", small, "--axis", "/cluster/spare_domains=0,2", "--seeds", "2"],
