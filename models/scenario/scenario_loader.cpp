@@ -264,11 +264,31 @@ Json read_json_file(const std::string& path) {
   return parse_json_text(buf.str(), path);
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                       const std::vector<std::string>& flags) {
+  auto flag = [&](std::size_t i) { return i < flags.size() ? flags[i] : std::string("--set"); };
   Json input = read_json_file(path);
   if (!input.is_object()) throw InputError(path, "/", "a scenario must be a JSON object");
-  for (const auto& o : overrides) apply_override(input, o, path, &sections::scenario());
-  return parse_scenario(input, path);
+  for (std::size_t i = 0; i < overrides.size(); ++i) try {
+      apply_override(input, overrides[i], path, &sections::scenario());
+    } catch (const InputError& e) {
+      if (e.file() != "--set" || flag(i) == "--set") throw;
+      throw InputError(flag(i), e.locator(), e.message());
+    }
+  try {
+    return parse_scenario(input, path);
+  } catch (const InputError& e) {
+    // A value an override put there: blame the override, not the file (the last one wins).
+    if (e.file() != path) throw;
+    for (std::size_t i = overrides.size(); i-- > 0;) {
+      const std::string& o = overrides[i];
+      const std::string pointer = o.substr(0, o.find('='));
+      if (e.locator() == pointer || e.locator().rfind(pointer + "/", 0) == 0)
+        throw InputError(flag(i), e.locator(),
+                         e.message() + " (the override " + o + ", applied to " + path + ")");
+    }
+    throw;
+  }
 }
 
 Scenario parse_scenario(const Json& input, const std::string& file) {

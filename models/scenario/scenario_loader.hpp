@@ -12,7 +12,10 @@
 namespace goodput {
 
 Json read_json_file(const std::string& path);
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// `flags[i]` names the command-line flag overrides[i] came from ("--set" when missing): an
+// error in an override's value names that flag and the override, not the file.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const std::vector<std::string>& flags = {});
 Scenario parse_scenario(const Json& input, const std::string& file);
 
 }  // namespace goodput

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <set>
 
@@ -25,6 +26,17 @@ std::string long_name(const CLI::Option* o) {
 }
 
 }  // namespace
+
+CLI::Validator positive_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !(v > 0) || !std::isfinite(v))
+          return "must be a number > 0, got " + text;
+        return {};
+      },
+      "> 0", "POSITIVE");
+}
 
 CLI::Option* affects_results(CLI::Option* option) {
   std::lock_guard<std::mutex> lock(marked_mutex());

@@ -12,12 +12,17 @@
 namespace CLI {
 class App;
 class Option;
+class Validator;
 }  // namespace CLI
 
 namespace goodput {
 
 // Marks `option` as one that changes what is written; returns it, for chaining.
 CLI::Option* affects_results(CLI::Option* option);
+
+// A check that a flag's value is a number > 0, whose error says just that ("--seeds: must be a
+// number > 0, got 0") instead of CLI11's range with a 300-digit upper bound.
+CLI::Validator positive_number();
 
 // After parsing: {"goodput", subcommand name, marked arguments...}.
 std::vector<std::string> canonical_command(const CLI::App& subcommand);

@@ -9,6 +9,7 @@
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_loader.hpp"
+#include "sim/cli/command_line.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
@@ -85,7 +86,7 @@ CLI::App* add_explain_step(CLI::App& app, ExplainArgs& a) {
                                  "break the healthy training step down per layer, stage and step");
   cmd->add_option("scenario", a.scenario, "scenario JSON")->required();
   cmd->add_option("--tp", a.tp, "also explain a stage at this TP degree")
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   cmd->add_option("--set", a.sets, "override: /json/pointer=value (repeatable)")
       ->allow_extra_args(false);  // one value per --set: never the scenario after it
   return cmd;

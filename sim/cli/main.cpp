@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
                   "report folder: new, empty or an earlier goodput report (default: "
                   "goodput-out/<scenario name>)");
   affects_results(run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)"))
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   affects_results(run->add_option("--strategies", run_args.strategies,
                                   "comma-separated strategies to compare"));
   affects_results(run->add_option("--baseline", run_args.baseline,
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, kMaxThreads));
   run->add_option("--max-events", run_args.max_events,
                   "work budget: refuse scenarios estimated above this many events (default 2e9)")
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   run->add_option("--max-memory", run_args.max_memory,
                   "work budget: refuse scenarios estimated to need more memory (default 8G)");
   run->add_flag("--quiet", run_args.quiet, "print nothing on success");
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   affects_results(
       sweep->add_option("--ci-target", sw.ci_target,
                         "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   affects_results(
       sweep->add_option("--max-seeds", sw.max_seeds,
                         "--seeds auto: at most this many seeds per point (default 1000)"))
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
       ->add_option(
           "--max-events", sw.max_events,
           "work budget: refuse sweeps estimated above this many events in all (default 2e9)")
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   sweep->add_option("--max-memory", sw.max_memory,
                     "work budget: refuse sweeps estimated to need more memory (default 8G)");
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");

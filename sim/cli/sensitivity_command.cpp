@@ -70,7 +70,7 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
                   "goodput-out/<scenario name>-sensitivity)");
   affects_results(
       cmd->add_option("--seeds", a.seeds, "Monte Carlo runs per value (overrides /seeds)"))
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   affects_results(
       cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare"));
   affects_results(cmd->add_option("--set", a.sets,
@@ -82,7 +82,7 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
   cmd->add_option("--max-events", a.max_events,
                   "work budget: refuse if all runs together are estimated above this many events "
                   "(default 2e9)")
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   cmd->add_option("--max-memory", a.max_memory,
                   "work budget: refuse if one run is estimated to need more (default 8G)");
   cmd->add_flag("--quiet", a.quiet, "print nothing on success");

@@ -82,7 +82,9 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   auto scenario_at = [&](long v) {
     auto o = overrides;
     o.push_back(a.seek + "=" + std::to_string(v));
-    return load_scenario(a.scenario, o);
+    std::vector<std::string> flags(overrides.size(), "--set");
+    flags.push_back("--seek");
+    return load_scenario(a.scenario, o, flags);
   };
   if (a.seek_min > a.seek_max)
     throw InputError("--min", std::to_string(a.seek_min),
@@ -199,9 +201,12 @@ int command_sweep(const SweepArgs& a) {
   std::vector<Scenario> scenarios;
   for (const auto& values : combos) {
     auto o = overrides;
-    for (std::size_t i = 0; i < sweep.axes.size(); ++i)
+    std::vector<std::string> flags(overrides.size(), "--set");
+    for (std::size_t i = 0; i < sweep.axes.size(); ++i) {
       o.push_back(sweep.axes[i].pointer + "=" + values[i]);
-    scenarios.push_back(load_scenario(a.scenario, o));
+      flags.emplace_back("--axis");
+    }
+    scenarios.push_back(load_scenario(a.scenario, o, flags));
   }
   check_budget(a, scenarios, threads);
   const std::string out = a.out.empty() ? default_output(scenarios.front().name + "-sweep") : a.out;

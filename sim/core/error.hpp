@@ -16,9 +16,11 @@ class InputError : public std::runtime_error {
   InputError(std::string where, std::string locator, const std::string& message)
       : std::runtime_error(format(where, locator, message)),
         file_(std::move(where)),
-        locator_(std::move(locator)) {}
+        locator_(std::move(locator)),
+        message_(message) {}
   const std::string& file() const { return file_; }
   const std::string& locator() const { return locator_; }
+  const std::string& message() const { return message_; }  // without file and locator
 
  private:
   static std::string format(const std::string& file, const std::string& locator,
@@ -31,6 +33,7 @@ class InputError : public std::runtime_error {
   }
   std::string file_;
   std::string locator_;
+  std::string message_;
 };
 
 class NoDeviceError : public std::runtime_error {

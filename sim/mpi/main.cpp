@@ -36,11 +36,11 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   affects_results(
       sweep->add_option("--ci-target", sw.ci_target,
                         "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   affects_results(
       sweep->add_option("--max-seeds", sw.max_seeds,
                         "--seeds auto: at most this many seeds per point (default 1000)"))
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   sweep->add_flag("--resume", sw.resume,
                   "reuse the finished points of an interrupted sweep into the same --out");
   affects_results(sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
@@ -48,7 +48,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   affects_results(
       sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare"));
   sweep->add_option("--threads", sw.threads, "Monte Carlo threads per rank (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(goodput::positive_number());
   sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
   sweep->add_flag("--progress", sw.progress,
                   "progress and time left on stderr even when it is not a terminal");
