@@ -95,6 +95,7 @@ struct Scenario {
       0.001};                 // /report: cluster-health time-above thresholds
   double train_hours = 0;     // /report: ideal training hours the job needs (0: no time-to-train)
   double train_steps = 0;     // /report: the same in healthy steps (make_plan sets train_hours)
+  double train_tokens = 0;    // /report: the same in tokens (the loader sets train_steps)
   double gpu_hour_price = 0;  // /report: price per GPU-hour (0: no cost; from gpu_capex if set)
   double gpu_capex = 0, gpu_lifetime_years = 5;  // /report: capex alternative (0: not used)
   double spare_gpu_hour_price = 0;  // /report: a spare domain's GPU-hour (default gpu_hour_price)
@@ -106,6 +107,13 @@ struct Scenario {
   Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file)
                // rebuilds this
 
+  // Tokens the healthy job trains per step: dp x microbatches x micro_batch x /job/model's seq_len
+  // (0 without a model).
+  std::int64_t tokens_per_step() const {
+    if (!job.model.is_object() || !job.model.contains("seq_len")) return 0;
+    return static_cast<std::int64_t>(job.dp) * job.microbatches * job.micro_batch *
+           job.model["seq_len"].get<std::int64_t>();
+  }
   int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
   std::int64_t job_groups() const { return static_cast<std::int64_t>(job.dp) * job.pp; }
   const StrategyConfig* strategy(const std::string& n) const {

@@ -348,8 +348,17 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
     s.idle_power_fraction = report.number("idle_power_fraction");
     s.pue = report.number("pue");
     s.energy_price_per_kwh = report.number("energy_price_per_kwh");
-    if (s.train_hours > 0 && s.train_steps > 0)
-      throw report.error("train_steps", "set train_hours or train_steps, not both");
+    s.train_tokens = report.number("train_tokens");
+    const int targets = (s.train_hours > 0) + (s.train_steps > 0) + (s.train_tokens > 0);
+    if (targets > 1)
+      throw report.error(s.train_tokens > 0 ? "train_tokens" : "train_steps",
+                         "set one of train_hours, train_steps, train_tokens");
+    if (s.train_tokens > 0) {
+      if (s.job.model.is_null())
+        throw report.error("train_tokens",
+                           "needs /job/model: its seq_len gives the tokens of one step");
+      s.train_steps = s.train_tokens / static_cast<double>(s.tokens_per_step());
+    }
   }
   parse_prices(top.object("report"), s);
   parse_strategies(top, s, resolved);

@@ -310,7 +310,10 @@ const ParamSection& report() {
                  "long enough for the runs to finish)"),
           number("train_steps", "steps", 0.0, 0, kInf,
                  "the same target in training steps of the healthy job (x its step time from "
-                 "the cost model); set train_hours or train_steps, not both"),
+                 "the cost model); set one of train_hours, train_steps, train_tokens"),
+          number("train_tokens", "tokens", 0.0, 0, kInf,
+                 "the same target in tokens: train_tokens / (dp x microbatches x micro_batch x "
+                 "/job/model's seq_len) steps; needs /job/model"),
           number("gpu_hour_price", "per GPU-hour", 0.0, 0, kInf,
                  "price of one GPU-hour (any currency); > 0 with train_hours adds the cost to "
                  "train; set it or gpu_capex, not both"),

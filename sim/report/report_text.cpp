@@ -54,9 +54,13 @@ std::string completion_markdown(const Report& rep) {
   const double per_hour = cluster_price_per_hour(*rep.plan);
   std::ostringstream s;
   s << "\n### Run to completion\n\nEach run measured until its progress first reached the target"
-    << (sc.train_steps > 0 ? fmt(" (%.0f steps", sc.train_steps) +
-                                 fmt(" = %.4g h", sc.train_hours) + " of failure-free training)"
-                           : "")
+    << (sc.train_tokens > 0
+            ? fmt(" (%.4g tokens", sc.train_tokens) + fmt(" = %.0f steps", sc.train_steps) +
+                  " of " + std::to_string(sc.tokens_per_step()) + " tokens" +
+                  fmt(" = %.4g h", sc.train_hours) + " of failure-free training)"
+        : sc.train_steps > 0 ? fmt(" (%.0f steps", sc.train_steps) +
+                                   fmt(" = %.4g h", sc.train_hours) + " of failure-free training)"
+                             : "")
     << ", within the " << fmt("%.0f", sc.horizon_hours)
     << " h horizon. Days to finish; percentiles over the runs (\"> horizon\": that share of "
        "runs had not finished).\n\n| strategy | finished | mean | p50 | p90 | p99 |"

@@ -211,6 +211,25 @@ TEST_CASE("train_steps: the target in healthy steps, not together with train_hou
                        InputError);
 }
 
+TEST_CASE(
+    "train_tokens: tokens / (dp x microbatches x micro_batch x seq_len) steps; needs a model") {
+  const std::string file = std::string(GOODPUT_SOURCE_DIR) + "/scenarios/ntp-paper-nvl32.json";
+  const Scenario s = load_scenario(file, {"/report/train_tokens=1e12", "/job/micro_batch=2"});
+  const auto per_step =
+      static_cast<double>(s.job.dp) * s.job.microbatches * 2 * s.job.model["seq_len"].get<double>();
+  REQUIRE(s.tokens_per_step() == static_cast<std::int64_t>(per_step));
+  CHECK(s.train_steps == doctest::Approx(1e12 / per_step));
+  const RunPlan plan = make_plan(s);
+  CHECK(plan.scenario.train_hours ==
+        doctest::Approx(1e12 / per_step * plan.cost->healthy_step_s() / 3600));
+  CHECK_THROWS_WITH_AS(load_scenario(file, {"/report/train_tokens=1e12", "/report/train_steps=5"}),
+                       doctest::Contains("/report/train_tokens"), InputError);
+  Json j = goodput::test::small_scenario();  // no /job/model
+  j["report"] = {{"train_tokens", 1e9}};
+  CHECK_THROWS_WITH_AS(goodput::test::scenario_from(j), doctest::Contains("needs /job/model"),
+                       InputError);
+}
+
 TEST_CASE("energy: GPUs held at full power, idle ones at their share, failed ones at none; x PUE") {
   Json j = goodput::test::small_scenario();  // 32 GPUs, the job holds 24 (TP8 x DP3), 100 h
   j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
