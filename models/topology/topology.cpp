@@ -1,8 +1,8 @@
 #include "models/topology/topology.hpp"
 
 #include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/reverse_graph.hpp>
 #include <boost/pending/queue.hpp>
 #include <charconv>
@@ -13,7 +13,9 @@ namespace goodput {
 namespace {
 
 // Edge u -> v: "u depends on v" (a GPU on its node, a node on its domain fabric, rack, leaf).
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+// Compressed sparse rows, built from the edge list in one pass: a 1M-GPU cluster's graph is
+// a few arrays, not a million small allocations.
+using Graph = boost::compressed_sparse_row_graph<boost::bidirectionalS>;
 
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
   return (a + b - 1) / b;
@@ -49,16 +51,18 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
     total += counts_[k];
   }
 
-  Graph g(total);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  edges.reserve(counts_[0] + 3 * static_cast<std::size_t>(nodes));
   const std::uint32_t gpn = static_cast<std::uint32_t>(shape.gpus_per_node);
   for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu)
-    boost::add_edge(gpu, id(ComponentKind::Node, gpu / gpn), g);
+    edges.emplace_back(gpu, id(ComponentKind::Node, gpu / gpn));
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const auto node = id(ComponentKind::Node, n);
-    boost::add_edge(node, id(ComponentKind::Domain, n / shape.nodes_per_domain), g);
-    boost::add_edge(node, id(ComponentKind::Rack, n / shape.nodes_per_rack), g);
-    boost::add_edge(node, id(ComponentKind::Leaf, n / shape.nodes_per_leaf), g);
+    edges.emplace_back(node, id(ComponentKind::Domain, n / shape.nodes_per_domain));
+    edges.emplace_back(node, id(ComponentKind::Rack, n / shape.nodes_per_rack));
+    edges.emplace_back(node, id(ComponentKind::Leaf, n / shape.nodes_per_leaf));
   }
+  const Graph g(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), total);
 
   // Blast radius of every component: GPUs reachable in the reversed (dependents) graph. The
   // numbering makes each one a contiguous range; anything else is a construction bug.
