@@ -65,7 +65,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
     return 2;
   }
   if (sw.threads <= 0) sw.threads = 1;
-  sw.workers = dispatcher.ranks();
+  sw.workers = dispatcher.workers();
   sw.stop_after = stop_after;
   sw.command = goodput::canonical_command(*sweep);  // as goodput sweep records it
   try {

@@ -81,10 +81,11 @@ void Dispatcher::shutdown() {
 
 std::string Dispatcher::call(int rank, std::string unit) {
   std::unique_lock<std::mutex> lock(mutex_);
-  outbox_.emplace_back(rank, std::move(unit));
-  cv_.wait(lock, [&] { return replies_.count(rank) > 0; });
-  std::string reply = std::move(replies_[rank]);
-  replies_.erase(rank);
+  const std::uint64_t id = next_id_++;
+  outbox_.push_back({rank, id, std::move(unit)});
+  cv_.wait(lock, [&] { return replies_.count(id) > 0; });
+  std::string reply = std::move(replies_[id]);
+  replies_.erase(id);
   return reply;
 }
 
@@ -94,7 +95,7 @@ void Dispatcher::loop() {
   auto pause = std::chrono::microseconds(50);
   int out = 0;  // units sent and not answered
   for (;;) {
-    std::deque<std::pair<int, std::string>> sends;
+    std::deque<Outgoing> sends;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       if (out == 0)
@@ -102,9 +103,10 @@ void Dispatcher::loop() {
                      [&] { return stopping_ || !outbox_.empty(); });
       if (stopping_ && out == 0 && outbox_.empty()) return;
       sends.swap(outbox_);
+      for (const Outgoing& o : sends) sent_[o.rank].push_back(o.id);
     }
-    for (auto& [rank, unit] : sends) {
-      send_bytes(unit, rank, kWork);
+    for (const Outgoing& o : sends) {
+      send_bytes(o.unit, o.rank, kWork);
       ++out;
     }
     int flag = 0;
@@ -114,8 +116,12 @@ void Dispatcher::loop() {
       std::string reply = receive_probed(st);
       --out;
       {
+        // A rank answers its units in the order it got them (MPI keeps the order of messages
+        // between two ranks), so its oldest unanswered unit is the one answered.
         std::lock_guard<std::mutex> lock(mutex_);
-        replies_[st.MPI_SOURCE] = std::move(reply);
+        auto& pending = sent_[st.MPI_SOURCE];
+        replies_[pending.front()] = std::move(reply);
+        pending.pop_front();
       }
       cv_.notify_all();
       pause = std::chrono::microseconds(50);
@@ -129,14 +135,15 @@ void Dispatcher::loop() {
 PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
   return [this, threads, seeds](const Scenario& scenario, int worker) -> SweepPoint {
     if (worker == 0 || ranks_ == 1) return run_point(scenario, threads, seeds);
+    const int rank = 1 + (worker - 1) % (ranks_ - 1);
     const Json unit = {{"file", scenario.file},
                        {"scenario", scenario.input},  // not `resolved`: it omits /job/model
                        {"threads", threads},
                        {"ci_target", seeds.ci_target},
                        {"max_seeds", seeds.max_seeds}};
-    const Json reply = from_wire(call(worker, to_wire(unit)));
+    const Json reply = from_wire(call(rank, to_wire(unit)));
     if (reply.contains("error")) {
-      const std::string where = "rank " + std::to_string(worker);
+      const std::string where = "rank " + std::to_string(rank);
       if (reply.value("input", false))  // the message already names the file and pointer
         throw InputError("", "", reply.at("message").get<std::string>() + " (" + where + ")");
       throw std::runtime_error(where + ": " + reply.at("message").get<std::string>());

@@ -1,15 +1,18 @@
 // Sweeps spread over MPI ranks (goodput-mpi). Rank 0 runs the ordinary sweep
 // (sweep_runner.hpp: resume, streamed point records, the final writer) with a PointRunner
-// that hands each point to a free rank: worker w of the sweep is rank w, rank 0 computes its
-// own share, and a rank takes the next unfinished point as soon as it returns one (dynamic
-// scheduling). A remote point travels as its scenario input (file plus overrides); its runs come
-// back lossless (CBOR doubles) and rank 0 rebuilds the point from them exactly as resuming from a
-// record does, so every output byte equals the single-process sweep's. Only rank 0 touches the
-// output directory; other ranks read nothing but files the scenario itself names (traces).
-// Requires MPI_THREAD_SERIALIZED: all MPI calls on rank 0 are made by one thread.
+// that hands each point to a rank: worker 0 of the sweep computes on rank 0, and each other
+// rank is fed by kUnitsInFlight workers, so it always has its next point queued while it
+// computes one (rank 0 rebuilds a returned point's report meanwhile, instead of the rank
+// idling until that is done); a worker takes the next unfinished point as soon as it returns
+// one (dynamic scheduling). A remote point travels as its scenario input (file plus overrides); its
+// runs come back lossless (CBOR doubles) and rank 0 rebuilds the point from them exactly as
+// resuming from a record does, so every output byte equals the single-process sweep's. Only rank 0
+// touches the output directory; other ranks read nothing but files the scenario itself names
+// (traces). Requires MPI_THREAD_SERIALIZED: all MPI calls on rank 0 are made by one thread.
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -29,7 +32,11 @@ class Dispatcher {
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
 
+  static constexpr int kUnitsInFlight = 2;  // per rank > 0
+
   int ranks() const { return ranks_; }
+  // The sweep's workers: rank 0's own, plus kUnitsInFlight per other rank.
+  int workers() const { return 1 + kUnitsInFlight * (ranks_ - 1); }
   // A runner for SweepOptions/SweepArgs: `threads` Monte Carlo threads per point on every rank.
   PointRunner runner(int threads, const SeedPolicy& seeds);
   // Ends the communication thread and tells every other rank to stop (idempotent).
@@ -39,11 +46,18 @@ class Dispatcher {
   std::string call(int rank, std::string unit);  // sends a unit to `rank`, returns its reply
   void loop();
 
+  struct Outgoing {
+    int rank;
+    std::uint64_t id;
+    std::string unit;
+  };
   int ranks_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<std::pair<int, std::string>> outbox_;  // (rank, unit) to send
-  std::map<int, std::string> replies_;              // rank -> reply received
+  std::uint64_t next_id_ = 0;
+  std::deque<Outgoing> outbox_;                    // units to send
+  std::map<int, std::deque<std::uint64_t>> sent_;  // per rank: units sent, oldest first
+  std::map<std::uint64_t, std::string> replies_;   // unit id -> reply received
   bool stopping_ = false, stopped_ = false;
   std::thread comm_;
 };

@@ -10,6 +10,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/report/point_record.hpp"
 #include "sim/run/monte_carlo.hpp"
+#include "sim/run/work_budget.hpp"
 
 namespace goodput {
 
@@ -101,6 +102,18 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
   std::vector<std::size_t> todo;
   for (std::size_t p = 0; p < total; ++p)
     if (!have[p]) todo.push_back(p);
+  // Largest expected work first (events, then GPUs), so the last points to finish are small ones
+  // and no worker is left computing a big point while the others idle. Each point lands in its
+  // own slot: the order changes nothing written.
+  {
+    std::vector<std::pair<double, double>> work(total);
+    for (std::size_t p : todo) {
+      const WorkEstimate w = estimate_work(scenarios[p], 1);
+      work[p] = {w.events, w.gpus};
+    }
+    std::stable_sort(todo.begin(), todo.end(),
+                     [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });
+  }
   if (opt.stop_after >= 0 && todo.size() > static_cast<std::size_t>(opt.stop_after))
     todo.resize(static_cast<std::size_t>(opt.stop_after));
 
