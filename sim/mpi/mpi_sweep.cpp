@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <list>
 #include <stdexcept>
 #include <vector>
 
@@ -94,6 +95,8 @@ std::string Dispatcher::call(int rank, std::string unit) {
 void Dispatcher::loop() {
   auto pause = std::chrono::microseconds(50);
   int out = 0;  // units sent and not answered
+  // Units being sent: each request with its buffer (a std::list: buffers must not move).
+  std::list<std::pair<MPI_Request, std::string>> in_transit;
   for (;;) {
     std::deque<Outgoing> sends;
     {
@@ -101,13 +104,26 @@ void Dispatcher::loop() {
       if (out == 0)
         cv_.wait_for(lock, std::chrono::milliseconds(20),
                      [&] { return stopping_ || !outbox_.empty(); });
-      if (stopping_ && out == 0 && outbox_.empty()) return;
+      if (stopping_ && out == 0 && outbox_.empty()) {
+        // Every unit was answered, so every send has completed: release the requests.
+        for (auto& [request, unit] : in_transit) MPI_Wait(&request, MPI_STATUS_IGNORE);
+        return;
+      }
       sends.swap(outbox_);
       for (const Outgoing& o : sends) sent_[o.rank].push_back(o.id);
     }
-    for (const Outgoing& o : sends) {
-      send_bytes(o.unit, o.rank, kWork);
+    // Non-blocking: a unit queued behind the one a rank is computing is not received until
+    // that point is done, and a blocking send would spin this thread (and a core) meanwhile.
+    for (Outgoing& o : sends) {
+      in_transit.push_back({MPI_REQUEST_NULL, std::move(o.unit)});
+      MPI_Isend(in_transit.back().second.data(), static_cast<int>(in_transit.back().second.size()),
+                MPI_BYTE, o.rank, kWork, MPI_COMM_WORLD, &in_transit.back().first);
       ++out;
+    }
+    for (auto it = in_transit.begin(); it != in_transit.end();) {
+      int sent = 0;
+      MPI_Test(&it->first, &sent, MPI_STATUS_IGNORE);
+      it = sent ? in_transit.erase(it) : std::next(it);
     }
     int flag = 0;
     MPI_Status st;
@@ -127,7 +143,9 @@ void Dispatcher::loop() {
       pause = std::chrono::microseconds(50);
     } else if (sends.empty() && out > 0) {
       std::this_thread::sleep_for(pause);
-      pause = std::min(pause * 2, std::chrono::microseconds(5000));
+      // While a unit is in transit its receiver may be waiting on this rank's progress (large
+      // messages): poll more often then.
+      pause = std::min(pause * 2, std::chrono::microseconds(in_transit.empty() ? 5000 : 250));
     }
   }
 }
