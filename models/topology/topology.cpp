@@ -12,24 +12,28 @@ namespace goodput {
 
 namespace {
 
-// Edge u -> v: "u depends on v" (a GPU on its node, a node on its domain fabric, rack, leaf).
-// Compressed sparse rows, built from the edge list in one pass: a 1M-GPU cluster's graph is
-// a few arrays, not a million small allocations.
-using Graph = boost::compressed_sparse_row_graph<boost::bidirectionalS>;
+// Edge u -> v: "u depends on v" (a node on its domain fabric, rack and leaf). GPUs hang off
+// their node (a node's radius is its gpus_per_node GPUs), so the graph holds the components
+// from nodes up, vertex = component id - GPUs: compressed sparse rows with 32-bit indexes,
+// built from the edge list in one pass (a few small arrays even at 1M GPUs).
+using Graph = boost::compressed_sparse_row_graph<boost::bidirectionalS, boost::no_property,
+                                                 boost::no_property, boost::no_property,
+                                                 std::uint32_t, std::uint32_t>;
 
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
   return (a + b - 1) / b;
 }
 
-// Records the GPU vertices reached by a traversal of the reversed graph.
-struct GpuCollector : boost::default_bfs_visitor {
-  std::uint32_t gpu_count;
-  std::vector<std::uint32_t>* gpus;
+// Records the node vertices (the first `node_count`) reached by a traversal of the reversed
+// graph.
+struct NodeCollector : boost::default_bfs_visitor {
+  std::uint32_t node_count;
+  std::vector<std::uint32_t>* nodes;
   std::vector<std::uint32_t>* touched;
   template <class Vertex, class G>
   void discover_vertex(Vertex v, const G&) const {
     touched->push_back(static_cast<std::uint32_t>(v));
-    if (v < gpu_count) gpus->push_back(static_cast<std::uint32_t>(v));
+    if (v < node_count) nodes->push_back(static_cast<std::uint32_t>(v));
   }
 };
 
@@ -51,40 +55,42 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
     total += counts_[k];
   }
 
+  const std::uint32_t gpus = counts_[0], vertices = total - gpus;
+  auto vertex = [&](ComponentKind k, std::uint32_t index) { return id(k, index) - gpus; };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  edges.reserve(counts_[0] + 3 * static_cast<std::size_t>(nodes));
-  const std::uint32_t gpn = static_cast<std::uint32_t>(shape.gpus_per_node);
-  for (std::uint32_t gpu = 0; gpu < counts_[0]; ++gpu)
-    edges.emplace_back(gpu, id(ComponentKind::Node, gpu / gpn));
+  edges.reserve(3 * static_cast<std::size_t>(nodes));
   for (std::uint32_t n = 0; n < nodes; ++n) {
-    const auto node = id(ComponentKind::Node, n);
-    edges.emplace_back(node, id(ComponentKind::Domain, n / shape.nodes_per_domain));
-    edges.emplace_back(node, id(ComponentKind::Rack, n / shape.nodes_per_rack));
-    edges.emplace_back(node, id(ComponentKind::Leaf, n / shape.nodes_per_leaf));
+    const auto node = vertex(ComponentKind::Node, n);
+    edges.emplace_back(node, vertex(ComponentKind::Domain, n / shape.nodes_per_domain));
+    edges.emplace_back(node, vertex(ComponentKind::Rack, n / shape.nodes_per_rack));
+    edges.emplace_back(node, vertex(ComponentKind::Leaf, n / shape.nodes_per_leaf));
   }
-  const Graph g(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), total);
+  const Graph g(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), vertices);
 
-  // Blast radius of every component: GPUs reachable in the reversed (dependents) graph. The
-  // numbering makes each one a contiguous range; anything else is a construction bug.
+  // Blast radius of every component: the GPUs of the nodes reachable in the reversed
+  // (dependents) graph. The numbering makes each one a contiguous range; anything else is a
+  // construction bug.
   const auto reversed = boost::make_reverse_graph(g);
-  radius_.assign(total - counts_[0], {0, 0});
+  radius_.assign(vertices, {0, 0});
   std::vector<std::uint32_t> found, touched;
-  std::vector<boost::default_color_type> colors(total);
-  for (std::uint32_t c = counts_[0]; c < total; ++c) {
+  std::vector<boost::default_color_type> colors(vertices);
+  const auto gpn = static_cast<std::uint32_t>(shape.gpus_per_node);
+  for (std::uint32_t c = 0; c < vertices; ++c) {
     found.clear();
     touched.clear();
     // breadth_first_visit (unlike breadth_first_search) does not reset every vertex's colour,
     // so each traversal costs only its own subtree; `touched` restores white afterwards.
     boost::queue<Graph::vertex_descriptor> queue;
-    boost::breadth_first_visit(reversed, c, queue, GpuCollector{{}, counts_[0], &found, &touched},
+    boost::breadth_first_visit(reversed, c, queue, NodeCollector{{}, nodes, &found, &touched},
                                boost::make_iterator_property_map(
                                    colors.begin(), boost::get(boost::vertex_index, reversed)));
     for (auto v : touched) colors[v] = boost::white_color;  // ready for the next traversal
     if (found.empty()) continue;
     const auto [lo, hi] = std::minmax_element(found.begin(), found.end());
     if (*hi - *lo + 1 != found.size())
-      throw std::logic_error("Topology: the blast radius of " + name(c) + " is not contiguous");
-    radius_[c - counts_[0]] = {*lo, *hi + 1};
+      throw std::logic_error("Topology: the blast radius of " + name(c + gpus) +
+                             " is not contiguous");
+    radius_[c] = {*lo * gpn, (*hi + 1) * gpn};
   }
   // Each domain's GPUs, by the dependency edges, must be the range domain_gpus() computes.
   for (std::uint32_t d = 0; d < counts_[2]; ++d) {
