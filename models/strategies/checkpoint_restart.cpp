@@ -14,8 +14,6 @@ class CheckpointRestart final : public JobController {
   }
 };
 
-}  // namespace
-
 const ParamSection& checkpoint_restart_params() {
   static const ParamSection s{
       "checkpoint_restart",
@@ -23,13 +21,6 @@ const ParamSection& checkpoint_restart_params() {
       "Uses /recovery and /checkpoint; no parameters of its own.",
       {}};
   return s;
-}
-
-std::int64_t full_group_capacity(const ClusterHealth& health, int tp) {
-  std::int64_t c = 0;
-  for (std::uint32_t d = 0; d < health.topology().domains(); ++d)
-    c += health.healthy_in_domain(d) / tp;
-  return c;
 }
 
 // Steady state: the whole job runs if a full complement of groups exists, else it waits.
@@ -42,6 +33,20 @@ Phase snapshot_checkpoint_restart(const SnapshotInput& in) {
 
 std::unique_ptr<Strategy> make_checkpoint_restart(const Scenario&, const Json&) {
   return std::make_unique<CheckpointRestart>();
+}
+
+}  // namespace
+
+std::int64_t full_group_capacity(const ClusterHealth& health, int tp) {
+  std::int64_t c = 0;
+  for (std::uint32_t d = 0; d < health.topology().domains(); ++d)
+    c += health.healthy_in_domain(d) / tp;
+  return c;
+}
+
+StrategyInfo strategy_entry_checkpoint_restart() {
+  return {"checkpoint_restart", "restart the whole job from the last checkpoint",
+          &checkpoint_restart_params(), &make_checkpoint_restart, &snapshot_checkpoint_restart};
 }
 
 }  // namespace goodput

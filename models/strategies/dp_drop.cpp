@@ -33,11 +33,15 @@ std::vector<ParamDecl> drop_param_decls(const std::string& prefix) {
   };
 }
 
+namespace {
+
 const ParamSection& dp_drop_params() {
   static const ParamSection s{
       "dp_drop", "Drop damaged data-parallel replicas; rejoin after repair.", drop_param_decls("")};
   return s;
 }
+
+}  // namespace
 
 DropOptions read_drop_options(const ParamReader& r, const std::string& prefix) {
   DropOptions o;
@@ -53,6 +57,8 @@ DropOptions read_drop_options(const Json& params) {
   return read_drop_options(ParamReader(params, dp_drop_params(), "", "", nullptr), "");
 }
 
+namespace {
+
 // Steady state with packing: as many whole replicas as the healthy full groups can form.
 Phase snapshot_dp_drop(const SnapshotInput& in) {
   const JobSpec& j = in.scenario->job;
@@ -67,6 +73,13 @@ Phase snapshot_dp_drop(const SnapshotInput& in) {
 
 std::unique_ptr<Strategy> make_dp_drop(const Scenario&, const Json& params) {
   return std::make_unique<DpDrop>(read_drop_options(params));
+}
+
+}  // namespace
+
+StrategyInfo strategy_entry_dp_drop() {
+  return {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair", &dp_drop_params(),
+          &make_dp_drop, &snapshot_dp_drop};
 }
 
 }  // namespace goodput

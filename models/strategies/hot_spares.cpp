@@ -48,8 +48,6 @@ class HotSpares final : public JobController {
   SpareOptions o_;
 };
 
-}  // namespace
-
 const ParamSection& hot_spares_params() {
   using namespace param;
   static const ParamSection s = [] {
@@ -80,11 +78,13 @@ const ParamSection& hot_spares_params() {
 // Steady state: spares cover the failed units (the job runs whole) or the fallback applies.
 Phase snapshot_hot_spares(const SnapshotInput& in) {
   const ParamReader r(in.params, hot_spares_params(), "", "", nullptr);
-  if (r.string("fallback") == "checkpoint_restart") return snapshot_checkpoint_restart(in);
+  // The fallback strategy's own steady state (through the table: no other strategy's code).
+  if (r.string("fallback") == "checkpoint_restart")
+    return find_strategy("checkpoint_restart")->snapshot(in);
   SnapshotInput drop = in;
   drop.params = {{"batch_policy", r.string("fallback_batch_policy")},
                  {"min_replicas", r.integer("fallback_min_replicas")}};
-  return snapshot_dp_drop(drop);
+  return find_strategy("dp_drop")->snapshot(drop);
 }
 
 std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& params) {
@@ -96,6 +96,13 @@ std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& 
   o.fallback_restart = r.string("fallback") == "checkpoint_restart";
   o.rollback = r.boolean("rollback_to_checkpoint");
   return std::make_unique<HotSpares>(o, read_drop_options(r, "fallback_"));
+}
+
+}  // namespace
+
+StrategyInfo strategy_entry_hot_spares() {
+  return {"hot_spares", "swap in warm spares, fall back when none is left", &hot_spares_params(),
+          &make_hot_spares, &snapshot_hot_spares};
 }
 
 }  // namespace goodput

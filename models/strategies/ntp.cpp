@@ -57,28 +57,36 @@ const ParamSection& ntp_boost_params() {
   return s;
 }
 
-std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
-  return make_ntp_job(s, params, false);
-}
-Phase snapshot_ntp(const SnapshotInput& in) {
-  return snapshot_ntp_job(in, false);
-}
-
-namespace {
-TpDegreeRule tp_rule(const Json& params, const ParamSection& section) {
+TpDegreeRule ntp_tp_rule(const Json& params, const ParamSection& section) {
   const ParamReader r(params, section, "", "", nullptr);
   TpDegreeRule rule;
   if (r.present("min_tp")) rule.min_tp = r.integer32("min_tp");
   for (double d : r.numbers("allowed_tp")) rule.allowed.push_back(static_cast<int>(d));
   return rule;
 }
+
+namespace {
+
+std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
+  return make_ntp_job(s, params, false);
+}
+Phase snapshot_ntp(const SnapshotInput& in) {
+  return snapshot_ntp_job(in, false);
+}
+TpDegreeRule ntp_tp_degrees(const Scenario&, const Json& params) {
+  return ntp_tp_rule(params, ntp_params());
+}
+
 }  // namespace
 
-TpDegreeRule ntp_tp_degrees(const Scenario&, const Json& params) {
-  return tp_rule(params, ntp_params());
-}
-TpDegreeRule ntp_boost_tp_degrees(const Scenario&, const Json& params) {
-  return tp_rule(params, ntp_boost_params());
+StrategyInfo strategy_entry_ntp() {
+  return {"ntp",
+          "nonuniform tensor parallelism: damaged replicas continue at a lower TP degree",
+          &ntp_params(),
+          &make_ntp,
+          &snapshot_ntp,
+          nullptr,
+          &ntp_tp_degrees};
 }
 
 }  // namespace goodput

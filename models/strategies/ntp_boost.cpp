@@ -5,11 +5,25 @@
 
 namespace goodput {
 
+namespace {
+
 std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) {
   return make_ntp_job(s, params, true);
 }
 Phase snapshot_ntp_boost(const SnapshotInput& in) {
   return snapshot_ntp_job(in, true);
+}
+TpDegreeRule ntp_boost_tp_degrees(const Scenario&, const Json& params) {
+  return ntp_tp_rule(params, ntp_boost_params());
+}
+
+}  // namespace
+
+StrategyInfo strategy_entry_ntp_boost() {
+  return {"ntp_boost",          "ntp with power boosting of degraded domains",
+          &ntp_boost_params(),  &make_ntp_boost,
+          &snapshot_ntp_boost,  nullptr,
+          &ntp_boost_tp_degrees};
 }
 
 }  // namespace goodput

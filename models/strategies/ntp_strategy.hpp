@@ -93,6 +93,8 @@ class NtpJob final : public JobController {
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost);
 const ParamSection& ntp_params();
 const ParamSection& ntp_boost_params();
+// The TP degrees an ntp-family section allows (its min_tp, allowed_tp).
+TpDegreeRule ntp_tp_rule(const Json& params, const ParamSection& section);
 Phase ntp_phase(const NtpConfig& c);
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost);
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost);

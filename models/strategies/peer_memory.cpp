@@ -29,8 +29,6 @@ class PeerMemory final : public JobController {
   Step restore_step() const override { return pay(Mechanism::StateCopy); }
 };
 
-}  // namespace
-
 const ParamSection& peer_memory_params() {
   using namespace param;
   static const ParamSection s{
@@ -54,11 +52,20 @@ CheckpointSpec peer_memory_checkpoint_costs(const Scenario& scenario, const Json
 
 // Steady state: like hot_spares with checkpoint_restart as the fallback.
 Phase snapshot_peer_memory(const SnapshotInput& in) {
-  return snapshot_checkpoint_restart(in);
+  return find_strategy("checkpoint_restart")->snapshot(in);
 }
 
 std::unique_ptr<Strategy> make_peer_memory(const Scenario&, const Json&) {
   return std::make_unique<PeerMemory>();
+}
+
+}  // namespace
+
+StrategyInfo strategy_entry_peer_memory() {
+  return {
+      "peer_memory",         "checkpoint to a peer's memory; roll back to it and swap a spare in",
+      &peer_memory_params(), &make_peer_memory,
+      &snapshot_peer_memory, &peer_memory_checkpoint_costs};
 }
 
 }  // namespace goodput

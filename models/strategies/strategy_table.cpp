@@ -1,24 +1,15 @@
-// The explicit strategy table: one row per strategy, in report order.
+// The strategy table: the entries the strategy files declare, in the order models/CMakeLists.txt
+// lists them (report order).
 #include "models/strategies/strategy_factories.hpp"
 
 namespace goodput {
 
+// models/CMakeLists.txt generates it from its strategy list: each strategy's
+// strategy_entry_<name>(), in that (report) order.
+std::vector<StrategyInfo> registered_strategies();
+
 const std::vector<StrategyInfo>& strategy_table() {
-  static const std::vector<StrategyInfo> table = {
-      {"checkpoint_restart", "restart the whole job from the last checkpoint",
-       &checkpoint_restart_params(), &make_checkpoint_restart, &snapshot_checkpoint_restart},
-      {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair", &dp_drop_params(),
-       &make_dp_drop, &snapshot_dp_drop},
-      {"hot_spares", "swap in warm spares, fall back when none is left", &hot_spares_params(),
-       &make_hot_spares, &snapshot_hot_spares},
-      {"ntp", "nonuniform tensor parallelism: damaged replicas continue at a lower TP degree",
-       &ntp_params(), &make_ntp, &snapshot_ntp, nullptr, &ntp_tp_degrees},
-      {"ntp_boost", "ntp with power boosting of degraded domains", &ntp_boost_params(),
-       &make_ntp_boost, &snapshot_ntp_boost, nullptr, &ntp_boost_tp_degrees},
-      {"peer_memory", "checkpoint to a peer's memory; roll back to it and swap a spare in",
-       &peer_memory_params(), &make_peer_memory, &snapshot_peer_memory,
-       &peer_memory_checkpoint_costs},
-  };
+  static const std::vector<StrategyInfo> table = registered_strategies();
   return table;
 }
 
