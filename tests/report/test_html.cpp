@@ -2,6 +2,7 @@
 // visible notice when they are missing; report.md links it.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -197,7 +198,8 @@ TEST_CASE("report.html carries every section of report.md") {
       specs_of(report_html(build_report(bare, run_monte_carlo(bare, 1)))).contains("completion"));
 }
 
-TEST_CASE("report.html draws run 0's timeline: one bar per phase span, the failed-GPU steps") {
+TEST_CASE(
+    "report.html draws run 0's timeline: phase bars that tile the horizon, failed-GPU steps") {
   const RunPlan plan = make_plan(small_at({"/seeds=2", "/failures/rate_scale=100"}));
   Report rep = build_report(plan, run_monte_carlo(plan, 1));
   CHECK_FALSE(specs_of(report_html(rep)).contains("timeline"));  // none recorded: no chart
@@ -206,33 +208,40 @@ TEST_CASE("report.html draws run 0's timeline: one bar per phase span, the faile
   const Json spec = specs_of(report_html(rep))["timeline"];
   REQUIRE(spec["vconcat"].size() == 2);
   const Json &bars = spec["vconcat"][0], &steps = spec["vconcat"][1];
-  std::size_t spans = 0;
-  double covered = 0;
-  for (const auto& [name, phases] : rep.timeline.phases)
-    for (const TimelineSpan& p : phases)
-      if (p.end > p.start) {
-        ++spans;
-        covered += to_hours(p.end - p.start) / 24;
-      }
-  CHECK(spans > plan.scenario.strategies.size());  // failures happened: more than one phase
-  CHECK(bars["data"]["values"].size() == spans);
-  // The bars tile the horizon per strategy.
-  double drawn = 0;
-  for (const auto& v : bars["data"]["values"])
-    drawn += v["end"].get<double>() - v["start"].get<double>();
-  CHECK(drawn == doctest::Approx(covered));
-  CHECK(drawn == doctest::Approx(static_cast<double>(plan.scenario.strategies.size()) *
-                                 to_hours(plan.horizon) / 24));
-  // Every phase drawn has a fixed colour.
+  const auto strategies = static_cast<double>(plan.scenario.strategies.size());
+  const double horizon_days = to_hours(plan.horizon) / 24;
+  // Failures happened: more than one bar per strategy, at most one per column.
+  CHECK(static_cast<double>(bars["data"]["values"].size()) > strategies);
+  CHECK(static_cast<double>(bars["data"]["values"].size()) <= 600 * strategies);
+  // Each strategy's bars tile the horizon, one after the other, and show phases it was in.
+  std::map<std::string, double> reached;
   std::set<std::string> domain;
   for (const auto& d : bars["encoding"]["color"]["scale"]["domain"])
     domain.insert(d.get<std::string>());
-  for (const auto& v : bars["data"]["values"])
+  for (const auto& v : bars["data"]["values"]) {
+    const std::string name = v["strategy"].get<std::string>();
+    CHECK(v["start"].get<double>() == doctest::Approx(reached[name]));
+    reached[name] = v["end"].get<double>();
     CHECK(domain.count(v["phase"].get<std::string>()) == 1);
+    bool seen = false;
+    for (const auto& [strategy, phases] : rep.timeline.phases)
+      for (const TimelineSpan& p : phases)
+        seen = seen || (strategy == name && p.name == v["phase"].get<std::string>());
+    CHECK(seen);
+  }
+  CHECK(static_cast<double>(reached.size()) == strategies);
+  for (const auto& [name, end] : reached) CHECK(end == doctest::Approx(horizon_days));
   // The failed-GPU line: every counter point, plus the last value held to the horizon.
   CHECK(steps["data"]["values"].size() == rep.timeline.failed_gpus.size() + 1);
   std::int64_t peak = 0;
   for (const auto& v : steps["data"]["values"])
     peak = std::max(peak, v["failed"].get<std::int64_t>());
   CHECK(peak > 0);
+  // Without failures each strategy runs the whole horizon: one bar.
+  const RunPlan calm = make_plan(small_at({"/seeds=2", "/failures/rate_scale=0"}));
+  Report quiet = build_report(calm, run_monte_carlo(calm, 1));
+  quiet.timeline = record_timeline(calm, 0);
+  const Json calm_bars = specs_of(report_html(quiet))["timeline"]["vconcat"][0]["data"]["values"];
+  REQUIRE(static_cast<double>(calm_bars.size()) == strategies);
+  for (const auto& v : calm_bars) CHECK(v["phase"] == "running");
 }
