@@ -23,7 +23,8 @@ struct SeedPolicy {
 
 // Computes one point on worker `worker` (0 <= worker < SweepOptions::workers) in place of
 // run_point; each worker runs one point at a time and takes the next unfinished point when
-// done (the MPI layer, sim/mpi/, maps worker 0 to rank 0 and the others onto ranks > 0). Must return what run_point would.
+// done (the MPI layer, sim/mpi/, maps worker 0 to rank 0 and the others onto ranks > 0). Must
+// return what run_point would.
 using PointRunner = std::function<SweepPoint(const Scenario& scenario, int worker)>;
 
 struct SweepOptions {
