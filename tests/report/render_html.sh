@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders report.html pages in headless Chromium and checks the charts drew: each chart
-# container holds an <svg>, and the page logged no console error. Usage: SCRIPT GOODPUT_BINARY
+# container holds an <svg>, the page logged no console error, and each chart drew one mark per
+# datum (points, bars, cells, timeline bars, seek points; counted in the rendered SVG). Usage: SCRIPT GOODPUT_BINARY
 # SCENARIO_DIR TEST_DATA_DIR OUT_DIR. Exits 77 (CTest: skipped) where Chromium or the vendored
 # plotting libraries are missing.
 set -euo pipefail
@@ -76,5 +77,45 @@ PY
 )"
 echo "timeline: $bars bars drawn for $spans phase spans, failed-GPU line: $line"
 { [ "$bars" -eq "$spans" ] && [ "$spans" -gt 0 ] && [ "$line" -eq 1 ]; } || status=1
+# Every chart draws one mark per datum: per strategy (Goodput points), per strategy and bucket or
+# state (stacked bars), per point and strategy (sweep lines' symbols), per point (best cell).
+python3 - "$out" <<'PY' || status=1
+import json, re, sys
+out = sys.argv[1]
+def marks(page):
+    dom = open(f"{out}/{page}.dom.html", encoding="utf-8", errors="replace").read()
+    found = {}
+    for m in re.finditer(r'<div class="chart[^"]*" id="([a-z0-9]+)"', dom):
+        rest = dom[m.end():]
+        cut = rest.find("<h2")
+        section = rest if cut < 0 else rest[:cut]
+        counts = {}
+        for g in re.finditer(r'<g class="(mark-[a-z]+) role-mark[^"]*"[^>]*>(.*?)</g>', section, re.S):
+            counts[g.group(1)] = counts.get(g.group(1), 0) + len(re.findall(r"<path", g.group(2)))
+        found[m.group(1)] = counts
+    return found
+run = json.load(open(f"{out}/run/report.json"))
+sweep = json.load(open(f"{out}/sweep/sweep.json"))
+n = len(run["strategies"])
+points = len(sweep["points"])
+swept = len(sweep["points"][0]["strategies"])
+want = {
+    ("run", "goodput", "mark-symbol"): n,
+    ("run", "badput", "mark-rect"): n * 7,
+    ("run", "states", "mark-rect"): n * 4,
+    ("sweep", "axis0", "mark-symbol"): points * swept,
+    ("sweep", "axis1", "mark-symbol"): points * swept,
+    ("sweep", "best", "mark-rect"): points,
+    ("sweep", "badput", "mark-rect"): points * swept * 7,
+    ("sweep", "states", "mark-rect"): points * swept * 4,
+}
+drawn = {"run": marks("run"), "sweep": marks("sweep")}
+bad = 0
+for (page, chart, mark), expected in want.items():
+    got = drawn[page].get(chart, {}).get(mark, 0)
+    print(f"{page}/{chart}: {got} {mark} drawn, {expected} expected")
+    bad += got != expected
+sys.exit(1 if bad else 0)
+PY
 grep -q 'id="seek-reason"' "$out/seek/report.html" || { echo "seek: no reason shown"; status=1; }
 exit $status
