@@ -158,7 +158,6 @@ void parse_checkpoint(const ParamReader& r, Scenario& s) {
   c.load_s = r.number("load_s");
 }
 
-// /report/baseline must name a compared strategy; by default checkpoint_restart when compared.
 // /report's GPU prices: a GPU-hour price, or capex written off over a lifetime; spare domains
 // at their own price when given.
 void parse_prices(const ParamReader& report, Scenario& s) {
@@ -180,6 +179,7 @@ void parse_prices(const ParamReader& report, Scenario& s) {
   }
 }
 
+// /report/baseline must name a compared strategy; by default checkpoint_restart when compared.
 void parse_baseline(const ParamReader& r, Scenario& s) {
   std::vector<std::string> names;
   for (const auto& c : s.strategies) names.push_back(c.name);
@@ -339,9 +339,9 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
       throw cost.error("curve_power", "the power curve must increase in power and in speed");
   if (s.cost.model == CostSpec::Model::Iteration && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
-  s.failed_gpu_thresholds = top.object("report").numbers("failed_gpu_thresholds");
+  const ParamReader report = top.object("report");
+  s.failed_gpu_thresholds = report.numbers("failed_gpu_thresholds");
   {
-    ParamReader report = top.object("report");
     s.train_hours = report.number("train_hours");
     s.train_steps = report.number("train_steps");
     s.gpu_power_kw = report.number("gpu_power_kw");
@@ -360,9 +360,9 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
       s.train_steps = s.train_tokens / static_cast<double>(s.tokens_per_step());
     }
   }
-  parse_prices(top.object("report"), s);
+  parse_prices(report, s);
   parse_strategies(top, s, resolved);
-  parse_baseline(top.object("report"), s);
+  parse_baseline(report, s);
 
   // Domain count: what the job needs plus spares, unless given.
   const int per_domain = s.groups_per_domain();

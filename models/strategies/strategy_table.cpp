@@ -4,8 +4,7 @@
 
 namespace goodput {
 
-// models/CMakeLists.txt generates it from its strategy list: each strategy's
-// strategy_entry_<name>(), in that (report) order.
+// Generated (strategy_entries.cpp): each listed strategy's strategy_entry_<name>().
 std::vector<StrategyInfo> registered_strategies();
 
 const std::vector<StrategyInfo>& strategy_table() {

@@ -1,7 +1,7 @@
 // The one way goodput spreads independent work over threads: task(i) for every i in
 // [0, count), indices handed out in increasing order to up to `threads` threads (the caller's
 // thread is one of them). A task taking (i, worker) also learns which worker runs it (0 is the
-// caller's thread; a sweep maps worker w to MPI rank w). Tasks must not share mutable state;
+// caller's thread; the MPI sweep maps workers onto ranks). Tasks must not share mutable state;
 // each writes its own result slot, so the outcome does not depend on the thread count. The
 // first exception stops the handing out of further indices and is rethrown once every thread
 // has finished. `done(i)` (optional) runs under a lock after task i succeeds, e.g. for progress.

@@ -25,8 +25,7 @@ OJson goodput_chart(const Report& rep) {
                     {"goodput", s.goodput.mean},
                     {"lo", std::max(0.0, s.goodput.mean - s.goodput.ci95)},
                     {"hi", std::min(1.0, s.goodput.mean + s.goodput.ci95)}});
-  const OJson y = {
-      {"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
+  const OJson y = strategy_rows();
   return {{"$schema", kSchema},
           {"width", 600},
           {"data", {{"values", data}}},
@@ -66,8 +65,7 @@ OJson completion_chart(const Report& rep) {
     if (s.completion.p50_hours > 0)
       data.push_back(
           {{"strategy", s.name}, {"days", s.completion.p50_hours / 24}, {"what", "p50"}});
-  const OJson y = {
-      {"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
+  const OJson y = strategy_rows();
   const OJson x = {{"field", "days"},
                    {"type", "quantitative"},
                    {"title", "days to finish (each run; large mark: median)"},
@@ -142,16 +140,15 @@ OJson timeline_chart(const RecordedTimeline& tl) {
                     {"title", "days into run " + std::to_string(tl.run)},
                     {"scale", {{"domain", domain}, {"nice", false}}}};
   OJson phases = {{"width", 600}, {"data", {{"values", spans}}}, {"mark", {{"type", "bar"}}}};
-  phases["encoding"] = {
-      {"y", {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}}},
-      {"x", phase_axis},
-      {"x2", {{"field", "end"}}},
-      {"color", phase_color()},
-      {"tooltip",
-       {{{"field", "strategy"}},
-        {{"field", "phase"}},
-        {{"field", "start"}, {"format", ".3f"}, {"title", "from day"}},
-        {{"field", "end"}, {"format", ".3f"}, {"title", "to day"}}}}};
+  phases["encoding"] = {{"y", strategy_rows()},
+                        {"x", phase_axis},
+                        {"x2", {{"field", "end"}}},
+                        {"color", phase_color()},
+                        {"tooltip",
+                         {{{"field", "strategy"}},
+                          {{"field", "phase"}},
+                          {{"field", "start"}, {"format", ".3f"}, {"title", "from day"}},
+                          {{"field", "end"}, {"format", ".3f"}, {"title", "to day"}}}}};
   OJson counter = {{"width", 600}, {"height", 100}, {"data", {{"values", failed}}}};
   counter["mark"] = {{"type", "line"}, {"interpolate", "step-after"}, {"color", "#444444"}};
   counter["encoding"] = {

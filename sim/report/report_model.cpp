@@ -122,11 +122,12 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       s.energy_cost = summarize_by(r, [&](const RunMetrics& m) {
         return energy_kwh(sc, gpus, m) * sc.energy_price_per_kwh;
       });
+      const double per_hour = cluster_price_per_hour(plan);  // once, not per run
       if (sc.gpu_hour_price > 0)
         s.cost_per_useful_gpu_hour = summarize_by(r, [&](const RunMetrics& m) {
           const double useful = m.goodput * job_gpus * m.wall_hours;
-          const double cost = m.wall_hours * cluster_price_per_hour(plan) +
-                              energy_kwh(sc, gpus, m) * sc.energy_price_per_kwh;
+          const double cost =
+              m.wall_hours * per_hour + energy_kwh(sc, gpus, m) * sc.energy_price_per_kwh;
           return useful > 0 ? cost / useful : INFINITY;
         });
     }

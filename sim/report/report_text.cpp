@@ -32,6 +32,28 @@ std::string num_ci(const Summary& s, const char* f = "%.1f") {
   return fmt(f, s.mean) + " ± " + fmt(f, s.ci95);
 }
 
+// "- Cost model: iteration (profile P, hash H); healthy step 6.000 s.\n"
+std::string cost_model_line(const RunPlan& plan) {
+  const CostInfo& ci = plan.cost_info;
+  return std::string("- Cost model: ") + enum_name(kCostModelNames, ci.model) +
+         (ci.model == CostSpec::Model::Iteration
+              ? " (profile " + ci.profile_path + ", hash " + ci.profile_hash + ")"
+              : std::string()) +
+         "; healthy step " + fmt("%.3f", ci.healthy_step_s) + " s.\n";
+}
+
+// " (1.5e+13 tokens = 894070 steps of 16777216 tokens = 755.8 h of failure-free training)":
+// the training target when it was given in steps or tokens (empty for train_hours).
+std::string target_phrase(const Scenario& sc) {
+  if (sc.train_steps <= 0) return {};
+  const std::string steps = fmt("%.0f steps", sc.train_steps);
+  return " (" +
+         (sc.train_tokens > 0 ? fmt("%.4g tokens = ", sc.train_tokens) + steps + " of " +
+                                    std::to_string(sc.tokens_per_step()) + " tokens"
+                              : steps) +
+         fmt(" = %.4g h", sc.train_hours) + " of failure-free training)";
+}
+
 // " at 2.5 per GPU-hour (...)": how the cluster is priced, capex and spares' own price included.
 std::string price_phrase(const RunPlan& plan) {
   const Scenario& sc = plan.scenario;
@@ -54,14 +76,7 @@ std::string completion_markdown(const Report& rep) {
   const double per_hour = cluster_price_per_hour(*rep.plan);
   std::ostringstream s;
   s << "\n### Run to completion\n\nEach run measured until its progress first reached the target"
-    << (sc.train_tokens > 0
-            ? fmt(" (%.4g tokens", sc.train_tokens) + fmt(" = %.0f steps", sc.train_steps) +
-                  " of " + std::to_string(sc.tokens_per_step()) + " tokens" +
-                  fmt(" = %.4g h", sc.train_hours) + " of failure-free training)"
-        : sc.train_steps > 0 ? fmt(" (%.0f steps", sc.train_steps) +
-                                   fmt(" = %.4g h", sc.train_hours) + " of failure-free training)"
-                             : "")
-    << ", within the " << fmt("%.0f", sc.horizon_hours)
+    << target_phrase(sc) << ", within the " << fmt("%.0f", sc.horizon_hours)
     << " h horizon. Days to finish; percentiles over the runs (\"> horizon\": that share of "
        "runs had not finished).\n\n| strategy | finished | mean | p50 | p90 | p99 |"
     << (priced ? " cost p50 | cost p90 |" : "") << "\n|---|---|---|---|---|---|"
@@ -256,8 +271,9 @@ std::string report_markdown(const Report& rep) {
       << fmt("%.0f%%", 100 * sc.idle_power_fraction)
       << " of it, failed GPUs at none, power boost's extra on top, times a PUE of "
       << fmt("%.3g", sc.pue) << "."
-      << (gpu_priced ? " Cost per useful GPU-hour: the cluster's GPU-hours at the GPU-hour price "
-                       "plus the energy cost, over Goodput x the job's GPU-hours."
+      << (gpu_priced ? " Cost per useful GPU-hour: the whole cluster held at its price per hour "
+                       "(as under Time and cost to train) plus the energy cost, over Goodput x "
+                       "the job's GPU-hours."
                      : "")
       << "\n\n| strategy | energy (MWh) |" << (energy_priced ? " energy cost |" : "")
       << (gpu_priced ? " cost per useful GPU-hour |" : "") << "\n|---|---|"
@@ -316,12 +332,7 @@ std::string report_markdown(const Report& rep) {
       << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
       << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
       << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << ".\n"
-      << "- Cost model: " << enum_name(kCostModelNames, plan.cost_info.model)
-      << (plan.cost_info.model == CostSpec::Model::Iteration
-              ? " (profile " + plan.cost_info.profile_path + ", hash " +
-                    plan.cost_info.profile_hash + ")"
-              : std::string())
-      << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n";
+      << cost_model_line(plan);
     return s.str();
   }
   const auto& any = rep.strategies.front();
@@ -396,13 +407,8 @@ std::string report_markdown(const Report& rep) {
     << ").\n"
     << "- Recovery: prices above; checkpoint save " << sc.checkpoint.save_s << " s ("
     << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
-    << "- Cost model: " << enum_name(kCostModelNames, plan.cost_info.model)
-    << (plan.cost_info.model == CostSpec::Model::Iteration
-            ? " (profile " + plan.cost_info.profile_path + ", hash " + plan.cost_info.profile_hash +
-                  ")"
-            : std::string())
-    << "; healthy step " << fmt("%.3f", plan.cost_info.healthy_step_s) << " s.\n"
-    << "- Checkpoint interval (" << plan.checkpoint_policy << "), per strategy:\n";
+    << cost_model_line(plan) << "- Checkpoint interval (" << plan.checkpoint_policy
+    << "), per strategy:\n";
   for (const auto& st : rep.strategies) {
     const auto& c = plan.checkpointing(st.name);
     s << "  - " << st.name << ": "

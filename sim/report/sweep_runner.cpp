@@ -123,8 +123,8 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
   const int inner = std::max(1, threads / workers);  // Monte Carlo threads per point
   const auto t0 = std::chrono::steady_clock::now();
   int done = outcome.resumed;
-  // Worker w runs its points (the MPI runner sends worker w's to rank w); each point lands in
-  // its own slot, so the result does not depend on which worker ran it.
+  // Worker w runs its points (the MPI runner sends each worker's to its rank); each point lands
+  // in its own slot, so the result does not depend on which worker ran it.
   parallel_for(
       static_cast<int>(todo.size()), workers,
       [&](int i, int w) {

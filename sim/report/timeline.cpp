@@ -183,6 +183,7 @@ std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& pla
 }
 
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
+                          const FailedGpuCounter& counter,
                           const std::vector<StrategyTimeline>& strategies, std::size_t max_faults) {
   Json events = Json::array();
   auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
@@ -221,9 +222,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
          {{"component", plan.topology->name(f.component)}, {"repaired", f.end <= plan.horizon}});
     ++written;
   }
-  bool downsampled = false;
-  const auto counter = failed_gpu_counter(plan, faults, kMaxCounterPoints, &downsampled);
-  for (const auto& [t, n] : counter)
+  for (const auto& [t, n] : counter.points)
     events.push_back({{"ph", "C"},
                       {"pid", 0},
                       {"name", "failed GPUs"},
@@ -265,7 +264,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
                 {"spans_per_strategy_track",
                  strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
                 {"failed_gpus_counter_points", kMaxCounterPoints},
-                {"failed_gpus_counter_downsampled", downsampled}}}}},
+                {"failed_gpus_counter_downsampled", counter.downsampled}}}}},
             {"traceEvents", events}};
   return j.dump() + "\n";
 }
@@ -290,8 +289,10 @@ RecordedTimeline record_timeline(const RunPlan& plan, int run) {
     tracks.push_back({plan.scenario.strategies[i].name, &recorders[i]});
     out.phases.emplace_back(plan.scenario.strategies[i].name, recorders[i].phases());
   }
-  out.failed_gpus = failed_gpu_counter(plan, faults, kMaxCounterPoints);
-  out.json = timeline_json(plan, run, faults, tracks);
+  FailedGpuCounter counter;  // counted once: for the trace and for report.html
+  counter.points = failed_gpu_counter(plan, faults, kMaxCounterPoints, &counter.downsampled);
+  out.json = timeline_json(plan, run, faults, counter, tracks);
+  out.failed_gpus = std::move(counter.points);
   return out;
 }
 

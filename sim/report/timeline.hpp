@@ -95,8 +95,15 @@ struct RecordedTimeline {
 // Re-runs run `run` of the plan under each strategy with a recorder attached (snapshot-mode
 // plans have no timeline: an empty one).
 RecordedTimeline record_timeline(const RunPlan& plan, int run = 0);
+// The failed-GPU counter of a run as timeline_json writes it (failed_gpu_counter at
+// kMaxCounterPoints), with whether it was downsampled.
+struct FailedGpuCounter {
+  std::vector<std::pair<Time, std::int64_t>> points;
+  bool downsampled = false;
+};
 // The whole trace (run index `run`), with at most max_faults failure spans.
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
+                          const FailedGpuCounter& counter,
                           const std::vector<StrategyTimeline>& strategies,
                           std::size_t max_faults = 1000);
 

@@ -17,6 +17,10 @@ OJson with_no_legend(OJson color) {
   return color;
 }
 
+OJson strategy_rows() {
+  return {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}};
+}
+
 namespace {
 
 // Buckets and states keep their colours in every chart (chart_colors.hpp).
@@ -29,22 +33,21 @@ OJson stacked_color(const std::string& part) {
 }  // namespace
 
 OJson stacked_chart(const OJson& data, const char* part, const char* title) {
-  return {
-      {"$schema", kSchema},
-      {"width", 600},
-      {"data", {{"values", data}}},
-      {"mark", "bar"},
-      {"encoding",
-       {{"y", {{"field", "strategy"}, {"type", "nominal"}, {"sort", nullptr}, {"title", nullptr}}},
-        {"x",
-         {{"field", "share"},
-          {"type", "quantitative"},
-          {"stack", "zero"},
-          {"title", title},
-          {"axis", {{"format", ".1%"}}}}},
-        {"color", stacked_color(part)},
-        {"order", {{"field", "order"}, {"type", "quantitative"}}},
-        {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
+  return {{"$schema", kSchema},
+          {"width", 600},
+          {"data", {{"values", data}}},
+          {"mark", "bar"},
+          {"encoding",
+           {{"y", strategy_rows()},
+            {"x",
+             {{"field", "share"},
+              {"type", "quantitative"},
+              {"stack", "zero"},
+              {"title", title},
+              {"axis", {{"format", ".1%"}}}}},
+            {"color", stacked_color(part)},
+            {"order", {{"field", "order"}, {"type", "quantitative"}}},
+            {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
 }
 
 }  // namespace goodput
