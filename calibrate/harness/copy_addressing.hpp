@@ -92,7 +92,12 @@ GOODPUT_HD constexpr BlockDesc describe_block(long long src_offset, long long sr
   b.dst_ld = static_cast<int>(dst_ld);
   b.rows = static_cast<int>(rows);
   b.ncols = static_cast<int>(ncols);
-  b.vec = choose_vec(ncols);
+  // A block whose rows start and end on 16-byte boundaries on both sides (the aligned reshard
+  // plans' moves) is all full vectors whatever its width; otherwise the width decides.
+  const long long full = kMaxVecElems;
+  const bool aligned = src_offset % full == 0 && src_ld % full == 0 && dst_offset % full == 0 &&
+                       dst_ld % full == 0 && ncols % full == 0;
+  b.vec = aligned ? kMaxVecElems : choose_vec(ncols);
   b.windows = windows_per_row(ncols, b.vec);
   b.div = make_fast_div(b.windows);
   return b;

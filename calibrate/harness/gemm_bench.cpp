@@ -1,5 +1,6 @@
 #include "calibrate/harness/gemm_bench.hpp"
 
+#include <iostream>
 #include <stdexcept>
 
 #include "calibrate/harness/attention_bench.hpp"
@@ -57,7 +58,8 @@ Verification bench_gemm_ceiling(BenchContext& ctx, Ceilings& ceilings) {
                     1,         "TN"};
   LinearRun run(ctx, q);
   run.run(ctx, ctx.stream());
-  const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream());
+  const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream(),
+                                      bf16_reduction_allowance(run.mm->output_type_splits()));
   const TimeStats t = ctx.timer().measure([&](cudaStream_t s) { run.run(ctx, s); }, ctx.stop());
   ceilings.gemm_tflops = gemm_flops(q) / t.median / 1e12;
   ceilings.gemm_m = ceilings.gemm_n = ceilings.gemm_k = kCeilingGemmDim;
@@ -87,8 +89,13 @@ GemmEntry bench_gemm(BenchContext& ctx, const GemmJob& job) {
   } else {
     LinearRun run(ctx, q);
     run.run(ctx, ctx.stream());
-    const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream());
+    const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream(),
+                                        bf16_reduction_allowance(run.mm->output_type_splits()));
     e.verification = check.verification;
+    if (check.verification != Verification::passed)
+      std::cerr << "goodput-calibrate: " << q.name << " " << to_string(q.pass) << " " << q.m << "x"
+                << q.n << "x" << q.k << " (" << run.mm->algo() << ") verification "
+                << check.describe() << "\n";
     e.time_s = ctx.timer().measure([&](cudaStream_t s) { run.run(ctx, s); }, ctx.stop());
     e.algo = run.mm->algo();
   }

@@ -12,7 +12,8 @@ std::string GemmCheck::describe() const {
          std::to_string(worst_ratio) + ")";
 }
 
-GemmCheck verify_gemm(const GemmCall& call, std::uint64_t seed, cudaStream_t stream) {
+GemmCheck verify_gemm(const GemmCall& call, std::uint64_t seed, cudaStream_t stream,
+                      double extra_atol_rel) {
   std::vector<SamplePoint> pts;
   const std::int64_t last_b = call.batch - 1;
   for (std::int64_t b : {std::int64_t{0}, last_b})
@@ -27,7 +28,8 @@ GemmCheck verify_gemm(const GemmCall& call, std::uint64_t seed, cudaStream_t str
   const std::vector<SampleResult> res = sampled_reference(call, pts, stream);
   GemmCheck check;
   for (const SampleResult& r : res) {
-    const double tol = kGemmVerifyRtol * std::fabs(r.reference) + kGemmVerifyAtolRel * r.abs_sum;
+    const double tol = kGemmVerifyRtol * std::fabs(r.reference) +
+                       (kGemmVerifyAtolRel + extra_atol_rel) * r.abs_sum;
     const double err = std::fabs(r.got - r.reference);
     const double ratio = tol > 0.0 ? err / tol : (err > 0.0 ? INFINITY : 0.0);
     check.worst_ratio = std::max(check.worst_ratio, ratio);

@@ -1,7 +1,8 @@
 // Verification of a GEMM's output against the fp64 sampled reference (kernels.hpp), once,
 // outside the timed loop. Contract: picks kGemmVerifyPoints output elements (corners plus
 // seeded random ones), and passes when every point satisfies
-// |got - ref| <= kGemmVerifyRtol * |ref| + kGemmVerifyAtolRel * sum|a b| (settings.hpp).
+// |got - ref| <= kGemmVerifyRtol * |ref| + (kGemmVerifyAtolRel + extra_atol_rel) * sum|a b|
+// (settings.hpp); extra_atol_rel is the bf16 split-K allowance of the algorithm, else 0.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "calibrate/harness/kernels.hpp"
 #include "calibrate/profile/profile_types.hpp"
+#include "calibrate/profile/settings.hpp"
 
 namespace goodput::calib {
 
@@ -19,6 +21,12 @@ struct GemmCheck {
   std::string describe() const;
 };
 
-GemmCheck verify_gemm(const GemmCall& call, std::uint64_t seed, cudaStream_t stream);
+GemmCheck verify_gemm(const GemmCall& call, std::uint64_t seed, cudaStream_t stream,
+                      double extra_atol_rel = 0.0);
+
+// The extra allowance for an algorithm that sums `splits` partial results in bf16.
+inline double bf16_reduction_allowance(int splits) {
+  return splits > 1 ? splits * kGemmVerifyBf16ReductionRel : 0.0;
+}
 
 }  // namespace goodput::calib

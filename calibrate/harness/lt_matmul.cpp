@@ -53,6 +53,12 @@ LtMatmul::LtMatmul(cublasLtHandle_t handle, const GemmCall& s, std::int64_t work
   GOODPUT_CUBLAS(st2);
   if (returned < 1) throw std::runtime_error("cuBLASLt heuristic found no algorithm for this GEMM");
   algo_struct_ = result.algo;
+  const auto splits = algo_attr<std::int32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_SPLITK_NUM);
+  if (algo_attr<std::uint32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME) ==
+          CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE &&
+      splits > 1) {
+    output_type_splits_ = splits;
+  }
   algo_ =
       "id=" + std::to_string(algo_attr<std::int32_t>(algo_struct_, CUBLASLT_ALGO_CONFIG_ID)) +
       " tile=" +

@@ -100,7 +100,8 @@ CheckReport check_profile(const Profile& m, const Profile& a) {
     row.measured_s = e.time_s.median;
     if (const ReshardEntry* x = find_reshard(a, e)) row.analytical_s = x->time_s.median;
     row.fraction = m.ceilings.copy_gbps > 0 ? e.gbps / m.ceilings.copy_gbps : 0.0;
-    row.checked = e.kernel == "pack" || e.kernel == "unpack" || e.kernel == "d2d";
+    row.checked = (e.kernel == "pack" || e.kernel == "unpack" || e.kernel == "d2d") &&
+                  e.bytes >= kCheckLargeCopyBytes;
     if (e.verification == Verification::failed) {
       row.flag = "verification failed";
     } else if (row.checked && row.fraction < kCheckCopyFraction) {

@@ -1,8 +1,9 @@
 // First-run review of a measured profile: every entry against the analytical (datasheet) model
 // and against the device's own measured ceilings. Contract: check_profile() never throws on
 // data; it flags (a) entries that failed verification, (b) large GEMMs (smallest dimension >=
-// kCheckLargeDim) below kCheckGemmFraction of the measured GEMM ceiling, (c) pack/unpack/d2d
-// below kCheckCopyFraction of the measured copy bandwidth, and notes (not flags) entries whose
+// kCheckLargeDim) below kCheckGemmFraction of the measured GEMM ceiling, (c) large pack/unpack/d2d
+// copies (>= kCheckLargeCopyBytes) below kCheckCopyFraction of the measured copy bandwidth, and
+// notes (not flags) entries whose
 // time differs from the analytical model by more than kCheckAnalyticalRatio either way.
 // to_markdown() renders the result (tools/device-run.sh writes it as check.md).
 #pragma once
@@ -20,6 +21,10 @@ inline constexpr double kCheckGemmFraction = 0.70;
 inline constexpr std::int64_t kCheckLargeDim = 2048;
 // A vectorised copy kernel should move data within 30 % of cudaMemcpy's device-to-device rate.
 inline constexpr double kCheckCopyFraction = 0.70;
+// ... when the copy is large enough for bandwidth to dominate: a kernel launch and its tail cost
+// a few microseconds, which is 25 % of a 64 MiB copy at 4 TB/s and most of a 4 MiB one (the
+// H200's 2.5 MiB core shards took 6-9 us). Smaller copies are reported, not checked.
+inline constexpr std::int64_t kCheckLargeCopyBytes = std::int64_t{64} << 20;
 // Beyond a factor of 2 from the datasheet model something (model or measurement) is off.
 inline constexpr double kCheckAnalyticalRatio = 2.0;
 

@@ -7,12 +7,19 @@
 namespace goodput::calib {
 namespace {
 
-// n + 1 boundaries of a balanced split of `total` items starting at `first`: the first
-// total % n parts get one more item.
-std::vector<std::int64_t> balanced(std::int64_t first, std::int64_t total, int n) {
+// n + 1 boundaries of a balanced split of `total` items starting at `first`, in units of
+// `align` items (the last unit holds the remainder) when there are at least n units, else of
+// one item: the last units % n parts get one more unit, so the short unit never lands in a
+// part that is already a unit smaller (parts differ by at most one unit).
+std::vector<std::int64_t> balanced(std::int64_t first, std::int64_t total, int n,
+                                   std::int64_t align) {
+  const std::int64_t unit = total >= align * n ? align : 1;
+  const std::int64_t units = (total + unit - 1) / unit;
   std::vector<std::int64_t> b(static_cast<std::size_t>(n) + 1, first);
+  std::int64_t dealt = 0;
   for (int i = 0; i < n; ++i) {
-    b[i + 1] = b[i] + total / n + (i < total % n ? 1 : 0);
+    dealt += units / n + (i >= n - units % n ? 1 : 0);
+    b[i + 1] = first + std::min(dealt * unit, total);
   }
   return b;
 }
@@ -24,18 +31,19 @@ int find_part(const std::vector<std::int64_t>& bounds, std::int64_t x) {
 
 }  // namespace
 
-ReshardPlan make_reshard_plan(std::int64_t cols, int n1, int n2) {
-  if (n2 < 1 || n2 >= n1 || cols < n1) {
-    throw std::invalid_argument("reshard plan needs 1 <= n2 < n1 <= cols (got cols " +
-                                std::to_string(cols) + ", n1 " + std::to_string(n1) + ", n2 " +
-                                std::to_string(n2) + ")");
+ReshardPlan make_reshard_plan(std::int64_t cols, int n1, int n2, std::int64_t align) {
+  if (n2 < 1 || n2 >= n1 || cols < n1 || align < 1) {
+    throw std::invalid_argument(
+        "reshard plan needs 1 <= n2 < n1 <= cols and align >= 1 (got cols " + std::to_string(cols) +
+        ", n1 " + std::to_string(n1) + ", n2 " + std::to_string(n2) + ", align " +
+        std::to_string(align) + ")");
   }
   ReshardPlan p;
   p.cols = cols;
   p.n1 = n1;
   p.n2 = n2;
-  p.shard_begin = balanced(0, cols, n1);
-  p.recv_begin = balanced(0, p.extra_cols(), n2);
+  p.shard_begin = balanced(0, cols, n1, align);
+  p.recv_begin = balanced(0, p.extra_cols(), n2, align);
   const std::int64_t x0 = p.shard_begin[n2];  // first extra column
   std::vector<std::int64_t> sent(static_cast<std::size_t>(n1), 0);
   // Walk the extra columns, cutting at both shard and receive boundaries.

@@ -1,6 +1,7 @@
 // Index maps of the NTP gradient reshard (shared/reference/ntp.md): a weight gradient of
-// `cols` columns split over n1 ranks (balanced, contiguous); the shards of the n1 - n2 extra
-// ranks are spread, in global column order, over the n2 core ranks (balanced), so core rank j
+// `cols` columns split over n1 ranks (balanced, contiguous, in aligned units); the shards of the
+// n1 - n2 extra ranks are spread, in global column order, over the n2 core ranks (balanced), so
+// core rank j
 // holds its own shard followed by the columns it receives ("extended" buffer).
 // Contract: buffers are row-major rows x width, in elements; pack/unpack are lists of 2-D
 // block copies (CopyBlock) that the CUDA kernels and the CPU reference apply identically.
@@ -34,8 +35,16 @@ struct ReshardPlan {
   std::int64_t sent_cols(int extra) const { return shard_cols(extra); }
 };
 
-// Throws std::invalid_argument unless 1 <= n2 < n1 <= cols.
-ReshardPlan make_reshard_plan(std::int64_t cols, int n1, int n2);
+// Columns are dealt in units of `align` (the last unit may be short) whenever every part gets
+// at least one unit, else one by one: both splits stay balanced to within one unit. The
+// default, 8 columns (16 bytes of bf16, like the FFN shards of shapes.hpp), keeps every copy
+// segment 16-byte aligned: on an H200 the TP32 -> TP31 extra shard dealt column by column (62-
+// column pieces) packed at 0.35-0.49 of the copy bandwidth. align = 1 is the NTP notes' own
+// geometry (12000 columns, TP32 -> TP30: 25 columns per core rank).
+// Throws std::invalid_argument unless 1 <= n2 < n1 <= cols and align >= 1.
+inline constexpr std::int64_t kReshardAlignColumns = 8;
+ReshardPlan make_reshard_plan(std::int64_t cols, int n1, int n2,
+                              std::int64_t align = kReshardAlignColumns);
 
 // Where a global column lives: before (rank in [0, n1), column in its shard) and after the
 // gather (core rank in [0, n2), column in its extended buffer). Computed arithmetically,

@@ -41,6 +41,11 @@ std::int64_t heads_local(const ModelShape& shape, int tp) {
   return ceil_div(shape.heads, tp);
 }
 
+std::int64_t ffn_local(const ModelShape& shape, int tp) {
+  const std::int64_t even = ceil_div(shape.ffn, tp);
+  return std::min<std::int64_t>(ceil_div(even, kShardAlignColumns) * kShardAlignColumns, shape.ffn);
+}
+
 GemmQuery attention_query(std::int64_t heads_loc, std::int64_t seq_len, std::int64_t head_dim,
                           std::int64_t micro_batch, Pass pass) {
   return GemmQuery{"attention", pass, seq_len, seq_len, head_dim, heads_loc * micro_batch, "-"};
@@ -53,8 +58,8 @@ std::vector<GemmQuery> layer_gemms(const ModelShape& s, int tp) {
   const std::int64_t h = s.hidden;
   const std::int64_t q_cols = heads_local(s, tp) * d;
   const std::int64_t qkv_cols = q_cols + 2 * ceil_div(s.kv_heads, tp) * d;
-  const std::int64_t ffn_local = ceil_div(s.ffn, tp);
-  const std::int64_t up_cols = s.gated_mlp ? 2 * ffn_local : ffn_local;
+  const std::int64_t ffn_cols = ffn_local(s, tp);
+  const std::int64_t up_cols = s.gated_mlp ? 2 * ffn_cols : ffn_cols;
   struct Linear {
     const char* name;
     std::int64_t in, out;
@@ -62,7 +67,7 @@ std::vector<GemmQuery> layer_gemms(const ModelShape& s, int tp) {
   const Linear linears[] = {{"qkv", h, qkv_cols},
                             {"attn_out", q_cols, h},
                             {"mlp_up", h, up_cols},
-                            {"mlp_down", ffn_local, h}};
+                            {"mlp_down", ffn_cols, h}};
   std::vector<GemmQuery> out;
   for (const Linear& l : linears) {
     out.push_back({l.name, Pass::fwd, t, l.out, l.in, 1, "TN"});

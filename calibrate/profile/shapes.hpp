@@ -1,7 +1,8 @@
 // The GEMM shapes one transformer layer runs on the busiest GPU of a TP group of degree t.
 // Contract: layer_gemms() lists, for qkv, attn_out, mlp_up, mlp_down and attention, the
 // forward and backward GEMMs as logical row-major products C[m x n] = A[m x k] B[k x n]
-// (batch > 1 only for attention), with uneven shards as ceil(heads/t), ceil(ffn/t).
+// (batch > 1 only for attention), with uneven shards as ceil(heads/t) heads and
+// ffn_local(shape, t) FFN columns (ceil(ffn/t) rounded up to 8: see kShardAlignColumns).
 // gemm_flops() is the single definition of the FLOP count used for TFLOP/s everywhere.
 #pragma once
 
@@ -44,6 +45,16 @@ std::vector<GemmQuery> layer_gemms(const ModelShape& shape, int tp);
 
 // Attention local sizes for TP degree t.
 std::int64_t heads_local(const ModelShape& shape, int tp);
+
+// FFN columns are not tied to heads: any column of the up projection may go to any rank (with
+// its row of the down projection), so a degraded group deals them out in multiples of 8
+// (16 bytes of bf16, the stride alignment Hopper's TMA GEMM kernels need). Measured on an H200
+// (calibrate/profiles/README.md): 16384 x 2643 x 20480 ran at 103 TFLOP/s, x 2644 at 276, x 2648
+// at 816: an implementation that dealt ceil(ffn/t) columns would pay 3-7x, one that pads to 8
+// pays nothing measurable. The busiest rank's FFN columns: ceil(ffn/t) rounded up to a multiple
+// of kShardAlignColumns, never more than ffn.
+inline constexpr std::int64_t kShardAlignColumns = 8;
+std::int64_t ffn_local(const ModelShape& shape, int tp);
 GemmQuery attention_query(std::int64_t heads_local, std::int64_t seq_len, std::int64_t head_dim,
                           std::int64_t micro_batch, Pass pass);
 

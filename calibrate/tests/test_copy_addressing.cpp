@@ -195,6 +195,22 @@ TEST_CASE("window addressing: closed-form cases") {
   CHECK(addr::choose_vec(32) == 8);
   CHECK(addr::choose_vec(31) == 4);
   CHECK(addr::choose_vec(3) == 1);
+  // A 24-column move of an aligned plan (offsets and leading dimensions multiples of 8): full
+  // 16-byte vectors, no merge, no scalar edge, though choose_vec(24) alone would say 4.
+  const addr::BlockDesc al = addr::describe_block(352, 376, 48, 24, 2, 24);
+  CHECK(al.vec == 8);
+  for (unsigned row = 0; row < 2; ++row) {
+    for (unsigned k = 0; k < al.windows; ++k) {
+      const addr::Window w = addr::window_of(al, row, k, 2 * 376);
+      if (w.count == 0) continue;  // the spare window of a row
+      CHECK(w.count == 8);
+      CHECK(w.vector);
+      CHECK(w.shift == 0);
+      CHECK(w.loads == 1);
+    }
+  }
+  // One misaligned side (source offset 353) falls back to the width rule.
+  CHECK(addr::describe_block(353, 376, 48, 24, 2, 24).vec == 4);
 }
 
 TEST_CASE("fast division is exact") {

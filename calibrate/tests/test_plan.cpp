@@ -20,8 +20,8 @@ TEST_CASE("layer GEMM shapes follow the uneven shards of the busiest GPU") {
   CHECK(find("qkv", Pass::fwd).n == 2400);
   CHECK(find("qkv", Pass::fwd).k == 20480);
   CHECK(find("qkv", Pass::fwd).m == 16384);
-  CHECK(find("mlp_up", Pass::fwd).n == 2731);  // ceil(81920/30)
-  CHECK(find("mlp_down", Pass::bwd_data).n == 2731);
+  CHECK(find("mlp_up", Pass::fwd).n == 2736);  // ceil(81920/30) = 2731, dealt in 8s
+  CHECK(find("mlp_down", Pass::bwd_data).n == 2736);
   CHECK(find("mlp_down", Pass::bwd_data).k == 20480);
   CHECK(find("mlp_down", Pass::bwd_weight).m == 20480);
   CHECK(find("mlp_down", Pass::bwd_weight).k == 16384);
@@ -36,7 +36,25 @@ TEST_CASE("layer GEMM shapes follow the uneven shards of the busiest GPU") {
   CHECK(qkv.n == (11 + 2 * 2) * 128);  // ceil(64/6) = 11 q heads, ceil(8/6) = 2 kv heads
   const auto up =
       *std::find_if(g.begin(), g.end(), [](const GemmQuery& x) { return x.name == "mlp_up"; });
-  CHECK(up.n == 2 * 4779);  // gated: 2 * ceil(28672/6)
+  CHECK(up.n == 2 * 4784);  // gated: 2 * ceil(28672/6) = 2 * 4779, dealt in 8s
+}
+
+TEST_CASE("FFN shards are dealt in multiples of 8 columns, never more than the FFN") {
+  ModelShape s{"m", 64, 4, 4, 81920, false, 128, 1};
+  CHECK(ffn_local(s, 32) == 2560);  // even split, already a multiple of 8
+  CHECK(ffn_local(s, 31) == 2648);  // ceil = 2643
+  CHECK(ffn_local(s, 28) == 2928);  // ceil = 2926
+  for (int t = 1; t <= 64; ++t) {
+    CAPTURE(t);
+    const std::int64_t cols = ffn_local(s, t);
+    CHECK(cols % kShardAlignColumns == 0);
+    CHECK(cols >= ceil_div(s.ffn, t));
+    CHECK(cols < ceil_div(s.ffn, t) + kShardAlignColumns);
+    CHECK(cols * t >= s.ffn);  // the busiest rank's share covers the FFN
+  }
+  s.ffn = 13;  // smaller than one aligned block: one rank holds it all, unpadded
+  CHECK(ffn_local(s, 1) == 13);
+  CHECK(ffn_local(s, 2) == 8);
 }
 
 TEST_CASE("the plan measures each shape once and lists every TP degree using it") {

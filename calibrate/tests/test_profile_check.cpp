@@ -29,7 +29,7 @@ ReshardEntry reshard(const char* kernel, double gbps, double t) {
   e.n2 = 7;
   e.cols = 1000;
   e.rows = 64;
-  e.bytes = 1 << 20;
+  e.bytes = std::int64_t{128} << 20;
   e.kernel = std::string(kernel);
   e.role = std::string("extra");
   e.gbps = gbps;
@@ -40,7 +40,9 @@ ReshardEntry reshard(const char* kernel, double gbps, double t) {
 
 }  // namespace
 
-TEST_CASE("profile check: ceilings thresholds flag, small shapes and links are not checked") {
+TEST_CASE(
+    "profile check: ceilings thresholds flag, small shapes, small copies and links are not "
+    "checked") {
   Profile m;
   m.device.name = "NVIDIA H200";
   m.ceilings.gemm_tflops = 700;
@@ -50,7 +52,9 @@ TEST_CASE("profile check: ceilings thresholds flag, small shapes and links are n
             gemm("attn_out", 512, 4096, 4096, 100, 1e-4),    // small: not checked
             gemm("attention", 8192, 8192, 128, 300, 5e-3)};  // attention: not checked
   m.reshard = {reshard("pack", 3000, 1e-5), reshard("unpack", 2000, 1e-5),
-               reshard("peer", 100, 1e-3)};
+               reshard("peer", 100, 1e-3), reshard("pack", 1000, 1e-6)};
+  m.reshard[3].bytes = kCheckLargeCopyBytes - 1;  // latency-bound: reported, not checked
+  m.reshard[3].cols = 500;                        // (no analytical twin)
   m.gemm[0].verification = Verification::passed;
   Profile a;
   a.ceilings.gemm_tflops = 989;
@@ -58,7 +62,7 @@ TEST_CASE("profile check: ceilings thresholds flag, small shapes and links are n
   a.gemm = {gemm("qkv", 4096, 4096, 4096, 0, 0.3e-3)};  // measured 3.3x slower: noted
   a.reshard = {reshard("pack", 0, 0.9e-5)};
   const CheckReport r = check_profile(m, a);
-  REQUIRE(r.rows.size() == 7);
+  REQUIRE(r.rows.size() == 8);
   CHECK(r.rows[0].flag.empty());
   CHECK(r.rows[0].fraction == doctest::Approx(600.0 / 700));
   CHECK_FALSE(r.rows[0].note.empty());  // 3.33x the analytical time
@@ -71,13 +75,15 @@ TEST_CASE("profile check: ceilings thresholds flag, small shapes and links are n
   CHECK(r.rows[4].analytical_s == doctest::Approx(0.9e-5));
   CHECK_FALSE(r.rows[5].flag.empty());  // 0.5 of the copy bandwidth
   CHECK_FALSE(r.rows[6].checked);       // peer copy: a link, not HBM
+  CHECK_FALSE(r.rows[7].checked);       // 0.25 of the copy bandwidth, but a small copy
+  CHECK(r.rows[7].flag.empty());
   CHECK(r.flagged == 2);
   CHECK(r.noted == 1);
   m.reshard[0].verification = Verification::failed;
   CHECK(check_profile(m, a).rows[4].flag == "verification failed");
   const std::string md = to_markdown(r);
   CHECK(md.find("**large GEMM below 70 % of the measured GEMM ceiling**") != std::string::npos);
-  CHECK(md.find("7 entries, 2 flagged") != std::string::npos);
+  CHECK(md.find("8 entries, 2 flagged") != std::string::npos);
 }
 
 TEST_CASE("profile check: the datasheet GPU from the device name") {

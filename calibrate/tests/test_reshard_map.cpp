@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -84,7 +85,7 @@ void check_coverage(const ReshardPlan& p, const Cluster& c, std::int64_t rows) {
 }  // namespace
 
 TEST_CASE("NTP notes geometry: 12000 columns, TP32 -> TP30") {
-  const ReshardPlan p = make_reshard_plan(12000, 32, 30);
+  const ReshardPlan p = make_reshard_plan(12000, 32, 30, 1);  // column by column, as the notes
   for (int r = 0; r < 32; ++r) CHECK(p.shard_cols(r) == 375);
   CHECK(p.extra_cols() == 750);
   for (int j = 0; j < 30; ++j) {
@@ -148,18 +149,57 @@ TEST_CASE("every column is covered exactly once for uneven geometries") {
         CAPTURE(cols);
         CAPTURE(n1);
         CAPTURE(n2);
-        const ReshardPlan p = make_reshard_plan(cols, n1, n2);
-        std::int64_t total = 0;
-        for (int r = 0; r < n1; ++r) total += p.shard_cols(r);
-        CHECK(total == cols);
-        CHECK(p.shard_cols(0) - p.shard_cols(n1 - 1) <= 1);  // balanced
-        check_coverage(p, gather(p, 2), 2);
+        for (std::int64_t align : {std::int64_t{1}, kReshardAlignColumns}) {
+          CAPTURE(align);
+          const ReshardPlan p = make_reshard_plan(cols, n1, n2, align);
+          std::int64_t total = 0;
+          for (int r = 0; r < n1; ++r) total += p.shard_cols(r);
+          CHECK(total == cols);
+          std::int64_t least = cols, most = 0;
+          for (int r = 0; r < n1; ++r) {
+            least = std::min(least, p.shard_cols(r));
+            most = std::max(most, p.shard_cols(r));
+          }
+          CHECK(least >= 1);
+          CHECK(most - least <= align);  // balanced to within one unit
+          check_coverage(p, gather(p, 2), 2);
+        }
       }
     }
   }
 }
 
+TEST_CASE("aligned plans cut shards and received columns at multiples of 8 columns") {
+  // The H200's TP32 -> TP31 qkv gradient: 1920 extra columns over 31 cores.
+  const ReshardPlan p = make_reshard_plan(61440, 32, 31);
+  for (int r = 0; r < 32; ++r) CHECK(p.shard_cols(r) == 1920);
+  for (int j = 0; j < 31; ++j) {
+    CAPTURE(j);
+    CHECK(p.recv_begin[j] % kReshardAlignColumns == 0);
+    CHECK(p.received_cols(j) % kReshardAlignColumns == 0);
+    CHECK((p.received_cols(j) == 56 || p.received_cols(j) == 64));  // 240 units of 8 over 31
+  }
+  for (const auto& m : p.moves) {
+    CHECK(m.ncols % kReshardAlignColumns == 0);
+    CHECK(m.src_col % kReshardAlignColumns == 0);
+    CHECK(m.dst_col % kReshardAlignColumns == 0);
+  }
+  // Uneven: 12001 columns over 32 ranks: 1501 units (the last of 1 column) = 46 each and 29
+  // more: the first 3 ranks get 46 units, the last 29 get 47, the short unit in the very last.
+  const ReshardPlan u = make_reshard_plan(12001, 32, 28);
+  for (int r = 0; r < 32; ++r) CHECK(u.shard_begin[r] % kReshardAlignColumns == 0);
+  CHECK(u.shard_cols(0) == 368);
+  CHECK(u.shard_cols(30) == 376);
+  CHECK(u.shard_cols(31) == 369);
+  check_coverage(u, gather(u, 3), 3);
+  // Too few columns for one unit each: column by column.
+  const ReshardPlan small = make_reshard_plan(100, 32, 30);
+  CHECK(small.shard_cols(0) == 3);
+  CHECK(small.shard_cols(31) == 4);
+}
+
 TEST_CASE("reshard plan rejects impossible geometries") {
+  CHECK_THROWS(make_reshard_plan(100, 8, 4, 0));
   CHECK_THROWS(make_reshard_plan(100, 8, 8));
   CHECK_THROWS(make_reshard_plan(100, 8, 0));
   CHECK_THROWS(make_reshard_plan(5, 8, 4));

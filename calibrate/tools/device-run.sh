@@ -11,7 +11,10 @@
 #   4. goodput-profile-check: every entry against the analytical profile and the measured
 #      ceilings (large GEMMs >= 70 % of the GEMM ceiling, pack/unpack >= 70 % of the copy
 #      bandwidth; flagged otherwise) into $OUT/check.md;
-#   5. the CPU suite and exit-code checks (ctest -E no_gpu) with the time that is left.
+#   5. optional: further profiles for scenarios, EXTRA_SCENARIOS="tag=path.json ..." (each into
+#      $OUT/$GPU_TAG-<tag>-measured.json, checked into $OUT/check-<tag>.md);
+#   6. the CPU suite and exit-code checks (ctest -E no_gpu) with the time that is left
+#      (CPU_TESTS=0 skips it: CI runs it anyway).
 # Writes into $OUT: device-run.log (all of it, timestamped), configure.log, build.log,
 # gpu-tests.log, calibrate.log, <gpu>-measured.json, check.md, ctest.log, nvidia-smi.txt.
 # Exit 0 when everything passed and nothing was flagged; 1 otherwise (the log says which step).
@@ -97,7 +100,38 @@ if [[ -f "$profile" ]]; then
   head -n 12 "$OUT/check.md"
 fi
 
-if (( $(left) >= 20 )); then
+# Optional further profiles, each "tag=scenario.json", while at least 60 s are left; each
+# goes to $OUT/$GPU_TAG-<tag>-measured.json with its check in $OUT/check-<tag>.md.
+for extra in ${EXTRA_SCENARIOS:-}; do
+  tag="${extra%%=*}"
+  scenario="${extra#*=}"
+  budget=$(( $(left) - 20 ))
+  if (( budget < 60 )); then
+    fail "calibration of $scenario skipped: only ${budget}s left"
+    continue
+  fi
+  extra_profile="$OUT/$gpu-$tag-measured.json"
+  step "calibrate $scenario (at most ${budget}s)"
+  if timeout "$budget" "$build/goodput-calibrate" --scenario "$scenario" --out "$extra_profile" \
+       2> "$OUT/calibrate-$tag.log"; then
+    echo "wrote $extra_profile"
+    timeout 20 "$build/goodput-profile-check" "$extra_profile" --out "$OUT/check-$tag.md"
+    rc=$?
+    if (( rc == 1 )); then
+      fail "entries flagged in $extra_profile (see check-$tag.md)"
+      grep -F "**" "$OUT/check-$tag.md" | head -n 30
+    elif (( rc != 0 )); then
+      fail "goodput-profile-check exit $rc on $extra_profile"
+    fi
+  else
+    fail "goodput-calibrate exit $? on $scenario (see calibrate-$tag.log)"
+    tail -n 20 "$OUT/calibrate-$tag.log"
+  fi
+done
+
+if [[ "${CPU_TESTS:-1}" == 0 ]]; then
+  step "CPU test suite skipped (CPU_TESTS=0; CI runs it)"
+elif (( $(left) >= 20 )); then
   step "CPU test suite and exit-code checks (ctest, the no-GPU checks excluded)"
   if ! timeout "$(left)" ctest --test-dir "$build" --output-on-failure -E "no_gpu|^calibrate[.]gpu[.]" > "$OUT/ctest.log" 2>&1; then
     fail "CPU tests (see ctest.log)"

@@ -79,7 +79,7 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   const double h = sh.hidden;
   const double act = kBf16 * tokens * h;  // one activation tensor of the micro-batch
   const double act_local = st.sequence_parallel ? act / t : act;
-  const double ffn_local = static_cast<double>(calib::ceil_div(sh.ffn, t));
+  const double ffn_local = static_cast<double>(calib::ffn_local(sh, t));
   // norms: read + write; residual adds: 2 reads + 1 write; MLP activation on the local FFN slice.
   const double mlp_act = kBf16 * tokens * ffn_local * (sh.gated_mlp ? 3.0 : 2.0);
   const double elem_bytes = 2 * 2 * act_local + 2 * 3 * act_local + mlp_act;

@@ -66,11 +66,16 @@ TEST_CASE("copy plans choose the vector width per block, >= 8 bytes for real wid
   for (int v : pa.vector_elems()) CHECK(v == 8);
   // The NTP notes' 25-column moves (odd width, odd leading dimension 375): 8-byte vectors,
   // realigned by the merge, not the 2-byte scalar copies of a per-plan width.
-  const ReshardPlan odd = make_reshard_plan(12000, 32, 30);
+  const ReshardPlan odd = make_reshard_plan(12000, 32, 30, 1);
   const std::vector<CopyBlock> o = unpack_at_core(odd, 0, rows);
   const CopyPlan po(o, rows * odd.received_cols(0), 132, nullptr);
   REQUIRE(po.vector_elems().size() == o.size());
   for (int v : po.vector_elems()) CHECK(v == 4);
+  // The same geometry dealt in 8-column units (the default): 16-byte vectors throughout.
+  const ReshardPlan dealt = make_reshard_plan(12000, 32, 30);
+  const std::vector<CopyBlock> d = unpack_at_core(dealt, 0, rows);
+  const CopyPlan pd(d, rows * dealt.received_cols(0), 132, nullptr);
+  for (int v : pd.vector_elems()) CHECK(v == 8);
   GOODPUT_CUDA(cudaDeviceSynchronize());
 }
 
