@@ -177,3 +177,38 @@ TEST_CASE("CostMemo answers exactly what the cost model answers, asked in any or
   const std::vector<double> one{1.0};
   CHECK(memo.replica_throughput(short_one, one) == cost->replica_throughput(short_one, one));
 }
+
+TEST_CASE("measured profiles load and cover their models") {
+  // calibrate/profiles/h200-*-measured.json: measured on one H200 (calibrate/README.md).
+  const std::string dir = std::string(GOODPUT_SOURCE_DIR) + "/calibrate/profiles/";
+  const Scenario paper =
+      shipped("ntp-paper-nvl32.json", {"/cost/profile=" + dir + "h200-measured.json"});
+  const RunPlan plan = make_plan(paper);
+  CHECK(plan.cost_info.profile_source == "measured");
+  CHECK(plan.cost_info.interpolated_tp.empty());  // every degree TP32..TP24 was measured
+  const auto measured = make_cost_model(paper, nullptr);
+  const auto datasheet = make_cost_model(
+      shipped("ntp-paper-nvl32.json", {"/cost/profile=" + dir + "h200-analytical.json"}), nullptr);
+  MESSAGE("ntp-paper-nvl32 on H200: step " << measured->healthy_step_s() << " s measured, "
+                                           << datasheet->healthy_step_s() << " s analytical");
+  CHECK(measured->healthy_step_s() == doctest::Approx(datasheet->healthy_step_s()).epsilon(0.2));
+  // Measured kernels vary ~1-10 % run to run (calibrate/README.md), so neighbouring degrees
+  // may swap by a little; over the range every lost GPU costs, and the measured prices stay
+  // within 7 % of the datasheet model's.
+  double prev = 1.0;
+  for (int t = 31; t >= 24; --t) {
+    CAPTURE(t);
+    const double r = measured->replica_throughput(t, 1.0);
+    MESSAGE("TP" << t << ": " << r << " measured, " << datasheet->replica_throughput(t, 1.0)
+                 << " analytical");
+    CHECK(r < prev + 0.02);
+    CHECK(r > 0.5);
+    CHECK(r == doctest::Approx(datasheet->replica_throughput(t, 1.0)).epsilon(0.07));
+    prev = r;
+  }
+  CHECK(measured->replica_throughput(24, 1.0) < measured->replica_throughput(31, 1.0) - 0.1);
+  const Scenario llama =
+      shipped("llama3-16k-h100.json", {"/cost/profile=" + dir + "h200-llama3-405b-measured.json"});
+  CHECK(make_plan(llama).cost_info.profile_source == "measured");
+  CHECK(make_cost_model(llama, nullptr)->healthy_step_s() > 0);
+}
