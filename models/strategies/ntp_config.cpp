@@ -96,13 +96,17 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   c.extra_power_gpus = 0;
   double total = 0;
   int min_degree = tp;
-  std::vector<double> powers;
-  auto add_degraded_replicas = [&](std::span<const int> degrees, std::int64_t copies) {
-    powers.assign(degrees.size(), 1.0);
+  // Scratch reused across calls (this runs on every layout-changing event): no allocation once
+  // warm. One set per thread; the function does not recurse.
+  thread_local std::vector<double> powers;
+  thread_local std::vector<int> degrees;
+  thread_local std::vector<NtpDegreeRun> seq;
+  auto add_degraded_replicas = [&](std::span<const int> stages, std::int64_t copies) {
+    powers.assign(stages.size(), 1.0);
     double extra = 0;
     int boosted = 0;
-    for (std::size_t i = 0; i < degrees.size(); ++i) {
-      const int deg = degrees[i];
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+      const int deg = stages[i];
       if (deg >= tp) continue;
       powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
       if (powers[i] > 1) {
@@ -112,7 +116,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
       min_degree = std::min(min_degree, deg);
     }
     const auto n = static_cast<double>(copies);
-    total += n * cost.replica_throughput(degrees, powers);
+    total += n * cost.replica_throughput(stages, powers);
     c.extra_power_gpus += n * extra;
     c.boosted_domains += static_cast<int>(copies) * boosted;
     c.degraded_replicas += static_cast<int>(copies);
@@ -120,7 +124,6 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   std::int64_t partial_groups = 0;
   for (const NtpDegreeRun& run : runs) partial_groups += run.count;
   const auto groups = full_used + partial_groups;
-  std::vector<int> degrees;
   if (o.packing) {
     c.replicas = static_cast<int>(std::min<std::int64_t>(dp, groups / pp));
     const auto full_replicas = static_cast<int>(std::min<std::int64_t>(c.replicas, full_used / pp));
@@ -128,7 +131,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
     // The remaining replicas take the leftover full groups then the partials, in degree order:
     // a sequence of runs cut into windows of pp stages. A window inside one run of degree d is
     // pp stages at d, as are the next ones while the run lasts: costed once.
-    std::vector<NtpDegreeRun> seq;
+    seq.clear();
     const std::int64_t leftover = full_used - static_cast<std::int64_t>(full_replicas) * pp;
     if (leftover > 0) seq.push_back({tp, leftover});
     seq.insert(seq.end(), runs.begin(), runs.end());

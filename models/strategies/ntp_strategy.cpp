@@ -202,12 +202,22 @@ void NtpJob::react_repair(const RepairImpact& impact) {
                   (rest > 0 && rest < tp && allowed_degree(o_.layout, tp, rest) > use_partial_[d]);
   }
   if (!offers_more) return;
-  Candidate next = best_candidate();
-  const double gain = next.rate - config_.throughput * (1 - config_.reshard);
-  if (gain <= 1e-12) return;
   // The next fault that changes the layout reconfigures anyway (and takes the better layout
   // then): upgrade now only if the gain repays the stall before that fault is expected.
   const int from = config_.min_degree;
+  const double now_rate = config_.throughput * (1 - config_.reshard);
+  if (!waiting() && ctx().job_faults_per_hour > 0) {
+    // Not even the largest gain (to rate 1) repays the smallest stall (the steps every planned
+    // reconfiguration pays, without a reshard or a swap-in): the test below would refuse any
+    // candidate, so do not search for one. Most repairs of a large job end here.
+    double least_stall_s = 0;
+    for (const Step& s : reconfiguration_steps(true, from, from))
+      least_stall_s += static_cast<double>(s.duration) / kMillisPerSecond;
+    if ((1 - now_rate) * 3600.0 / ctx().job_faults_per_hour < least_stall_s) return;
+  }
+  Candidate next = best_candidate();
+  const double gain = next.rate - now_rate;
+  if (gain <= 1e-12) return;
   if (!waiting() && ctx().job_faults_per_hour > 0) {
     double stall_s = next.own ? 0.0 : price_s(Mechanism::SpareSwapIn);
     for (const Step& s : reconfiguration_steps(
