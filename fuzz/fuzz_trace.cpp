@@ -1,8 +1,8 @@
-// libFuzzer harness: one trace reader (compiled once per format, GOODPUT_FUZZ_TRACE_FORMAT:
-// GoodputCsv, GoodputJson, InfiniteHbdJson, LanlCsv). The input is written as a trace file, read
-// and paired the way a trace scenario does it (components gpu/.. leaf with index < 2^20 exist).
-// Besides "InputError or success", what is read must be ordered, finite and non-negative, and
-// every paired fault must start at a time >= 0 and end no earlier than it starts.
+// libFuzzer harness: one trace reader (compiled once per format, GOODPUT_FUZZ_TRACE_FORMAT is
+// its name: "csv", "json", "infinitehbd-json", "lanl-csv"). The input is written as a trace file,
+// read and paired the way a trace scenario does it (components gpu/.. leaf with index < 2^20
+// exist). Besides "InputError or success", what is read must be ordered, finite and non-negative,
+// and every paired fault must start at a time >= 0 and end no earlier than it starts.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -30,11 +30,12 @@ std::optional<std::uint32_t> resolve(const std::string& name) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  constexpr trace::Format kFormat = trace::Format::GOODPUT_FUZZ_TRACE_FORMAT;
+  static const trace::TraceFormat& kFormat =
+      trace::parse_format(GOODPUT_FUZZ_TRACE_FORMAT, "fuzz", "/failures/trace/format");
   static const std::string path = fuzz::scratch_dir() + "/trace";
   fuzz::write_file(path, data, size);
   trace::ReadOptions options;
-  if (kFormat == trace::Format::LanlCsv) options.lanl_system = 3;
+  if (kFormat.takes_system) options.lanl_system = 3;
   trace::Trace tr;
   if (!fuzz::input_errors_only("read_trace",
                                [&] { tr = trace::read_trace(path, kFormat, options); }))

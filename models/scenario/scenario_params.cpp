@@ -59,7 +59,7 @@ const ParamSection& trace() {
       "A failure trace to replay instead of the statistical model.",
       {
           text("path", Json(), "trace file, relative to the scenario file"),
-          choice("format", enum_choices(trace::kFormatNames), "csv", "file format"),
+          choice("format", trace::format_names(), "csv", "file format"),
           optional(integer("lanl_system", "", Json(), 0, 1e6,
                            "LANL system number to import (lanl-csv)")),
           number("time_offset_hours", "h", 0.0, -kInf, kInf, "subtracted from every trace time"),

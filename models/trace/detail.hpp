@@ -1,6 +1,6 @@
 // Internals shared by the trace readers (not part of the public API): file and line access,
-// an RFC 4180 single-line CSV splitter, strict number parsing, JSON helpers, and one reader
-// per format. Readers return events with times in hours as converted, before the offset.
+// an RFC 4180 single-line CSV splitter, strict number parsing, JSON helpers and error locators.
+// The readers themselves are private to their files, reached through their TraceFormat.
 #pragma once
 
 #include <cstdint>
@@ -33,15 +33,9 @@ std::string quote_text(std::string_view text);      // 'text', shortened when lo
 std::string describe_json(const Json& value);       // "string \"abc\"", "number 3", ...
 std::string pointer_token(const std::string& key);  // RFC 6901 escaping of one token
 Json parse_json(const std::string& path, const std::string& text);
-// Locator of one field of an event's record: "line N" for CSV formats, "/7/time_hours" (or
-// "/7/event_time" for InfiniteHBD) for JSON formats.
+// Locator of one field of an event's record: the record's "line N" for CSV formats, the
+// record's pointer and the format's key ("/7/time_hours", "/7/event_time") for JSON formats.
 enum class Field { Time, Component, Event };
-std::string field_locator(Format format, const std::string& record, Field field);
-
-std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::string& text);
-std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::string& text);
-std::vector<TraceEvent> read_infinitehbd_json(const std::string& path, const std::string& text);
-std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string& text,
-                                      std::optional<int> system);
+std::string field_locator(const TraceFormat& format, const std::string& record, Field field);
 
 }  // namespace goodput::trace::detail

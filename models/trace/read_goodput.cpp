@@ -38,9 +38,8 @@ bool parse_event(const std::string& path, const std::string& where, const std::s
   throw InputError(path, where, "expected event 'fault_start' or 'fault_end', found " + found);
 }
 
-}  // namespace
-
-std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::string& text) {
+std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::string& text,
+                                         const ReadOptions&) {
   const std::vector<std::string_view> lines = split_lines(text);
   std::array<std::size_t, 4> column{};  // column[k]: field index of kColumns[k]
   bool have_header = false;
@@ -98,7 +97,8 @@ std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::str
   return events;
 }
 
-std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::string& text) {
+std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::string& text,
+                                          const ReadOptions&) {
   const Json doc = parse_json(path, text);
   if (!doc.is_array()) {
     throw InputError(path, "",
@@ -153,4 +153,30 @@ std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::st
   return events;
 }
 
+}  // namespace
+
 }  // namespace goodput::trace::detail
+
+namespace goodput::trace {
+
+TraceFormat trace_format_goodput_csv() {
+  return {"csv",
+          "goodput CSV: a header naming time_hours, component, event, class; one event per line",
+          "",
+          "",
+          "",
+          false,
+          &detail::read_goodput_csv};
+}
+
+TraceFormat trace_format_goodput_json() {
+  return {"json",
+          "goodput JSON: an array of {time_hours, component, event, class}",
+          "time_hours",
+          "component",
+          "event",
+          false,
+          &detail::read_goodput_json};
+}
+
+}  // namespace goodput::trace

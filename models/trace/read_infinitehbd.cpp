@@ -24,9 +24,8 @@ const Json& member(const std::string& path, const Json& obj, const std::string& 
   return v;
 }
 
-}  // namespace
-
-std::vector<TraceEvent> read_infinitehbd_json(const std::string& path, const std::string& text) {
+std::vector<TraceEvent> read_infinitehbd_json(const std::string& path, const std::string& text,
+                                              const ReadOptions&) {
   const Json doc = parse_json(path, text);
   if (!doc.is_array()) {
     throw InputError(
@@ -77,4 +76,21 @@ std::vector<TraceEvent> read_infinitehbd_json(const std::string& path, const std
   return events;
 }
 
+}  // namespace
+
 }  // namespace goodput::trace::detail
+
+namespace goodput::trace {
+
+TraceFormat trace_format_infinitehbd_json() {
+  return {
+      "infinitehbd-json",
+      "StepFun InfiniteHBD JSON: an array of {node_id, event_time (days), event_type, fault_type}",
+      "event_time",
+      "node_id",
+      "event_type",
+      false,
+      &detail::read_infinitehbd_json};
+}
+
+}  // namespace goodput::trace

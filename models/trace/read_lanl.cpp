@@ -72,10 +72,9 @@ std::string list(const std::set<int>& systems) {
   return out.empty() ? "none" : out;
 }
 
-}  // namespace
-
 std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string& text,
-                                      std::optional<int> system) {
+                                      const ReadOptions& options) {
+  const std::optional<int> system = options.lanl_system;
   const std::vector<std::string_view> lines = split_lines(text);
   if (lines.empty())
     throw InputError(path, "line 1", "expected the LANL header, found an empty file");
@@ -193,4 +192,20 @@ std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string
   return events;
 }
 
+}  // namespace
+
 }  // namespace goodput::trace::detail
+
+namespace goodput::trace {
+
+TraceFormat trace_format_lanl_csv() {
+  return {"lanl-csv",
+          "LANL failure data CSV (one system, lanl_system; node faults with start and end)",
+          "",
+          "",
+          "",
+          true,
+          &detail::read_lanl_csv};
+}
+
+}  // namespace goodput::trace

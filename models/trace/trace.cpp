@@ -1,4 +1,5 @@
-// Format table, read_trace dispatch and offset, and pairing of starts with ends.
+// Format lookup, read_trace (through the format's reader) and offset, and pairing of starts
+// with ends.
 #include "models/trace/trace.hpp"
 
 #include <cmath>
@@ -22,7 +23,7 @@ std::string hours(double h) {
 // Event i must have a finite time >= 0, not before event i-1.
 void check_time(const Trace& trace, std::size_t i) {
   const TraceEvent& ev = trace.events[i];
-  const std::string where = detail::field_locator(trace.format, ev.locator, detail::Field::Time);
+  const std::string where = detail::field_locator(*trace.format, ev.locator, detail::Field::Time);
   if (!std::isfinite(ev.time_hours) || ev.time_hours < 0) {
     throw InputError(
         trace.path, where,
@@ -38,19 +39,22 @@ void check_time(const Trace& trace, std::size_t i) {
 
 }  // namespace
 
-Format parse_format(const std::string& name, const std::string& file, const std::string& pointer) {
+std::vector<std::string> format_names() {
+  std::vector<std::string> names;
+  for (const TraceFormat& f : trace_formats()) names.emplace_back(f.name);
+  return names;
+}
+
+const TraceFormat& parse_format(const std::string& name, const std::string& file,
+                                const std::string& pointer) {
   std::string valid;
-  for (const auto& [f, n] : kFormatNames) {
-    if (name == n) return f;
-    valid += (valid.empty() ? "" : ", ") + std::string(n);
+  for (const TraceFormat& f : trace_formats()) {
+    if (name == f.name) return f;
+    valid += (valid.empty() ? "" : ", ") + std::string(f.name);
   }
   throw InputError(
       file, pointer,
       "unknown trace format " + detail::quote_text(name) + "; expected one of " + valid);
-}
-
-std::string format_name(Format format) {
-  return enum_name(kFormatNames, format);
 }
 
 std::optional<ComponentRef> parse_component(const std::string& name) {
@@ -65,26 +69,22 @@ std::optional<ComponentRef> parse_component(const std::string& name) {
 }
 
 namespace detail {
-std::string field_locator(Format format, const std::string& record, Field field) {
-  if (format == Format::GoodputJson) {
-    return record + (field == Field::Time        ? "/time_hours"
-                     : field == Field::Component ? "/component"
-                                                 : "/event");
-  }
-  if (format == Format::InfiniteHbdJson) {
-    return record + (field == Field::Time        ? "/event_time"
-                     : field == Field::Component ? "/node_id"
-                                                 : "/event_type");
-  }
-  return record;
+std::string field_locator(const TraceFormat& format, const std::string& record, Field field) {
+  const std::string_view key = field == Field::Time        ? format.time_key
+                               : field == Field::Component ? format.component_key
+                                                           : format.event_key;
+  return key.empty() ? record : record + "/" + std::string(key);
 }
 }  // namespace detail
 
-Trace read_trace(const std::string& path, Format format, const ReadOptions& options) {
-  if (options.lanl_system && format != Format::LanlCsv) {
+Trace read_trace(const std::string& path, const TraceFormat& format, const ReadOptions& options) {
+  if (options.lanl_system && !format.takes_system) {
+    std::string takers;
+    for (const TraceFormat& f : trace_formats())
+      if (f.takes_system) takers += (takers.empty() ? "" : ", ") + std::string(f.name);
     throw InputError(path, "",
-                     "a LANL system number applies only to format lanl-csv, found format " +
-                         format_name(format));
+                     "a LANL system number applies only to format " + takers + ", found format " +
+                         std::string(format.name));
   }
   if (!std::isfinite(options.time_offset_hours)) {
     throw InputError(
@@ -92,21 +92,7 @@ Trace read_trace(const std::string& path, Format format, const ReadOptions& opti
         "expected a finite time offset, found " + std::to_string(options.time_offset_hours));
   }
   const std::string text = detail::read_file(path);
-  Trace trace{path, format, {}, 0};
-  switch (format) {
-    case Format::GoodputCsv:
-      trace.events = detail::read_goodput_csv(path, text);
-      break;
-    case Format::GoodputJson:
-      trace.events = detail::read_goodput_json(path, text);
-      break;
-    case Format::InfiniteHbdJson:
-      trace.events = detail::read_infinitehbd_json(path, text);
-      break;
-    case Format::LanlCsv:
-      trace.events = detail::read_lanl_csv(path, text, options.lanl_system);
-      break;
-  }
+  Trace trace{path, &format, format.read(path, text, options), 0};
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
     TraceEvent& ev = trace.events[i];
     ev.time_hours -= options.time_offset_hours;
@@ -136,7 +122,7 @@ std::vector<Fault> pair_faults(
     const auto id = resolve(ev.component);
     if (!id) {
       throw InputError(trace.path,
-                       detail::field_locator(trace.format, ev.locator, detail::Field::Component),
+                       detail::field_locator(*trace.format, ev.locator, detail::Field::Component),
                        "expected a component id of this cluster, found unknown id " +
                            detail::quote_text(ev.component));
     }
@@ -163,7 +149,7 @@ std::vector<Fault> pair_faults(
         for (const Open& o : here) (found += ' ') += detail::quote_text(o.event->fault_class);
       }
       throw InputError(
-          trace.path, detail::field_locator(trace.format, ev.locator, detail::Field::Event),
+          trace.path, detail::field_locator(*trace.format, ev.locator, detail::Field::Event),
           "fault_end of class " + detail::quote_text(ev.fault_class) + " on " + ev.component +
               ": expected an earlier fault_start of that class "
               "still open there, found " +

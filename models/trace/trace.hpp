@@ -9,28 +9,17 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "sim/core/enum_names.hpp"
 #include "sim/engine/time.hpp"
 
 namespace goodput::trace {
 
-enum class Format { GoodputCsv, GoodputJson, InfiniteHbdJson, LanlCsv };
-
-// The format names, spelled once (the scenario's /failures/trace/format offers these).
-inline constexpr EnumName<Format> kFormatNames[] = {{Format::GoodputCsv, "csv"},
-                                                    {Format::GoodputJson, "json"},
-                                                    {Format::InfiniteHbdJson, "infinitehbd-json"},
-                                                    {Format::LanlCsv, "lanl-csv"}};
-
-// A name of kFormatNames; anything else throws InputError(file, pointer) listing the valid names.
-Format parse_format(const std::string& name, const std::string& file, const std::string& pointer);
-std::string format_name(Format format);
-
 struct ReadOptions {
-  std::optional<int> lanl_system;  // LanlCsv only (required there, an error elsewhere)
+  std::optional<int> lanl_system;  // formats that take a system number (lanl-csv) only
   double time_offset_hours = 0;    // subtracted from every event time after conversion
 };
 
@@ -42,14 +31,38 @@ struct TraceEvent {
   std::string locator;      // "line N" or JSON pointer of the record ("/17")
 };
 
+// One trace file format: its name in /failures/trace/format, its reader, and where its
+// records keep their fields. A format is one file that defines `TraceFormat
+// trace_format_<id>()` and is listed in models/trace/CMakeLists.txt (README.md: "Adding a
+// format"); nothing else names it.
+struct TraceFormat {
+  std::string_view name;  // the scenario's /failures/trace/format value
+  std::string_view doc;   // one line for `goodput describe`
+  // JSON formats: the record's keys for the time, the component and the event, so errors point
+  // at "/17/time_hours"; CSV formats leave them empty and point at the record's "line N".
+  std::string_view time_key, component_key, event_key;
+  bool takes_system = false;  // reads ReadOptions::lanl_system (refused for other formats)
+  // Events with times in hours as converted, before the offset; InputError on bad input.
+  std::vector<TraceEvent> (*read)(const std::string& path, const std::string& text,
+                                  const ReadOptions& options) = nullptr;
+};
+
+// The registered formats, in the order of GOODPUT_TRACE_FORMATS (generated).
+std::span<const TraceFormat> trace_formats();
+std::vector<std::string> format_names();
+// The format of that name; anything else throws InputError(file, pointer) listing the names.
+const TraceFormat& parse_format(const std::string& name, const std::string& file,
+                                const std::string& pointer);
+
 struct Trace {
   std::string path;
-  Format format = Format::GoodputCsv;
+  const TraceFormat* format = nullptr;
   std::vector<TraceEvent> events;  // non-decreasing time_hours
   double span_hours = 0;           // time of the last event (0 when empty)
 };
 
-Trace read_trace(const std::string& path, Format format, const ReadOptions& options = {});
+Trace read_trace(const std::string& path, const TraceFormat& format,
+                 const ReadOptions& options = {});
 
 // A parsed component id; valid kinds are gpu, node, domain, rack, leaf.
 struct ComponentRef {

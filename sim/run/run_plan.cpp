@@ -21,7 +21,8 @@ namespace {
 
 std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topology& topo) {
   const TraceSpec& t = s.failures.trace;
-  const auto format = trace::parse_format(t.format, s.file, "/failures/trace/format");
+  const trace::TraceFormat& format =
+      trace::parse_format(t.format, s.file, "/failures/trace/format");
   trace::ReadOptions options;
   if (t.lanl_system >= 0) options.lanl_system = t.lanl_system;
   options.time_offset_hours = t.time_offset_hours;

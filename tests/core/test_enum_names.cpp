@@ -38,7 +38,6 @@ TEST_CASE("enum name tables round-trip and refuse unknown names") {
   check_round_trip(kBatchNames);
   check_round_trip(kSaveModeNames);
   check_round_trip(kInterArrivalNames);
-  check_round_trip(trace::kFormatNames);
   check_round_trip(kRecomputeNames);
   check_round_trip(kCostModelNames);
   CHECK_THROWS_WITH_AS(enum_value(kRunModeNames, "snap"),
@@ -52,7 +51,7 @@ TEST_CASE("the scenario's declarations take their choices from the name tables")
   CHECK(decl(sections::checkpoint(), "interval").choices == enum_choices(kCheckpointPolicyNames));
   CHECK(decl(sections::failures(), "model").choices == enum_choices(kFailureModelNames));
   CHECK(decl(sections::failure_class(), "scope").choices == enum_choices(kComponentKindNames));
-  CHECK(decl(sections::trace(), "format").choices == enum_choices(trace::kFormatNames));
+  CHECK(decl(sections::trace(), "format").choices == trace::format_names());
   CHECK(decl(sections::job(), "recompute").choices == enum_choices(kRecomputeNames));
   CHECK(decl(sections::cost(), "model").choices == enum_choices(kCostModelNames));
   // ... and the loader fills the value the name stands for.

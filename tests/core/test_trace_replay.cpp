@@ -24,7 +24,7 @@ TEST_CASE("InfiniteHBD replay agrees with the trace: faults, down GPU-hours, pea
   const RunMetrics m = simulate(plan, faults_for(plan, 0), *plan.scenario.strategy("dp_drop"));
 
   // Independent reading: per node, the union of its fault intervals, clipped to the horizon.
-  const auto tr = trace::read_trace(trace_path, trace::Format::InfiniteHbdJson);
+  const auto tr = trace::read_trace(trace_path, trace::parse_format("infinitehbd-json", "", ""));
   std::map<std::string, std::vector<std::pair<double, double>>> by_node;
   std::map<std::string, int> depth;
   std::map<std::string, double> opened;

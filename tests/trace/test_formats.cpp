@@ -1,6 +1,10 @@
 // goodput's own CSV and JSON trace formats: parsing, pairing, and every bad-input class.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "models/trace/detail.hpp"
 #include "sim/core/error.hpp"
 #include "tests/trace/support.hpp"
@@ -8,6 +12,7 @@
 using namespace goodput;
 using namespace goodput::trace;
 using goodput::trace::test::data;
+using goodput::trace::test::format;
 using goodput::trace::test::resolver;
 
 namespace {
@@ -26,28 +31,37 @@ void check_input_error(F&& f, const std::string& file, const std::string& locato
   }
 }
 
-void check_read_error(const std::string& name, Format format, const std::string& locator,
-                      const std::string& fragment) {
+void check_read_error(const std::string& name, const TraceFormat& format,
+                      const std::string& locator, const std::string& fragment) {
   check_input_error([&] { read_trace(data(name), format); }, data(name), locator, fragment);
 }
 
-void check_pair_error(const std::string& name, Format format, const std::string& locator,
-                      const std::string& fragment) {
+void check_pair_error(const std::string& name, const TraceFormat& format,
+                      const std::string& locator, const std::string& fragment) {
   const Trace trace = read_trace(data(name), format);
   check_input_error([&] { pair_faults(trace, resolver(4)); }, data(name), locator, fragment);
 }
 
 }  // namespace
 
-TEST_CASE("format names") {
-  CHECK(parse_format("csv", "s.json", "/trace/format") == Format::GoodputCsv);
-  CHECK(parse_format("json", "", "") == Format::GoodputJson);
-  CHECK(parse_format("infinitehbd-json", "", "") == Format::InfiniteHbdJson);
-  CHECK(parse_format("lanl-csv", "", "") == Format::LanlCsv);
-  for (const Format f :
-       {Format::GoodputCsv, Format::GoodputJson, Format::InfiniteHbdJson, Format::LanlCsv}) {
-    CHECK(parse_format(format_name(f), "", "") == f);
+TEST_CASE("format names: the registry, each name once, unknown names refused") {
+  CHECK((parse_format("csv", "s.json", "/trace/format").read != nullptr));
+  std::vector<std::string> names;
+  for (const TraceFormat& f : trace_formats()) {
+    CAPTURE(f.name);
+    CHECK(&parse_format(std::string(f.name), "", "") == &f);
+    CHECK((f.read != nullptr));
+    CHECK_FALSE(f.doc.empty());
+    // JSON formats name all three keys, CSV formats none.
+    CHECK((f.time_key.empty() == f.component_key.empty()));
+    CHECK((f.time_key.empty() == f.event_key.empty()));
+    CHECK(std::count(names.begin(), names.end(), std::string(f.name)) == 0);
+    names.emplace_back(f.name);
   }
+  CHECK(names == format_names());
+  CHECK(names == std::vector<std::string>{"csv", "json", "infinitehbd-json", "lanl-csv"});
+  CHECK(format("lanl-csv").takes_system);
+  CHECK_FALSE(format("csv").takes_system);
   check_input_error([] { parse_format("xml", "s.json", "/trace/format"); }, "s.json",
                     "/trace/format", "csv, json, infinitehbd-json, lanl-csv");
 }
@@ -64,8 +78,8 @@ TEST_CASE("component ids") {
 
 TEST_CASE("CSV and JSON examples give identical events and faults") {
   const std::string dir = GOODPUT_SCENARIOS_DIR "/traces/";
-  const Trace csv = read_trace(dir + "example-trace.csv", Format::GoodputCsv);
-  const Trace json = read_trace(dir + "example-trace.json", Format::GoodputJson);
+  const Trace csv = read_trace(dir + "example-trace.csv", format("csv"));
+  const Trace json = read_trace(dir + "example-trace.json", format("json"));
   REQUIRE(csv.events.size() == 10);
   REQUIRE(json.events.size() == csv.events.size());
   for (std::size_t i = 0; i < csv.events.size(); ++i) {
@@ -87,7 +101,7 @@ TEST_CASE("CSV and JSON examples give identical events and faults") {
 }
 
 TEST_CASE("CSV quoting, CRLF, comments, column order and offset") {
-  const Trace t = read_trace(data("quoting.csv"), Format::GoodputCsv, {std::nullopt, 0.5});
+  const Trace t = read_trace(data("quoting.csv"), format("csv"), {std::nullopt, 0.5});
   REQUIRE(t.events.size() == 3);
   CHECK(t.events[0].fault_class == "Hardware, PSU");
   CHECK(t.events[0].time_hours == 0);
@@ -100,7 +114,7 @@ TEST_CASE("CSV quoting, CRLF, comments, column order and offset") {
   CHECK(t.span_hours == 11.5);
   check_input_error(
       [] {
-        read_trace(data("quoting.csv"), Format::GoodputCsv, {std::nullopt, 1});
+        read_trace(data("quoting.csv"), format("csv"), {std::nullopt, 1});
       },
       data("quoting.csv"), "line 3", "after subtracting the offset");
   const auto fields = detail::split_csv_line(R"(a, "b,c" ,"", d )", "f", "line 1");
@@ -114,7 +128,7 @@ TEST_CASE("CSV quoting, CRLF, comments, column order and offset") {
 }
 
 TEST_CASE("overlapping faults on one component nest") {
-  const Trace t = read_trace(data("nested.csv"), Format::GoodputCsv);
+  const Trace t = read_trace(data("nested.csv"), format("csv"));
   const auto faults = pair_faults(t, resolver(4));
   REQUIRE(faults.size() == 3);
   CHECK(faults[0].fault_class == "GPU");
@@ -126,23 +140,23 @@ TEST_CASE("overlapping faults on one component nest") {
 }
 
 TEST_CASE("bad CSV input names file and line") {
-  check_read_error("bad-header.csv", Format::GoodputCsv, "line 2", "found no column 'class'");
-  check_read_error("unknown-column.csv", Format::GoodputCsv, "line 1", "unknown column 'note'");
-  check_read_error("nonnumeric-time.csv", Format::GoodputCsv, "line 4", "found 'abc'");
-  check_read_error("negative-time.csv", Format::GoodputCsv, "line 3", "found '-0.5'");
-  check_read_error("unknown-event.csv", Format::GoodputCsv, "line 3", "found 'fault_begin'");
-  check_read_error("bad-component.csv", Format::GoodputCsv, "line 3", "found 'switch/1'");
-  check_read_error("out-of-order.csv", Format::GoodputCsv, "line 4", "4.5 h after 5 h (line 3)");
-  check_read_error("missing.csv", Format::GoodputCsv, "", "cannot open");
+  check_read_error("bad-header.csv", format("csv"), "line 2", "found no column 'class'");
+  check_read_error("unknown-column.csv", format("csv"), "line 1", "unknown column 'note'");
+  check_read_error("nonnumeric-time.csv", format("csv"), "line 4", "found 'abc'");
+  check_read_error("negative-time.csv", format("csv"), "line 3", "found '-0.5'");
+  check_read_error("unknown-event.csv", format("csv"), "line 3", "found 'fault_begin'");
+  check_read_error("bad-component.csv", format("csv"), "line 3", "found 'switch/1'");
+  check_read_error("out-of-order.csv", format("csv"), "line 4", "4.5 h after 5 h (line 3)");
+  check_read_error("missing.csv", format("csv"), "", "cannot open");
 }
 
 TEST_CASE("pairing errors name file and line") {
-  check_pair_error("unknown-component.csv", Format::GoodputCsv, "line 4", "unknown id 'node/7'");
-  check_pair_error("end-without-start.csv", Format::GoodputCsv, "line 3", "found no open fault");
-  check_pair_error("end-wrong-class.csv", Format::GoodputCsv, "line 3",
+  check_pair_error("unknown-component.csv", format("csv"), "line 4", "unknown id 'node/7'");
+  check_pair_error("end-without-start.csv", format("csv"), "line 3", "found no open fault");
+  check_pair_error("end-wrong-class.csv", format("csv"), "line 3",
                    "found open faults only of class 'GPU'");
   // pair_faults re-checks times for traces built or edited in code.
-  Trace t = read_trace(data("nested.csv"), Format::GoodputCsv);
+  Trace t = read_trace(data("nested.csv"), format("csv"));
   t.events[0].time_hours = 2.5;
   check_input_error([&] { pair_faults(t, resolver(4)); }, data("nested.csv"), "line 5",
                     "non-decreasing time order, found 2 h after 2.5 h (line 4)");
@@ -151,18 +165,17 @@ TEST_CASE("pairing errors name file and line") {
 }
 
 TEST_CASE("bad JSON input names file and pointer") {
-  check_read_error("bad-type.json", Format::GoodputJson, "/2/time_hours", "found string \"3\"");
-  check_read_error("unknown-key.json", Format::GoodputJson, "/1/note", "unknown key 'note'");
-  check_read_error("out-of-order.json", Format::GoodputJson, "/2/time_hours",
-                   "4.5 h after 5 h (/1)");
-  check_read_error("syntax-error.json", Format::GoodputJson, "line 3", "not valid JSON");
-  check_read_error("number-overflow.json", Format::GoodputJson, "line 3", "beyond double range");
-  check_read_error("number-overflow.json", Format::InfiniteHbdJson, "line 3",
+  check_read_error("bad-type.json", format("json"), "/2/time_hours", "found string \"3\"");
+  check_read_error("unknown-key.json", format("json"), "/1/note", "unknown key 'note'");
+  check_read_error("out-of-order.json", format("json"), "/2/time_hours", "4.5 h after 5 h (/1)");
+  check_read_error("syntax-error.json", format("json"), "line 3", "not valid JSON");
+  check_read_error("number-overflow.json", format("json"), "line 3", "beyond double range");
+  check_read_error("number-overflow.json", format("infinitehbd-json"), "line 3",
                    "beyond double range");
-  check_read_error("nested.csv", Format::GoodputJson, "line 1", "not valid JSON");
-  check_read_error("infinitehbd-small.json", Format::GoodputJson, "/0/node_id", "unknown key");
+  check_read_error("nested.csv", format("json"), "line 1", "not valid JSON");
+  check_read_error("infinitehbd-small.json", format("json"), "/0/node_id", "unknown key");
   const std::string example = GOODPUT_SCENARIOS_DIR "/traces/example-trace.json";
-  const Trace t = read_trace(example, Format::GoodputJson);
+  const Trace t = read_trace(example, format("json"));
   check_input_error([&] { pair_faults(t, resolver(4)); }, example, "/3/component",
                     "unknown id 'gpu/12'");
 }

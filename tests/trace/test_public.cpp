@@ -13,6 +13,7 @@
 using namespace goodput;
 using namespace goodput::trace;
 using goodput::trace::test::data;
+using goodput::trace::test::format;
 using goodput::trace::test::resolver;
 
 namespace {
@@ -29,7 +30,7 @@ std::optional<std::uint32_t> any_node(const std::string& name) {
 }  // namespace
 
 TEST_CASE("InfiniteHBD: node ids numbered by first appearance, days to hours, Level/Class") {
-  const Trace t = read_trace(data("infinitehbd-small.json"), Format::InfiniteHbdJson);
+  const Trace t = read_trace(data("infinitehbd-small.json"), format("infinitehbd-json"));
   REQUIRE(t.events.size() == 4);
   CHECK(t.events[0].component == "node/0");  // "bbbb" appears first
   CHECK(t.events[1].component == "node/1");
@@ -45,7 +46,7 @@ TEST_CASE("InfiniteHBD: node ids numbered by first appearance, days to hours, Le
 
 TEST_CASE("LANL: selection, dates, Down Time fallback, causes, nesting") {
   const std::string path = data("lanl-small.csv");
-  const Trace t = read_trace(path, Format::LanlCsv, {3, 0});
+  const Trace t = read_trace(path, format("lanl-csv"), {3, 0});
   REQUIRE(t.events.size() == 8);
   CHECK(t.events[0].component == "node/0");
   CHECK(t.events[0].fault_class == "Network");
@@ -60,7 +61,7 @@ TEST_CASE("LANL: selection, dates, Down Time fallback, causes, nesting") {
   CHECK(faults[2].end - faults[2].start == from_hours(1));   // nested row keeps its own end
   CHECK(faults[3].fault_class == "Unspecified");
 
-  const Trace y2k = read_trace(path, Format::LanlCsv, {5, 0});
+  const Trace y2k = read_trace(path, format("lanl-csv"), {5, 0});
   REQUIRE(y2k.events.size() == 2);
   CHECK(y2k.events[1].time_hours == doctest::Approx(2.0 / 60));
   CHECK(y2k.events[0].fault_class == "Facilities");
@@ -69,18 +70,18 @@ TEST_CASE("LANL: selection, dates, Down Time fallback, causes, nesting") {
 TEST_CASE("LANL errors") {
   const std::string path = data("lanl-small.csv");
   try {
-    read_trace(path, Format::LanlCsv);
+    read_trace(path, format("lanl-csv"));
     FAIL("expected InputError");
   } catch (const InputError& e) {
     CHECK(e.file() == path);
     CHECK(e.locator() == "");
     CHECK(std::string(e.what()).find("systems in this file: 3, 5, 9") != std::string::npos);
   }
-  CHECK_THROWS_WITH_AS(read_trace(path, Format::LanlCsv, {9, 0}),
+  CHECK_THROWS_WITH_AS(read_trace(path, format("lanl-csv"), {9, 0}),
                        doctest::Contains("line 7: expected 'Prob Fixed'"), InputError);
-  CHECK_THROWS_WITH_AS(read_trace(path, Format::LanlCsv, {4, 0}),
+  CHECK_THROWS_WITH_AS(read_trace(path, format("lanl-csv"), {4, 0}),
                        doctest::Contains("expected records of System 4"), InputError);
-  CHECK_THROWS_WITH_AS(read_trace(data("nested.csv"), Format::GoodputCsv, {3, 0}),
+  CHECK_THROWS_WITH_AS(read_trace(data("nested.csv"), format("csv"), {3, 0}),
                        doctest::Contains("only to format lanl-csv"), InputError);
 }
 
@@ -90,7 +91,7 @@ TEST_CASE("real InfiniteHBD trace: 584 faults on 231 nodes over ~348 days") {
     MESSAGE("skipped: " << path << " not found");
     return;
   }
-  const Trace t = read_trace(path, Format::InfiniteHbdJson);
+  const Trace t = read_trace(path, format("infinitehbd-json"));
   CHECK(t.events.size() == 1168);
   CHECK(t.span_hours > 300 * 24);
   CHECK(t.span_hours < 400 * 24);
@@ -121,7 +122,7 @@ TEST_CASE("real LANL trace: system 20 gives one fault per row") {
   while (std::getline(in, line)) ++rows[std::stoi(line.substr(0, line.find(',')))];
   REQUIRE(rows.size() == 23);
 
-  const Trace t = read_trace(path, Format::LanlCsv, {20, 0});
+  const Trace t = read_trace(path, format("lanl-csv"), {20, 0});
   const auto faults = pair_faults(t, any_node);
   CHECK(faults.size() == rows[20]);
   CHECK(faults.size() == 2478);
@@ -132,7 +133,7 @@ TEST_CASE("real LANL trace: system 20 gives one fault per row") {
   // Per-system summary (the table in models/trace/README.md).
   for (const auto& [system, count] : rows) {
     try {
-      const Trace s = read_trace(path, Format::LanlCsv, {system, 0});
+      const Trace s = read_trace(path, format("lanl-csv"), {system, 0});
       std::set<std::string> nodes;
       for (const TraceEvent& ev : s.events) nodes.insert(ev.component);
       CHECK(s.events.size() == 2 * count);
