@@ -87,16 +87,21 @@ else
   fi
 fi
 
+# check_profile PROFILE CHECK_MD: goodput-profile-check, failing the run on a flag or an error.
+check_profile() {
+  timeout 20 "$build/goodput-profile-check" "$1" --out "$2"
+  local rc=$?
+  if (( rc == 1 )); then
+    fail "entries flagged in $1 (see $(basename "$2"))"
+    grep -F "**" "$2" | head -n 30
+  elif (( rc != 0 )); then
+    fail "goodput-profile-check exit $rc on $1"
+  fi
+}
+
 if [[ -f "$profile" ]]; then
   step "check against the analytical model and the measured ceilings"
-  timeout 20 "$build/goodput-profile-check" "$profile" --out "$OUT/check.md"
-  rc=$?
-  if (( rc == 1 )); then
-    fail "entries flagged (see check.md)"
-    grep -F "**" "$OUT/check.md" | head -n 30
-  elif (( rc != 0 )); then
-    fail "goodput-profile-check exit $rc"
-  fi
+  check_profile "$profile" "$OUT/check.md"
   head -n 12 "$OUT/check.md"
 fi
 
@@ -115,14 +120,7 @@ for extra in ${EXTRA_SCENARIOS:-}; do
   if timeout "$budget" "$build/goodput-calibrate" --scenario "$scenario" --out "$extra_profile" \
        2> "$OUT/calibrate-$tag.log"; then
     echo "wrote $extra_profile"
-    timeout 20 "$build/goodput-profile-check" "$extra_profile" --out "$OUT/check-$tag.md"
-    rc=$?
-    if (( rc == 1 )); then
-      fail "entries flagged in $extra_profile (see check-$tag.md)"
-      grep -F "**" "$OUT/check-$tag.md" | head -n 30
-    elif (( rc != 0 )); then
-      fail "goodput-profile-check exit $rc on $extra_profile"
-    fi
+    check_profile "$extra_profile" "$OUT/check-$tag.md"
   else
     fail "goodput-calibrate exit $? on $scenario (see calibrate-$tag.log)"
     tail -n 20 "$OUT/calibrate-$tag.log"
