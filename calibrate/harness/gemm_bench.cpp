@@ -49,6 +49,12 @@ struct LinearRun {
   void run(BenchContext& ctx, cudaStream_t s) const {
     mm->run(a.get(), b.get(), c.get(), ctx.workspace(), s);
   }
+  // The output of the last run against the sampled reference, with the allowance of the
+  // algorithm cuBLASLt picked (bf16 split-K reductions).
+  GemmCheck verify(BenchContext& ctx) const {
+    return verify_gemm(call, ctx.next_seed(), ctx.stream(),
+                       bf16_reduction_allowance(mm->output_type_splits()));
+  }
 };
 
 }  // namespace
@@ -58,8 +64,7 @@ Verification bench_gemm_ceiling(BenchContext& ctx, Ceilings& ceilings) {
                     1,         "TN"};
   LinearRun run(ctx, q);
   run.run(ctx, ctx.stream());
-  const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream(),
-                                      bf16_reduction_allowance(run.mm->output_type_splits()));
+  const GemmCheck check = run.verify(ctx);
   const TimeStats t = ctx.timer().measure([&](cudaStream_t s) { run.run(ctx, s); }, ctx.stop());
   ceilings.gemm_tflops = gemm_flops(q) / t.median / 1e12;
   ceilings.gemm_m = ceilings.gemm_n = ceilings.gemm_k = kCeilingGemmDim;
@@ -89,8 +94,7 @@ GemmEntry bench_gemm(BenchContext& ctx, const GemmJob& job) {
   } else {
     LinearRun run(ctx, q);
     run.run(ctx, ctx.stream());
-    const GemmCheck check = verify_gemm(run.call, ctx.next_seed(), ctx.stream(),
-                                        bf16_reduction_allowance(run.mm->output_type_splits()));
+    const GemmCheck check = run.verify(ctx);
     e.verification = check.verification;
     if (check.verification != Verification::passed)
       std::cerr << "goodput-calibrate: " << q.name << " " << to_string(q.pass) << " " << q.m << "x"

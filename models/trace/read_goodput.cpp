@@ -160,23 +160,20 @@ std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::st
 namespace goodput::trace {
 
 TraceFormat trace_format_goodput_csv() {
-  return {"csv",
-          "goodput CSV: a header naming time_hours, component, event, class; one event per line",
-          "",
-          "",
-          "",
-          false,
-          &detail::read_goodput_csv};
+  return {.name = "csv",
+          .doc =
+              "goodput CSV: a header naming time_hours, component, event, class; one event "
+              "per line",
+          .read = &detail::read_goodput_csv};
 }
 
 TraceFormat trace_format_goodput_json() {
-  return {"json",
-          "goodput JSON: an array of {time_hours, component, event, class}",
-          "time_hours",
-          "component",
-          "event",
-          false,
-          &detail::read_goodput_json};
+  return {.name = "json",
+          .doc = "goodput JSON: an array of {time_hours, component, event, class}",
+          .time_key = "time_hours",
+          .component_key = "component",
+          .event_key = "event",
+          .read = &detail::read_goodput_json};
 }
 
 }  // namespace goodput::trace

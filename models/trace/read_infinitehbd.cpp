@@ -83,14 +83,14 @@ std::vector<TraceEvent> read_infinitehbd_json(const std::string& path, const std
 namespace goodput::trace {
 
 TraceFormat trace_format_infinitehbd_json() {
-  return {
-      "infinitehbd-json",
-      "StepFun InfiniteHBD JSON: an array of {node_id, event_time (days), event_type, fault_type}",
-      "event_time",
-      "node_id",
-      "event_type",
-      false,
-      &detail::read_infinitehbd_json};
+  return {.name = "infinitehbd-json",
+          .doc =
+              "StepFun InfiniteHBD JSON: an array of {node_id, event_time (days), event_type, "
+              "fault_type}",
+          .time_key = "event_time",
+          .component_key = "node_id",
+          .event_key = "event_type",
+          .read = &detail::read_infinitehbd_json};
 }
 
 }  // namespace goodput::trace

@@ -199,13 +199,10 @@ std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string
 namespace goodput::trace {
 
 TraceFormat trace_format_lanl_csv() {
-  return {"lanl-csv",
-          "LANL failure data CSV (one system, lanl_system; node faults with start and end)",
-          "",
-          "",
-          "",
-          true,
-          &detail::read_lanl_csv};
+  return {.name = "lanl-csv",
+          .doc = "LANL failure data CSV (one system, lanl_system; node faults with start and end)",
+          .takes_system = true,
+          .read = &detail::read_lanl_csv};
 }
 
 }  // namespace goodput::trace

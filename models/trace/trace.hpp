@@ -36,11 +36,11 @@ struct TraceEvent {
 // trace_format_<id>()` and is listed in models/trace/CMakeLists.txt (README.md: "Adding a
 // format"); nothing else names it.
 struct TraceFormat {
-  std::string_view name;  // the scenario's /failures/trace/format value
-  std::string_view doc;   // one line for `goodput describe`
+  std::string_view name{};  // the scenario's /failures/trace/format value
+  std::string_view doc{};   // one line for `goodput describe`
   // JSON formats: the record's keys for the time, the component and the event, so errors point
   // at "/17/time_hours"; CSV formats leave them empty and point at the record's "line N".
-  std::string_view time_key, component_key, event_key;
+  std::string_view time_key{}, component_key{}, event_key{};
   bool takes_system = false;  // reads ReadOptions::lanl_system (refused for other formats)
   // Events with times in hours as converted, before the offset; InputError on bad input.
   std::vector<TraceEvent> (*read)(const std::string& path, const std::string& text,
