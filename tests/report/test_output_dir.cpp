@@ -17,12 +17,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// `name` in a parent folder of its own, emptied first: the checks that count what is left
+// beside a report see only this test's files, also when the pid of an earlier run (whose
+// folders stay in the temp folder) comes round again.
 fs::path fresh(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("goodput-outdir-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir.parent_path() / name);
-  fs::create_directories(dir.parent_path());
-  return dir;
+  const fs::path parent = fs::temp_directory_path() /
+                          ("goodput-outdir-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(parent);
+  fs::create_directories(parent);
+  return parent / name;
 }
 
 void put(const fs::path& file, const std::string& text) {
