@@ -51,53 +51,65 @@ std::vector<FailureClassSpec> llama3(double rate_factor) {
   };
 }
 
+std::vector<FailureClassSpec> ntp_paper() {
+  // NTP paper: Llama 3's total rate per GPU, 78% hardware repaired in 3-5 days, 22% software
+  // recovered in 3 hours.
+  const double per_gpu_hour = 419.0 / (kLlamaGpus * kLlamaHours);
+  RepairSpec sw;
+  sw.kind = RepairSpec::Kind::Fixed;
+  sw.modes = {{1.0, 3.0, 0.0}};
+  return {{"hardware", ComponentKind::Gpu, 1.0 / (0.78 * per_gpu_hour), lognormal(96.0, 0.15)},
+          {"software", ComponentKind::Gpu, 1.0 / (0.22 * per_gpu_hour), sw}};
+}
+
+// The presets, each named once: its classes and where its numbers come from.
+struct FailurePreset {
+  const char* name;
+  std::vector<FailureClassSpec> (*classes)();
+  const char* doc;
+};
+
+const FailurePreset kFailurePresets[] = {
+    {"llama3", [] { return llama3(1.0); },
+     "Llama 3 405B pre-training (arXiv 2407.21783): 419 unexpected interruptions in 54 days on "
+     "16,384 H100 (2,048 hosts), split by scope: gpu 268 (per GPU), host 53 and network 35 (per "
+     "node), software 56 and unknown 7 (per GPU, restart only). Hardware repairs: a mixture of "
+     "0.5 h resets (30%), 1-day field repairs (50%) and 10-day RMAs (20%); network: lognormal, "
+     "median 4 h."},
+    // Meta research clusters (Kokolis et al.): RSC-2 2.34 and RSC-1 6.50 per 1,000 node-days,
+    // against Llama 3's 3.8: the same mix, scaled.
+    {"optimistic", [] { return llama3(2.34 / 3.8); },
+     "llama3's mix scaled to Meta RSC-2's 2.34 failures per 1,000 node-days."},
+    {"pessimistic", [] { return llama3(6.5 / 3.8); },
+     "llama3's mix scaled to Meta RSC-1's 6.50 failures per 1,000 node-days."},
+    {"ntp-paper", &ntp_paper,
+     "The NTP paper's model: Llama 3's rate per GPU, 78% hardware (lognormal, median 4 days) and "
+     "22% software (GPU out for 3 h)."},
+    {"none", [] { return std::vector<FailureClassSpec>{}; }, "No failures."},
+};
+
+const FailurePreset* find_preset(const std::string& name) {
+  for (const auto& p : kFailurePresets)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<std::string> failure_preset_names() {
-  return {"llama3", "optimistic", "pessimistic", "ntp-paper", "none"};
+  std::vector<std::string> out;
+  for (const auto& p : kFailurePresets) out.emplace_back(p.name);
+  return out;
 }
 
 std::vector<FailureClassSpec> failure_preset(const std::string& name) {
-  if (name == "llama3") return llama3(1.0);
-  // Meta research clusters (Kokolis et al.): RSC-2 2.34 and RSC-1 6.50 per 1,000 node-days,
-  // against Llama 3's 3.8: the same mix, scaled.
-  if (name == "optimistic") return llama3(2.34 / 3.8);
-  if (name == "pessimistic") return llama3(6.5 / 3.8);
-  if (name == "ntp-paper") {
-    // NTP paper: Llama 3's total rate per GPU, 78% hardware repaired in 3-5 days, 22% software
-    // recovered in 3 hours.
-    const double per_gpu_hour = 419.0 / (kLlamaGpus * kLlamaHours);
-    RepairSpec sw;
-    sw.kind = RepairSpec::Kind::Fixed;
-    sw.modes = {{1.0, 3.0, 0.0}};
-    return {{"hardware", ComponentKind::Gpu, 1.0 / (0.78 * per_gpu_hour), lognormal(96.0, 0.15)},
-            {"software", ComponentKind::Gpu, 1.0 / (0.22 * per_gpu_hour), sw}};
-  }
-  if (name == "none") return {};
+  if (const FailurePreset* p = find_preset(name)) return p->classes();
   throw std::invalid_argument("unknown failure preset " + name);
 }
 
 std::string failure_preset_doc(const std::string& name) {
-  if (name == "llama3")
-    return "Llama 3 405B pre-training (arXiv 2407.21783): 419 unexpected interruptions in 54 days "
-           "on "
-           "16,384 H100 (2,048 hosts), split by scope: gpu 268 (per GPU), host 53 and network 35 "
-           "(per "
-           "node), software 56 and unknown 7 (per GPU, restart only). Hardware repairs: a mixture "
-           "of "
-           "0.5 h resets (30%), 1-day field repairs (50%) and 10-day RMAs (20%); network: "
-           "lognormal, "
-           "median 4 h.";
-  if (name == "optimistic")
-    return "llama3's mix scaled to Meta RSC-2's 2.34 failures per 1,000 node-days.";
-  if (name == "pessimistic")
-    return "llama3's mix scaled to Meta RSC-1's 6.50 failures per 1,000 node-days.";
-  if (name == "ntp-paper")
-    return "The NTP paper's model: Llama 3's rate per GPU, 78% hardware (lognormal, median 4 days) "
-           "and "
-           "22% software (GPU out for 3 h).";
-  if (name == "none") return "No failures.";
-  return "";
+  const FailurePreset* p = find_preset(name);
+  return p ? p->doc : "";
 }
 
 }  // namespace goodput

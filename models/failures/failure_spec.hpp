@@ -30,8 +30,8 @@ struct FailureClassSpec {
 };
 
 struct TraceSpec {
-  std::string path;  // resolved relative to the scenario file
-  std::string format;
+  std::string path;            // resolved relative to the scenario file
+  std::string format = "csv";  // a name in trace::trace_formats()
   int lanl_system = -1;
   double time_offset_hours = 0;
   std::vector<std::string> restart_only_classes;
@@ -40,7 +40,7 @@ struct TraceSpec {
 struct FailureSpec {
   enum class Model { Statistical, Trace };
   Model model = Model::Statistical;
-  std::string preset;
+  std::string preset = "llama3";  // the class list used when none is given
   double rate_scale = 1;
   std::vector<FailureClassSpec> classes;
   bool weibull = false;

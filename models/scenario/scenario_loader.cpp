@@ -10,6 +10,7 @@
 #include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
+#include "models/topology/cluster_presets.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_text.hpp"
 #include "sim/core/suggest.hpp"
@@ -47,7 +48,7 @@ RepairSpec parse_repair(const ParamReader& r) {
       break;
     case RepairSpec::Kind::Mixture:
       for (const auto& m : r.objects("modes"))
-        out.modes.push_back({m.number("weight"), m.number("median_hours"), m.number("sigma")});
+        sections::repair_mode_fields().fill(m, out.modes.emplace_back());
       if (out.modes.empty())
         throw r.error("modes", "repair kind 'mixture' needs at least one mode");
       break;
@@ -58,42 +59,22 @@ RepairSpec parse_repair(const ParamReader& r) {
 void parse_cluster(const ParamReader& r, Scenario& s) {
   ClusterShape& c = s.cluster;
   c.preset = r.string("preset");
-  if (c.preset == "hgx-8")
-    c = {c.preset, "H100", 8, 1, 4, 16, 1};
-  else if (c.preset == "nvl32")
-    c = {c.preset, "B200", 4, 8, 8, 16, 1};
-  else if (c.preset == "gb200-nvl72")
-    c = {c.preset, "GB200", 4, 18, 18, 18, 1};
+  if (const ClusterPreset* p = find_cluster_preset(c.preset))
+    c = {c.preset,          p->gpu, p->gpus_per_node, p->nodes_per_domain, p->nodes_per_rack,
+         p->nodes_per_leaf, 1};
   else
     c = {c.preset, "", 0, 0, 0, 0, 1};
-  auto take = [&](const char* key, int& field) {
-    if (r.present(key))
-      field = r.integer32(key);
-    else if (field == 0)
-      throw r.error("", std::string("preset 'custom' needs '") + key + "'");
-  };
-  take("gpus_per_node", c.gpus_per_node);
-  take("nodes_per_domain", c.nodes_per_domain);
-  take("nodes_per_rack", c.nodes_per_rack);
-  take("nodes_per_leaf", c.nodes_per_leaf);
-  if (r.present("gpu"))
-    c.gpu_type = r.string("gpu");
-  else if (c.gpu_type.empty())
-    throw r.error("", "preset 'custom' needs 'gpu'");
-  s.spare_domains = r.integer32("spare_domains");
+  const auto& fields = sections::cluster_fields();
+  fields.fill(r, s);  // given counts override the preset's
+  // A custom shape gives every count the presets would (the optional rows).
+  const Json values = fields.values(s);
+  for (const auto& row : fields.rows())
+    if (row.decl.optional && row.store && (values[row.decl.key] == 0 || values[row.decl.key] == ""))
+      throw r.error("", "preset '" + c.preset + "' needs '" + row.decl.key + "'");
 }
 
 void parse_job(const ParamReader& r, Scenario& s) {
-  s.job.tp = r.integer32("tp");
-  s.job.pp = r.integer32("pp");
-  s.job.dp = r.integer32("dp");
-  s.job.step_s = r.number("step_s");
-  s.job.microbatches = r.integer32("microbatches");
-  s.job.fixed_batch = enum_value(kBatchNames, r.string("batch"));
-  s.job.micro_batch = r.integer32("micro_batch");
-  s.job.virtual_stages = r.integer32("virtual_stages");
-  s.job.recompute = enum_value(kRecomputeNames, r.string("recompute"));
-  s.job.sequence_parallel = r.boolean("sequence_parallel");
+  sections::job_fields().fill(r, s.job);
   if (r.present("model")) {
     Json resolved_model, given = r.raw("model");
     // A preset fills the shape; keys given next to it override the preset's.
@@ -113,57 +94,31 @@ void parse_job(const ParamReader& r, Scenario& s) {
 
 void parse_failures(const ParamReader& r, Scenario& s) {
   FailureSpec& f = s.failures;
-  f.model = enum_value(kFailureModelNames, r.string("model"));
-  f.preset = r.string("preset");
-  f.rate_scale = r.number("rate_scale");
-  s.failed_fraction = r.number("failed_fraction");
-  f.weibull = enum_value(kInterArrivalNames, r.string("inter_arrival"));
-  f.weibull_shape = r.number("weibull_shape");
-  f.lemon_fraction = r.number("lemon_fraction");
-  f.lemon_rate_multiplier = r.number("lemon_rate_multiplier");
-  f.correlated_fraction = r.number("correlated_fraction");
-  f.correlated_nodes = r.integer32("correlated_nodes");
-  f.idle_rate_scale = r.number("idle_rate_scale");
-  f.lemon_heal_probability = r.number("lemon_heal_probability");
-  f.repair_failure_probability = r.number("repair_failure_probability");
+  sections::failures_fields().fill(r, s);
   if (f.repair_failure_probability >= 1)
     throw r.error("repair_failure_probability", "must be below 1 (at 1 no repair ever succeeds)");
   if (r.present("classes")) {
-    for (const auto& c : r.objects("classes"))
-      f.classes.push_back({c.string("name"), enum_value(kComponentKindNames, c.string("scope")),
-                           c.number("mtbf_hours"), parse_repair(c.object("repair"))});
+    for (const auto& c : r.objects("classes")) {
+      FailureClassSpec& fc = f.classes.emplace_back();
+      sections::failure_class_fields().fill(c, fc);
+      fc.repair = parse_repair(c.object("repair"));
+    }
   } else {
     f.classes = failure_preset(f.preset);
   }
   if (f.model == FailureSpec::Model::Trace) {
     if (!r.present("trace")) throw r.error("trace", "failure model 'trace' needs a 'trace' object");
     const ParamReader t = r.object("trace");
+    sections::trace_fields().fill(t, f.trace);
     f.trace.path = existing_file(t, "path", "trace file");
-    f.trace.format = t.string("format");
-    if (t.present("lanl_system")) f.trace.lanl_system = t.integer32("lanl_system");
-    f.trace.time_offset_hours = t.number("time_offset_hours");
-    f.trace.restart_only_classes = t.strings("restart_only_classes");
   } else if (r.present("trace")) {
     r.object("trace");  // still validated
   }
 }
 
-void parse_checkpoint(const ParamReader& r, Scenario& s) {
-  CheckpointSpec& c = s.checkpoint;
-  c.policy = enum_value(kCheckpointPolicyNames, r.string("interval"));
-  c.interval_s = r.number("interval_s");
-  c.save_s = r.number("save_s");
-  c.async = enum_value(kSaveModeNames, r.string("save_mode"));
-  c.async_blocking_s = r.number("async_blocking_s");
-  c.load_s = r.number("load_s");
-}
-
-// /report's GPU prices: a GPU-hour price, or capex written off over a lifetime; spare domains
-// at their own price when given.
+// /report's GPU prices (filled from report_fields): a GPU-hour price, or capex written off over
+// a lifetime; spare domains at their own price when given.
 void parse_prices(const ParamReader& report, Scenario& s) {
-  s.gpu_hour_price = report.number("gpu_hour_price");
-  s.gpu_capex = report.number("gpu_capex");
-  s.gpu_lifetime_years = report.number("gpu_lifetime_years");
   if (s.gpu_capex > 0) {
     if (s.gpu_hour_price > 0)
       throw report.error("gpu_capex", "set gpu_hour_price or gpu_capex, not both");
@@ -297,39 +252,18 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.input = input;
   Json resolved = Json::object();
   const ParamReader top(input, sections::scenario(), file, "", &resolved);
-  s.name = top.string("name");
+  sections::scenario_fields().fill(top, s);
   if (s.name.empty()) s.name = std::filesystem::path(file).stem().string();
-  s.description = top.string("description");
-  s.mode = enum_value(kRunModeNames, top.string("mode"));
-  s.horizon_hours = top.number("horizon_hours");
-  s.seeds = top.integer32("seeds");
-  s.seed = static_cast<std::uint64_t>(top.integer("seed"));
 
   parse_cluster(top.object("cluster"), s);
   parse_job(top.object("job"), s);
   if (!s.job.model.is_null()) resolved["job"]["model"] = s.job.model;  // objects are not copied
   parse_failures(top.object("failures"), s);
-  const ParamReader rec = top.object("recovery");
-  s.recovery.detection_s = rec.number("detection_s");
-  s.recovery.restart_s = rec.number("restart_s");
-  s.recovery.communicator_rebuild_s = rec.number("communicator_rebuild_s");
-  s.recovery.spare_swap_s = rec.number("spare_swap_s");
-  s.recovery.state_copy_s = rec.present("state_copy_s") ? rec.number("state_copy_s") : -1;
-  s.recovery.ntp_reshard_s = rec.present("ntp_reshard_s") ? rec.number("ntp_reshard_s") : -1;
-  parse_checkpoint(top.object("checkpoint"), s);
+  sections::recovery_fields().fill(top.object("recovery"), s.recovery);
+  sections::checkpoint_fields().fill(top.object("checkpoint"), s.checkpoint);
   const ParamReader cost = top.object("cost");
-  s.cost.model = enum_value(kCostModelNames, cost.string("model"));
-  if (cost.present("profile")) {
-    s.cost.profile = existing_file(cost, "profile", "profile");
-  }
-  s.cost.interpolate = cost.boolean("interpolate");
-  s.cost.nvlink_gbps = cost.number("nvlink_gbps");
-  s.cost.scaleout_gbps = cost.number("scaleout_gbps");
-  s.cost.dp_overlap = cost.number("dp_overlap");
-  s.cost.reshard_overlap = cost.number("reshard_overlap");
-  s.cost.partial_microbatch = cost.boolean("partial_microbatch");
-  s.cost.curve_power = cost.numbers("curve_power");
-  s.cost.curve_speed = cost.numbers("curve_speed");
+  sections::cost_fields().fill(cost, s.cost);
+  if (cost.present("profile")) s.cost.profile = existing_file(cost, "profile", "profile");
   if (s.cost.curve_power.size() != s.cost.curve_speed.size() || s.cost.curve_power.size() < 2)
     throw cost.error("curve_speed",
                      "curve_power and curve_speed need the same number (>= 2) of points");
@@ -340,15 +274,8 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   if (s.cost.model == CostSpec::Model::Iteration && s.job.model.is_null())
     throw cost.error("model", "the iteration cost model needs /job/model");
   const ParamReader report = top.object("report");
-  s.failed_gpu_thresholds = report.numbers("failed_gpu_thresholds");
+  sections::report_fields().fill(report, s);
   {
-    s.train_hours = report.number("train_hours");
-    s.train_steps = report.number("train_steps");
-    s.gpu_power_kw = report.number("gpu_power_kw");
-    s.idle_power_fraction = report.number("idle_power_fraction");
-    s.pue = report.number("pue");
-    s.energy_price_per_kwh = report.number("energy_price_per_kwh");
-    s.train_tokens = report.number("train_tokens");
     const int targets = (s.train_hours > 0) + (s.train_steps > 0) + (s.train_tokens > 0);
     if (targets > 1)
       throw report.error(s.train_tokens > 0 ? "train_tokens" : "train_steps",

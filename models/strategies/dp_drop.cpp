@@ -21,43 +21,29 @@ class DpDrop final : public JobController {
 
 }  // namespace
 
-std::vector<ParamDecl> drop_param_decls(const std::string& prefix) {
-  using namespace param;
+std::vector<BoundParam<DropOptions>> drop_fields(const std::string& prefix) {
   return {
-      choice(prefix + "batch_policy", {"shrink", "accumulate", "pause_below"}, "shrink",
-             "shrink: fewer samples per step; accumulate: same global batch, more micro-batches "
-             "per replica (whole micro-batches); pause_below: shrink, but stop below " +
-                 prefix + "min_replicas"),
-      integer(prefix + "min_replicas", "replicas", 1, 1, 1e7,
-              "pause_below: fewest replicas that may train"),
+      field::choice(&DropOptions::policy, kBatchPolicyNames, prefix + "batch_policy",
+                    "shrink: fewer samples per step; accumulate: same global batch, more "
+                    "micro-batches per replica (whole micro-batches); pause_below: shrink, but "
+                    "stop below " +
+                        prefix + "min_replicas"),
+      field::integer(&DropOptions::min_replicas, prefix + "min_replicas", "replicas", 1, 1e7,
+                     "pause_below: fewest replicas that may train"),
   };
 }
 
 namespace {
 
-const ParamSection& dp_drop_params() {
-  static const ParamSection s{
-      "dp_drop", "Drop damaged data-parallel replicas; rejoin after repair.", drop_param_decls("")};
+const BoundSection<DropOptions>& dp_drop_fields() {
+  static const BoundSection<DropOptions> s{
+      "dp_drop", "Drop damaged data-parallel replicas; rejoin after repair.", drop_fields("")};
   return s;
 }
 
-}  // namespace
-
-DropOptions read_drop_options(const ParamReader& r, const std::string& prefix) {
-  DropOptions o;
-  const std::string p = r.string(prefix + "batch_policy");
-  o.policy = p == "shrink"       ? BatchPolicy::Shrink
-             : p == "accumulate" ? BatchPolicy::Accumulate
-                                 : BatchPolicy::PauseBelow;
-  o.min_replicas = r.integer32(prefix + "min_replicas");
-  return o;
-}
-
 DropOptions read_drop_options(const Json& params) {
-  return read_drop_options(ParamReader(params, dp_drop_params(), "", "", nullptr), "");
+  return dp_drop_fields().read(params);
 }
-
-namespace {
 
 // Steady state with packing: as many whole replicas as the healthy full groups can form.
 Phase snapshot_dp_drop(const SnapshotInput& in) {
@@ -78,8 +64,8 @@ std::unique_ptr<Strategy> make_dp_drop(const Scenario&, const Json& params) {
 }  // namespace
 
 StrategyInfo strategy_entry_dp_drop() {
-  return {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair", &dp_drop_params(),
-          &make_dp_drop, &snapshot_dp_drop};
+  return {"dp_drop", "drop damaged data-parallel replicas, rejoin after repair",
+          &dp_drop_fields().section(), &make_dp_drop, &snapshot_dp_drop};
 }
 
 }  // namespace goodput

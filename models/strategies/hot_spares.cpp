@@ -12,6 +12,23 @@ namespace goodput {
 
 namespace {
 
+enum class SpareScope { Gpu, Node, Domain };
+inline constexpr EnumName<SpareScope> kSpareScopeNames[] = {
+    {SpareScope::Gpu, "gpu"}, {SpareScope::Node, "node"}, {SpareScope::Domain, "domain"}};
+// The fallback: checkpoint_restart (true) or dp_drop (false), named as the strategies are.
+inline constexpr EnumName<bool> kFallbackNames[] = {{true, "checkpoint_restart"},
+                                                    {false, "dp_drop"}};
+
+inline constexpr const char* kFallbackPrefix = "fallback_";
+
+// hot_spares' parameters as declared (hot_spares_fields).
+struct SpareParams {
+  SpareScope scope = SpareScope::Domain;
+  bool fallback_restart = true;
+  bool rollback = false;
+  DropOptions drop;  // the dp_drop fallback's batch settings
+};
+
 struct SpareOptions {
   bool spare_domains = true;  // may move a group to another domain
   bool fallback_restart = true;
@@ -48,61 +65,58 @@ class HotSpares final : public JobController {
   SpareOptions o_;
 };
 
-const ParamSection& hot_spares_params() {
-  using namespace param;
-  static const ParamSection s = [] {
-    ParamSection p{
-        "hot_spares",
-        "Swap in a warm spare; fall back when the pool is empty.",
-        {
-            choice("scope", {"gpu", "node", "domain"}, "domain",
-                   "spare unit: gpu (idle GPUs in the same domain), node (a spare node: in-domain "
-                   "on multi-node domains, a spare domain on HGX), domain (in-domain first, then "
-                   "a whole spare domain)"),
-            choice("fallback", {"checkpoint_restart", "dp_drop"}, "checkpoint_restart",
-                   "what happens when no spare is available (dp_drop: with the fallback_ batch "
-                   "settings below)"),
-            boolean("rollback_to_checkpoint", false,
-                    "roll back to the last checkpoint on a swap (false: the spare gets state from "
-                    "a DP peer)"),
-        }};
-    for (ParamDecl& d : drop_param_decls("fallback_")) {
-      d.doc = "fallback dp_drop: " + d.doc;
-      p.params.push_back(std::move(d));
+const BoundSection<SpareParams>& hot_spares_fields() {
+  static const BoundSection<SpareParams> s = [] {
+    std::vector<BoundParam<SpareParams>> rows{
+        field::choice(&SpareParams::scope, kSpareScopeNames, "scope",
+                      "spare unit: gpu (idle GPUs in the same domain), node (a spare node: "
+                      "in-domain on multi-node domains, a spare domain on HGX), domain (in-domain "
+                      "first, then a whole spare domain)"),
+        field::choice(&SpareParams::fallback_restart, kFallbackNames, "fallback",
+                      "what happens when no spare is available (dp_drop: with the fallback_ batch "
+                      "settings below)"),
+        field::boolean(&SpareParams::rollback, "rollback_to_checkpoint",
+                       "roll back to the last checkpoint on a swap (false: the spare gets state "
+                       "from a DP peer)"),
+    };
+    for (auto& row : drop_fields(kFallbackPrefix)) {
+      row.decl.doc = "fallback dp_drop: " + row.decl.doc;
+      rows.push_back(field::within(&SpareParams::drop, std::move(row)));
     }
-    return p;
+    return BoundSection<SpareParams>{
+        "hot_spares", "Swap in a warm spare; fall back when the pool is empty.", std::move(rows)};
   }();
   return s;
 }
 
 // Steady state: spares cover the failed units (the job runs whole) or the fallback applies.
 Phase snapshot_hot_spares(const SnapshotInput& in) {
-  const ParamReader r(in.params, hot_spares_params(), "", "", nullptr);
   // The fallback strategy's own steady state (through the table: no other strategy's code).
-  if (r.string("fallback") == "checkpoint_restart")
+  if (hot_spares_fields().read(in.params).fallback_restart)
     return find_strategy("checkpoint_restart")->snapshot(in);
-  SnapshotInput drop = in;
-  drop.params = {{"batch_policy", r.string("fallback_batch_policy")},
-                 {"min_replicas", r.integer("fallback_min_replicas")}};
+  SnapshotInput drop = in;  // dp_drop's section: the fallback_ keys without their prefix
+  drop.params = Json::object();
+  const std::string prefix = kFallbackPrefix;
+  for (const auto& [key, value] : in.params.items())
+    if (key.rfind(prefix, 0) == 0) drop.params[key.substr(prefix.size())] = value;
   return find_strategy("dp_drop")->snapshot(drop);
 }
 
 std::unique_ptr<Strategy> make_hot_spares(const Scenario& scenario, const Json& params) {
-  const ParamReader r(params, hot_spares_params(), "", "", nullptr);
+  const SpareParams p = hot_spares_fields().read(params);
   SpareOptions o;
-  const std::string scope = r.string("scope");
-  o.spare_domains =
-      scope == "domain" || (scope == "node" && scenario.cluster.nodes_per_domain == 1);
-  o.fallback_restart = r.string("fallback") == "checkpoint_restart";
-  o.rollback = r.boolean("rollback_to_checkpoint");
-  return std::make_unique<HotSpares>(o, read_drop_options(r, "fallback_"));
+  o.spare_domains = p.scope == SpareScope::Domain ||
+                    (p.scope == SpareScope::Node && scenario.cluster.nodes_per_domain == 1);
+  o.fallback_restart = p.fallback_restart;
+  o.rollback = p.rollback;
+  return std::make_unique<HotSpares>(o, p.drop);
 }
 
 }  // namespace
 
 StrategyInfo strategy_entry_hot_spares() {
-  return {"hot_spares", "swap in warm spares, fall back when none is left", &hot_spares_params(),
-          &make_hot_spares, &snapshot_hot_spares};
+  return {"hot_spares", "swap in warm spares, fall back when none is left",
+          &hot_spares_fields().section(), &make_hot_spares, &snapshot_hot_spares};
 }
 
 }  // namespace goodput

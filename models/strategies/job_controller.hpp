@@ -17,10 +17,15 @@
 #include <vector>
 
 #include "models/strategies/strategy.hpp"
+#include "sim/core/enum_names.hpp"
 
 namespace goodput {
 
 enum class BatchPolicy { Shrink, Accumulate, PauseBelow };
+inline constexpr EnumName<BatchPolicy> kBatchPolicyNames[] = {
+    {BatchPolicy::Shrink, "shrink"},
+    {BatchPolicy::Accumulate, "accumulate"},
+    {BatchPolicy::PauseBelow, "pause_below"}};
 
 struct DropOptions {
   BatchPolicy policy = BatchPolicy::Shrink;

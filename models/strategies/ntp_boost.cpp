@@ -14,15 +14,18 @@ Phase snapshot_ntp_boost(const SnapshotInput& in) {
   return snapshot_ntp_job(in, true);
 }
 TpDegreeRule ntp_boost_tp_degrees(const Scenario&, const Json& params) {
-  return ntp_tp_rule(params, ntp_boost_params());
+  return ntp_tp_rule(params, ntp_boost_fields().section());
 }
 
 }  // namespace
 
 StrategyInfo strategy_entry_ntp_boost() {
-  return {"ntp_boost",          "ntp with power boosting of degraded domains",
-          &ntp_boost_params(),  &make_ntp_boost,
-          &snapshot_ntp_boost,  nullptr,
+  return {"ntp_boost",
+          "ntp with power boosting of degraded domains",
+          &ntp_boost_fields().section(),
+          &make_ntp_boost,
+          &snapshot_ntp_boost,
+          nullptr,
           &ntp_boost_tp_degrees};
 }
 

@@ -256,8 +256,10 @@ bool NtpJob::can_run() const {
 }
 
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost) {
-  const ParamReader r(params, boost ? ntp_boost_params() : ntp_params(), "", "", nullptr);
+  const auto& fields = boost ? ntp_boost_fields() : ntp_fields();
+  const ParamReader r(params, fields.section(), "", "", nullptr);
   NtpStrategyOptions o;
+  fields.fill(r, o);
   const int tp = scenario.job.tp;
   o.layout.min_tp = r.present("min_tp") ? r.integer32("min_tp") : default_min_tp(tp);
   const std::string where = "/strategies/" + std::string(boost ? "ntp_boost" : "ntp");
@@ -271,12 +273,7 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
                        "allowed degrees must be integers <= tp");
     o.layout.allowed.push_back(static_cast<int>(d));
   }
-  o.layout.packing = r.boolean("packing");
   o.layout.boost = boost;
-  if (boost) o.layout.max_power = r.number("max_power");
-  o.inplace = r.string("reconfig") == "inplace";
-  o.in_memory_recovery = r.boolean("in_memory_recovery");
-  o.upgrade_on_repair = r.boolean("upgrade_on_repair");
   return o;
 }
 

@@ -18,6 +18,9 @@
 
 namespace goodput {
 
+// ntp's reconfiguration: in place (true) or a job restart (false).
+inline constexpr EnumName<bool> kReconfigNames[] = {{true, "inplace"}, {false, "restart"}};
+
 struct NtpStrategyOptions {
   NtpOptions layout;
   bool inplace = true;
@@ -90,9 +93,11 @@ class NtpJob final : public JobController {
   std::size_t applied_log_ = 0;
 };
 
+// The sections of ntp and ntp_boost (ntp.cpp), bound to NtpStrategyOptions but for min_tp and
+// allowed_tp, which read_ntp_options checks against the job and reads by hand.
+const BoundSection<NtpStrategyOptions>& ntp_fields();
+const BoundSection<NtpStrategyOptions>& ntp_boost_fields();
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost);
-const ParamSection& ntp_params();
-const ParamSection& ntp_boost_params();
 // The TP degrees an ntp-family section allows (its min_tp, allowed_tp).
 TpDegreeRule ntp_tp_rule(const Json& params, const ParamSection& section);
 Phase ntp_phase(const NtpConfig& c);

@@ -29,23 +29,25 @@ class PeerMemory final : public JobController {
   Step restore_step() const override { return pay(Mechanism::StateCopy); }
 };
 
-const ParamSection& peer_memory_params() {
-  using namespace param;
-  static const ParamSection s{
+struct PeerMemoryParams {
+  double save_s = 5;
+};
+
+const BoundSection<PeerMemoryParams>& peer_memory_fields() {
+  static const BoundSection<PeerMemoryParams> s{
       "peer_memory",
       "Checkpoint to a peer's CPU memory; on a fault roll back to it and swap a spare in.",
       {
-          number("save_s", "s", 5.0, 0, kInf,
-                 "training pause of one snapshot (GPU to host memory, then to the peer in the "
-                 "background); replaces /checkpoint/save_s for this strategy"),
+          field::number(&PeerMemoryParams::save_s, "save_s", "s", 0, param::kInf,
+                        "training pause of one snapshot (GPU to host memory, then to the peer in "
+                        "the background); replaces /checkpoint/save_s for this strategy"),
       }};
   return s;
 }
 
 CheckpointSpec peer_memory_checkpoint_costs(const Scenario& scenario, const Json& params) {
-  const ParamReader r(params, peer_memory_params(), "", "", nullptr);
   CheckpointSpec c = scenario.checkpoint;
-  c.save_s = r.number("save_s");
+  c.save_s = peer_memory_fields().read(params).save_s;
   c.async = false;
   return c;
 }
@@ -62,10 +64,12 @@ std::unique_ptr<Strategy> make_peer_memory(const Scenario&, const Json&) {
 }  // namespace
 
 StrategyInfo strategy_entry_peer_memory() {
-  return {
-      "peer_memory",         "checkpoint to a peer's memory; roll back to it and swap a spare in",
-      &peer_memory_params(), &make_peer_memory,
-      &snapshot_peer_memory, &peer_memory_checkpoint_costs};
+  return {"peer_memory",
+          "checkpoint to a peer's memory; roll back to it and swap a spare in",
+          &peer_memory_fields().section(),
+          &make_peer_memory,
+          &snapshot_peer_memory,
+          &peer_memory_checkpoint_costs};
 }
 
 }  // namespace goodput

@@ -3,16 +3,15 @@
 #pragma once
 
 #include "models/strategies/job_controller.hpp"
+#include "sim/core/param_binding.hpp"
 
 namespace goodput {
 
 // Full TP groups the healthy GPUs can hold (sum over domains of floor(healthy / tp)).
 std::int64_t full_group_capacity(const ClusterHealth& health, int tp);
 
-// dp_drop's batch settings, declared once: dp_drop's own (prefix "") and hot_spares' dp_drop
-// fallback (prefix "fallback_"), each read from its own section.
-std::vector<ParamDecl> drop_param_decls(const std::string& prefix);
-DropOptions read_drop_options(const ParamReader& r, const std::string& prefix);
-DropOptions read_drop_options(const Json& params);  // a dp_drop section
+// dp_drop's batch settings, declared once and bound to DropOptions: dp_drop's own (prefix "")
+// and hot_spares' dp_drop fallback (prefix "fallback_").
+std::vector<BoundParam<DropOptions>> drop_fields(const std::string& prefix);
 
 }  // namespace goodput

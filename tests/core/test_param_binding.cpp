@@ -1,0 +1,151 @@
+// Bound sections (sim/core/param_binding.hpp): every row fills its own field and writes it back
+// under its own key, and a declared default is the field's initial value.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "models/scenario/scenario_params.hpp"
+#include "models/strategies/ntp_strategy.hpp"
+#include "sim/core/param_binding.hpp"
+
+using namespace goodput;
+
+namespace {
+
+// A valid value for a declaration that differs from `current` (null when the type has none).
+Json other_value(const ParamDecl& d, const Json& current) {
+  switch (d.type) {
+    case ParamType::Boolean:
+      return !current.get<bool>();
+    case ParamType::String:
+      return current == "x" ? "y" : "x";
+    case ParamType::Enum:
+      for (const auto& c : d.choices)
+        if (current != c) return c;
+      return Json();
+    case ParamType::StringList:
+      return Json::array({"x"});
+    case ParamType::Number:
+    case ParamType::Integer:
+    case ParamType::NumberList: {
+      const bool integral = d.type == ParamType::Integer;
+      const double now = current.is_number() ? current.get<double>() : std::nan("");
+      for (double v : {d.min, d.max, now + 1, now - 1, 0.5, 2.0, 3.0}) {
+        if (!std::isfinite(v) || v < d.min || v > d.max || v == now || std::abs(v) > 1e6) continue;
+        if (integral && v != std::floor(v)) continue;
+        if (d.type == ParamType::NumberList) return Json::array({v});
+        return integral ? Json(static_cast<std::int64_t>(v)) : Json(v);
+      }
+      return Json();
+    }
+    default:
+      return Json();
+  }
+}
+
+// An input holding a valid value for every required key.
+Json required_input(const ParamSection& section) {
+  Json in = Json::object();
+  for (const auto& d : section.params)
+    if (d.default_value.is_null() && !d.optional && d.type != ParamType::Object &&
+        d.type != ParamType::ObjectList)
+      in[d.key] = other_value(d, Json());
+  return in;
+}
+
+template <class S>
+S filled(const BoundSection<S>& bound, const Json& in) {
+  S out{};
+  bound.fill(ParamReader(in, bound.section(), "test.json", "", nullptr), out);
+  return out;
+}
+
+// For each bound row: set it to another valid value, fill, and read every field back.
+template <class S>
+void check_rows(const BoundSection<S>& bound) {
+  const Json base_in = required_input(bound.section());
+  const Json base = bound.values(filled(bound, base_in));
+  int checked = 0;
+  for (const auto& row : bound.rows()) {
+    if (!row.fill) continue;
+    CAPTURE(bound.section().name);
+    CAPTURE(row.decl.key);
+    REQUIRE(row.store);
+    const Json v = other_value(row.decl, base.contains(row.decl.key) ? base[row.decl.key] : Json());
+    REQUIRE_FALSE(v.is_null());
+    Json in = base_in;
+    in[row.decl.key] = v;
+    const Json got = bound.values(filled(bound, in));
+    CHECK(got[row.decl.key] == v);
+    for (const auto& [key, value] : base.items())
+      if (key != row.decl.key) CHECK_MESSAGE(got[key] == value, "changed: " << key);
+    ++checked;
+  }
+  CHECK(checked > 0);
+}
+
+// A row with a declared default declares its field's initial value.
+template <class S>
+void check_defaults(const BoundSection<S>& bound) {
+  const Json initial = bound.values(S{});
+  for (const auto& row : bound.rows()) {
+    if (!row.store || row.decl.default_value.is_null()) continue;
+    CAPTURE(row.decl.key);
+    CHECK(row.decl.default_value == initial[row.decl.key]);
+  }
+}
+
+template <class S>
+void check_section(const BoundSection<S>& bound) {
+  check_rows(bound);
+  check_defaults(bound);
+}
+
+}  // namespace
+
+TEST_CASE("every bound row of the scenario fills its own field") {
+  check_section(sections::scenario_fields());
+  check_section(sections::cluster_fields());
+  check_section(sections::job_fields());
+  check_section(sections::failures_fields());
+  check_section(sections::failure_class_fields());
+  check_section(sections::repair_mode_fields());
+  check_section(sections::trace_fields());
+  check_section(sections::recovery_fields());
+  check_section(sections::checkpoint_fields());
+  check_section(sections::cost_fields());
+  check_section(sections::report_fields());
+  check_section(ntp_fields());
+  check_section(ntp_boost_fields());
+}
+
+TEST_CASE("a section's declarations are its rows, in order") {
+  const auto& bound = sections::recovery_fields();
+  REQUIRE(bound.section().params.size() == bound.rows().size());
+  for (std::size_t i = 0; i < bound.rows().size(); ++i)
+    CHECK(bound.section().params[i].key == bound.rows()[i].decl.key);
+  CHECK(&sections::recovery() == &bound.section());
+}
+
+namespace {
+struct Probe {
+  int count = 3;
+  double share = -1;  // -1: derive
+};
+}  // namespace
+
+TEST_CASE("an absent optional row leaves its field, a required row has no default") {
+  const BoundSection<Probe> bound{
+      "probe",
+      "",
+      {field::required(field::integer(&Probe::count, "count", "", 1, 10, "")),
+       field::optional(field::number(&Probe::share, "share", "", 0, 1, ""))}};
+  CHECK(bound.section().params[0].default_value.is_null());
+  CHECK(bound.section().params[1].optional);
+  Probe p = filled(bound, Json{{"count", 5}});
+  CHECK(p.count == 5);
+  CHECK(p.share == -1);
+  p = filled(bound, Json{{"count", 5}, {"share", 0.25}});
+  CHECK(p.share == 0.25);
+  CHECK_THROWS_AS(filled(bound, Json::object()), InputError);  // count is required
+}
