@@ -74,16 +74,7 @@ Verification bench_gemm_ceiling(BenchContext& ctx, Ceilings& ceilings) {
 
 GemmEntry bench_gemm(BenchContext& ctx, const GemmJob& job) {
   const GemmQuery& q = job.query;
-  GemmEntry e;
-  e.model = job.model;
-  e.tp = job.tp;
-  e.name = q.name;
-  e.pass = q.pass;
-  e.m = q.m;
-  e.n = q.n;
-  e.k = q.k;
-  e.batch = q.batch;
-  e.layout = q.layout;
+  GemmEntry e = entry_of(job);
   double executed = 1.0;  // share of gemm_flops(q) the kernels executed
   if (q.name == "attention") {
     AttentionResult r = bench_attention(ctx, q);

@@ -77,18 +77,6 @@ bool same_sampled(const DeviceBuffer& a, const DeviceBuffer& b, std::int64_t byt
   return true;
 }
 
-ReshardEntry entry_of(const ReshardJob& job) {
-  ReshardEntry e;
-  e.n1 = job.n1;
-  e.n2 = job.n2;
-  e.cols = job.cols;
-  e.rows = job.rows;
-  e.bytes = job.bytes;
-  e.kernel = job.kernel;
-  e.role = job.role;
-  return e;
-}
-
 void finish(BenchContext& ctx, ReshardEntry& e) {
   e.gbps = 2.0 * static_cast<double>(e.bytes) / e.time_s.median / 1e9;
   e.fraction_of_ceiling = ctx.copy_ceiling_gbps > 0 ? e.gbps / ctx.copy_ceiling_gbps : 0.0;

@@ -92,16 +92,7 @@ Profile analytical_profile(const std::string& gpu, const std::vector<ProfiledMod
     const auto d = static_cast<double>(smallest_dim(q.m, q.n, q.k));
     const double eff = kEMax * d / (d + kDHalf);
     const double t = kLaunchS * calls + std::max(flops / (peak * eff), bytes / hbm);
-    GemmEntry e;
-    e.model = job.model;
-    e.tp = job.tp;
-    e.name = q.name;
-    e.pass = q.pass;
-    e.m = q.m;
-    e.n = q.n;
-    e.k = q.k;
-    e.batch = q.batch;
-    e.layout = q.layout;
+    GemmEntry e = entry_of(job);
     e.time_s = exact_time(t);
     e.tflops = flops / t / 1e12;
     e.fraction_of_ceiling = e.tflops / ds.peak_tflops;
@@ -111,14 +102,7 @@ Profile analytical_profile(const std::string& gpu, const std::vector<ProfiledMod
   }
   for (const ReshardJob& job : plan.reshard) {
     const double t = kLaunchS + 2.0 * double(job.bytes) / hbm;
-    ReshardEntry e;
-    e.n1 = job.n1;
-    e.n2 = job.n2;
-    e.cols = job.cols;
-    e.rows = job.rows;
-    e.bytes = job.bytes;
-    e.kernel = job.kernel;
-    e.role = job.role;
+    ReshardEntry e = entry_of(job);
     e.time_s = exact_time(t);
     e.gbps = 2.0 * double(job.bytes) / t / 1e9;
     e.fraction_of_ceiling = e.gbps / ds.hbm_gbps;

@@ -88,4 +88,31 @@ CalibrationPlan make_plan(const std::vector<ProfiledModel>& models, bool quick) 
   return plan;
 }
 
+GemmEntry entry_of(const GemmJob& job) {
+  const GemmQuery& q = job.query;
+  GemmEntry e;
+  e.model = job.model;
+  e.tp = job.tp;
+  e.name = q.name;
+  e.pass = q.pass;
+  e.m = q.m;
+  e.n = q.n;
+  e.k = q.k;
+  e.batch = q.batch;
+  e.layout = q.layout;
+  return e;
+}
+
+ReshardEntry entry_of(const ReshardJob& job) {
+  ReshardEntry e;
+  e.n1 = job.n1;
+  e.n2 = job.n2;
+  e.cols = job.cols;
+  e.rows = job.rows;
+  e.bytes = job.bytes;
+  e.kernel = job.kernel;
+  e.role = job.role;
+  return e;
+}
+
 }  // namespace goodput::calib

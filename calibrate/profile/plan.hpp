@@ -37,6 +37,11 @@ inline constexpr std::int64_t kGradElemBytes = 2;  // bf16 gradients
 
 CalibrationPlan make_plan(const std::vector<ProfiledModel>& models, bool quick);
 
+// A job's profile entry with what the plan says filled in (model, degrees, shape / geometry);
+// the measurement (or the analytical estimate) fills the rest.
+GemmEntry entry_of(const GemmJob& job);
+ReshardEntry entry_of(const ReshardJob& job);
+
 // The reshard matrices of one layer: (rows, cols) = (hidden, qkv columns) and
 // (hidden, MLP up columns), the widest column-split weights.
 std::vector<std::int64_t> reshard_matrix_cols(const ModelShape& shape);

@@ -16,6 +16,7 @@
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
+#include "sim/cli/sweep_flags.hpp"
 #include "sim/core/data_dir.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
@@ -30,8 +31,6 @@
 namespace {
 
 using namespace goodput;
-
-constexpr int kMaxThreads = 1024;  // more threads than this only cost memory
 
 // The working folder's, then an installed goodput's (data_dir.hpp), then the source tree's.
 std::string default_scenario() {
@@ -169,62 +168,7 @@ int main(int argc, char** argv) {
   SweepArgs sw;
   auto* sweep = app.add_subcommand(
       "sweep", "run a scenario over the cross product of axis values, or goal-seek one");
-  affects_results(sweep->add_option("scenario", sw.scenario, "scenario JSON"))->required();
-  affects_results(
-      sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)"))
-      ->allow_extra_args(false);
-  sweep->add_option("--out", sw.out,
-                    "sweep folder: new, empty or an earlier goodput report (default: "
-                    "goodput-out/<scenario name>-sweep or -seek)");
-  affects_results(sweep->add_option("--seeds", sw.seeds,
-                                    "Monte Carlo runs per point, or auto (with --ci-target)"));
-  affects_results(
-      sweep->add_option("--ci-target", sw.ci_target,
-                        "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
-      ->check(goodput::positive_number());
-  affects_results(
-      sweep->add_option("--max-seeds", sw.max_seeds,
-                        "--seeds auto: at most this many seeds per point (default 1000)"))
-      ->check(CLI::Range(2, 1000000));
-  sweep->add_flag("--resume", sw.resume,
-                  "reuse the finished points of an interrupted sweep into the same --out");
-  affects_results(sweep->add_option(
-      "--seek", sw.seek,
-      "goal seek: /json/pointer of an integer field (instead of --axis); the answer "
-      "is its smallest value in [--min, --max] meeting --target, by bisection "
-      "(assumes the metric moves toward the target as the value grows)"));
-  affects_results(sweep->add_option("--min", sw.seek_min, "goal seek: smallest value to consider"));
-  affects_results(sweep->add_option("--max", sw.seek_max, "goal seek: largest value to consider"));
-  affects_results(sweep->add_option(
-      "--target", sw.target,
-      "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI "
-      "bound clears X: "
-      "mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any "
-      "per-strategy metric, e.g. goodput>=0.95, "
-      "WAITING_FOR_CAPACITY<=0.01 (or <=1%), paused_hours<=5, interruptions<=400 (a "
-      "wrong name lists them)"));
-  affects_results(sweep->add_option("--target-goodput", sw.target_goodput,
-                                    "goal seek: the same as --target goodput>=X"))
-      ->check(CLI::Range(0.0, 1.0));
-  affects_results(sweep->add_option("--strategy", sw.strategy,
-                                    "goal seek: the strategy whose metric must reach the target"));
-  affects_results(sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
-      ->allow_extra_args(false);
-  affects_results(
-      sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare"));
-  sweep->add_option("--threads", sw.threads, "worker threads (default: all cores)")
-      ->check(CLI::Range(1, kMaxThreads));
-  sweep
-      ->add_option(
-          "--max-events", sw.max_events,
-          "work budget: refuse sweeps estimated above this many events in all (default 2e9)")
-      ->check(goodput::positive_number());
-  sweep->add_option("--max-memory", sw.max_memory,
-                    "work budget: refuse sweeps estimated to need more memory (default 8G)");
-  sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
-  sweep->add_flag("--progress", sw.progress,
-                  "progress and time left on stderr even when it is not a terminal (on a terminal "
-                  "it is shown anyway, unless --quiet)");
+  goodput::add_sweep_flags(*sweep, sw, goodput::SweepFlagSet::Local);
 
   std::vector<std::string> validate_files;
   auto* validate = app.add_subcommand("validate", "check scenario files without running them");

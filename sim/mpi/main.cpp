@@ -11,6 +11,7 @@
 
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/sweep_command.hpp"
+#include "sim/cli/sweep_flags.hpp"
 #include "sim/core/error.hpp"
 #include "sim/mpi/mpi_sweep.hpp"
 
@@ -24,34 +25,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   SweepArgs sw;
   int stop_after = -1;
   auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values");
-  affects_results(sweep->add_option("scenario", sw.scenario, "scenario JSON (read on rank 0 only)"))
-      ->required();
-  affects_results(
-      sweep->add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)"))
-      ->allow_extra_args(false);  // one value per flag: never the scenario after it
-  sweep->add_option("--out", sw.out,
-                    "sweep directory on rank 0 (default: results/<scenario name>-sweep)");
-  affects_results(sweep->add_option("--seeds", sw.seeds,
-                                    "Monte Carlo runs per point, or auto (with --ci-target)"));
-  affects_results(
-      sweep->add_option("--ci-target", sw.ci_target,
-                        "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
-      ->check(goodput::positive_number());
-  affects_results(
-      sweep->add_option("--max-seeds", sw.max_seeds,
-                        "--seeds auto: at most this many seeds per point (default 1000)"))
-      ->check(goodput::positive_number());
-  sweep->add_flag("--resume", sw.resume,
-                  "reuse the finished points of an interrupted sweep into the same --out");
-  affects_results(sweep->add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
-      ->allow_extra_args(false);
-  affects_results(
-      sweep->add_option("--strategies", sw.strategies, "comma-separated strategies to compare"));
-  sweep->add_option("--threads", sw.threads, "Monte Carlo threads per rank (default 1)")
-      ->check(goodput::positive_number());
-  sweep->add_flag("--quiet", sw.quiet, "print nothing on success");
-  sweep->add_flag("--progress", sw.progress,
-                  "progress and time left on stderr even when it is not a terminal");
+  goodput::add_sweep_flags(*sweep, sw, goodput::SweepFlagSet::Mpi);
   sweep
       ->add_option("--stop-after", stop_after,
                    "testing: compute this many points, then stop unfinished")
