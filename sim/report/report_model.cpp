@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "sim/report/report.hpp"
+#include "sim/report/strategy_metrics.hpp"
 
 namespace goodput {
 
@@ -68,40 +69,13 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     StrategySummary s;
     s.name = sr.strategy;
     const auto& r = sr.runs;
-    s.goodput = summarize_by(r, [](const RunMetrics& m) { return m.goodput; });
-    s.ettr = summarize_by(r, [](const RunMetrics& m) { return m.ettr; });
-    s.interruptions = summarize_by(r, [](const RunMetrics& m) { return m.interruptions; });
-    s.failures = summarize_by(r, [](const RunMetrics& m) { return m.failures; });
-    s.job_failures = summarize_by(r, [](const RunMetrics& m) { return m.job_failures; });
-    s.gpu_hours_down = summarize_by(r, [](const RunMetrics& m) { return m.gpu_hours_down; });
-    s.peak_failed_gpus = summarize_by(r, [](const RunMetrics& m) { return m.peak_failed_gpus; });
-    s.spare_gpu_hours = summarize_by(r, [](const RunMetrics& m) { return m.spare_gpu_hours; });
-    s.checkpoints = summarize_by(r, [](const RunMetrics& m) { return m.checkpoints; });
-    s.boost_energy_gpu_hours =
-        summarize_by(r, [](const RunMetrics& m) { return m.boost_energy_gpu_hours; });
-    s.boosted_domain_hours =
-        summarize_by(r, [](const RunMetrics& m) { return m.boosted_domain_hours; });
-    s.healthy_tp_groups_fraction =
-        summarize_by(r, [](const RunMetrics& m) { return m.healthy_tp_groups_fraction; });
-    for (int b = 0; b < kBucketCount; ++b)
-      s.badput[b] = summarize_by(r, [b](const RunMetrics& m) { return m.badput[b]; });
-    s.failed_gpus_mean = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_mean; });
-    s.failed_gpus_p50 = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_p50; });
-    s.failed_gpus_p90 = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_p90; });
-    s.failed_gpus_p99 = summarize_by(r, [](const RunMetrics& m) { return m.failed_gpus_p99; });
-    s.paused_hours = summarize_by(r, [](const RunMetrics& m) {
-      return m.badput[static_cast<int>(Bucket::WaitingForCapacity)] * m.wall_hours;
-    });
+    for (const StrategyMetric& metric : strategy_metrics())
+      metric.slot(s) = summarize_by(r, metric.per_run);
     const std::size_t thresholds = r.empty() ? 0 : r.front().time_above_failed.size();
     for (std::size_t k = 0; k < thresholds; ++k)
       s.time_above_failed.push_back(summarize_by(r, [k](const RunMetrics& m) {
         return k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0;
       }));
-    for (int k = 0; k < kMechanismCount; ++k) {
-      s.paid_count[k] = summarize_by(r, [k](const RunMetrics& m) { return m.paid_count[k]; });
-      s.paid_stall_hours[k] =
-          summarize_by(r, [k](const RunMetrics& m) { return m.paid_stall_hours[k]; });
-    }
     if (plan.scenario.train_hours > 0) {
       const double gpus = static_cast<double>(plan.topology->gpus());
       const double need = plan.scenario.train_hours, per_hour = cluster_price_per_hour(plan);

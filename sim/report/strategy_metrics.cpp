@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <utility>
 
 #include "sim/report/text_util.hpp"
 
@@ -9,10 +11,27 @@ namespace goodput {
 
 namespace {
 
-StrategyMetric member(std::string name, std::string unit, std::string doc,
-                      Summary StrategySummary::*field) {
-  return {std::move(name), std::move(unit), std::move(doc),
-          [field](const StrategySummary& s) -> const Summary& { return s.*field; }};
+using S = StrategySummary;
+
+// A metric whose Summary is `get` of a StrategySummary (one member, or one array entry).
+template <class Get>
+StrategyMetric metric(std::string name, std::string unit, std::string doc,
+                      std::function<double(const RunMetrics&)> per_run, Get get) {
+  return {std::move(name),
+          std::move(unit),
+          std::move(doc),
+          std::move(per_run),
+          [get](const S& s) -> const Summary& { return get(s); },
+          [get](S& s) -> Summary& { return get(s); }};
+}
+
+// A run metric field summarized over runs into `slot`: its name, unit and doc are the field's.
+StrategyMetric of_run(const std::string& name, Summary S::*slot) {
+  const RunMetricField* f = find_run_metric_field(name);
+  if (f == nullptr || !f->scalar)
+    throw std::logic_error("strategy metric '" + name + "' is not a number run metric field");
+  return metric(
+      f->name, f->unit, f->doc, f->scalar, [slot](auto& s) -> auto& { return s.*slot; });
 }
 
 const char* bucket_doc(Bucket b) {
@@ -36,47 +55,47 @@ const char* bucket_doc(Bucket b) {
 }
 
 std::vector<StrategyMetric> make_table() {
-  using S = StrategySummary;
-  std::vector<StrategyMetric> t{
-      member("goodput", "fraction", "useful, preserved training / wall time", &S::goodput),
-      member("ettr", "fraction", "training time kept / wall time", &S::ettr),
-  };
-  for (int b = 0; b < kBucketCount; ++b)
-    t.push_back(
-        {bucket_name(static_cast<Bucket>(b)), "fraction", bucket_doc(static_cast<Bucket>(b)),
-         [b](const S& s) -> const Summary& { return s.badput[static_cast<std::size_t>(b)]; }});
-  const std::vector<StrategyMetric> rest{
-      member("interruptions", "count", "disruptions that stopped the whole job", &S::interruptions),
-      member("paused_hours", "h", "hours paused for capacity (WAITING_FOR_CAPACITY x wall time)",
-             &S::paused_hours),
-      member("failures", "count", "faults that started within the horizon", &S::failures),
-      member("job_failures", "count", "faults that hit the job's GPUs", &S::job_failures),
-      member("checkpoints", "count", "durable checkpoints", &S::checkpoints),
-      member("gpu_hours_down", "GPU-hours", "failed GPUs integrated over time", &S::gpu_hours_down),
-      member("peak_failed_gpus", "GPUs", "most GPUs down at once", &S::peak_failed_gpus),
-      member("spare_gpu_hours", "GPU-hours", "healthy GPUs not used by the job",
-             &S::spare_gpu_hours),
-      member("boost_energy_gpu_hours", "GPU-TDP-hours", "extra power x time (ntp_boost)",
-             &S::boost_energy_gpu_hours),
-      member("boosted_domain_hours", "domain-hours", "domains boosted x time",
-             &S::boosted_domain_hours),
-      member("healthy_tp_groups_fraction", "fraction",
-             "snapshot mode: job TP groups with no failed GPU", &S::healthy_tp_groups_fraction),
-      member("failed_gpus_mean", "GPUs", "failed GPUs, time-weighted mean", &S::failed_gpus_mean),
-      member("failed_gpus_p50", "GPUs", "failed GPUs, time-weighted median", &S::failed_gpus_p50),
-      member("failed_gpus_p90", "GPUs", "failed GPUs, time-weighted 90th percentile",
-             &S::failed_gpus_p90),
-      member("failed_gpus_p99", "GPUs", "failed GPUs, time-weighted 99th percentile",
-             &S::failed_gpus_p99),
-  };
-  t.insert(t.end(), rest.begin(), rest.end());
+  std::vector<StrategyMetric> t{of_run("goodput", &S::goodput), of_run("ettr", &S::ettr)};
+  for (int b = 0; b < kBucketCount; ++b) {
+    const auto i = static_cast<std::size_t>(b);
+    t.push_back(metric(
+        bucket_name(static_cast<Bucket>(b)), "fraction", bucket_doc(static_cast<Bucket>(b)),
+        [i](const RunMetrics& m) { return m.badput[i]; },
+        [i](auto& s) -> auto& { return s.badput[i]; }));
+  }
+  t.push_back(of_run("interruptions", &S::interruptions));
+  t.push_back(metric(
+      "paused_hours", "h", "hours paused for capacity (WAITING_FOR_CAPACITY x wall time)",
+      [](const RunMetrics& m) {
+        return m.badput[static_cast<std::size_t>(Bucket::WaitingForCapacity)] * m.wall_hours;
+      },
+      [](auto& s) -> auto& { return s.paused_hours; }));
+  using Row = std::pair<const char*, Summary S::*>;
+  for (const auto& [name, slot] : {Row{"failures", &S::failures},
+                                   {"job_failures", &S::job_failures},
+                                   {"checkpoints", &S::checkpoints},
+                                   {"gpu_hours_down", &S::gpu_hours_down},
+                                   {"peak_failed_gpus", &S::peak_failed_gpus},
+                                   {"spare_gpu_hours", &S::spare_gpu_hours},
+                                   {"boost_energy_gpu_hours", &S::boost_energy_gpu_hours},
+                                   {"boosted_domain_hours", &S::boosted_domain_hours},
+                                   {"healthy_tp_groups_fraction", &S::healthy_tp_groups_fraction},
+                                   {"failed_gpus_mean", &S::failed_gpus_mean},
+                                   {"failed_gpus_p50", &S::failed_gpus_p50},
+                                   {"failed_gpus_p90", &S::failed_gpus_p90},
+                                   {"failed_gpus_p99", &S::failed_gpus_p99}})
+    t.push_back(of_run(name, slot));
   for (int k = 0; k < kMechanismCount; ++k) {
     const std::string m = mechanism_name(static_cast<Mechanism>(k));
     const auto i = static_cast<std::size_t>(k);
-    t.push_back({m + "_count", "count", "times " + m + " was paid",
-                 [i](const S& s) -> const Summary& { return s.paid_count[i]; }});
-    t.push_back({m + "_stall_hours", "h", "hours the job stood still for " + m,
-                 [i](const S& s) -> const Summary& { return s.paid_stall_hours[i]; }});
+    t.push_back(metric(
+        m + "_count", "count", "times " + m + " was paid",
+        [i](const RunMetrics& r) { return static_cast<double>(r.paid_count[i]); },
+        [i](auto& s) -> auto& { return s.paid_count[i]; }));
+    t.push_back(metric(
+        m + "_stall_hours", "h", "hours the job stood still for " + m,
+        [i](const RunMetrics& r) { return r.paid_stall_hours[i]; },
+        [i](auto& s) -> auto& { return s.paid_stall_hours[i]; }));
   }
   return t;
 }

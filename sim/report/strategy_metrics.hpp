@@ -1,8 +1,10 @@
-// The per-strategy metrics of the report model, by name: one table of {name, unit, doc,
-// accessor} over StrategySummary (report.hpp), each returning a Summary (mean, 95% CI). Goal
-// seek (`goodput sweep --target METRIC>=X`) parses, lists and prints metrics from it; other
-// printers may grow from it. Names are the report's keys: `goodput`, `ettr`, each badput
-// bucket by bucket_name() (e.g. `WAITING_FOR_CAPACITY`), the counters and hours.
+// The per-strategy metrics of the report model, by name: one table of {name, unit, doc, value
+// per run, slot} over StrategySummary (report.hpp), each slot a Summary (mean, 95% CI) of the
+// value over runs. build_report fills every slot from it; goal seek (`goodput sweep --target
+// METRIC>=X`) parses, lists and prints metrics from it. A metric that is a run metric field
+// (run_metrics.hpp) takes that field's name, unit and doc, so a new summarized metric is one
+// row. Names are the report's keys: `goodput`, `ettr`, each badput bucket by bucket_name()
+// (e.g. `WAITING_FOR_CAPACITY`), the counters and hours.
 #pragma once
 
 #include <functional>
@@ -17,7 +19,9 @@ struct StrategyMetric {
   std::string name;  // e.g. "goodput", "WAITING_FOR_CAPACITY", "paused_hours"
   std::string unit;  // "fraction", "count", "h", "GPU-hours", ...
   std::string doc;   // one line
+  std::function<double(const RunMetrics&)> per_run;  // the value one run gave
   std::function<const Summary&(const StrategySummary&)> get;
+  std::function<Summary&(StrategySummary&)> slot;  // the same Summary, to fill
 };
 
 const std::vector<StrategyMetric>& strategy_metrics();                // report order

@@ -1,21 +1,29 @@
 #include "sim/run/run_metrics.hpp"
 
+#include <type_traits>
+
 namespace goodput {
 
 namespace {
 
 template <class T>
 RunMetricField field(std::string name, std::string unit, std::string doc, T RunMetrics::*member) {
-  return {std::move(name), std::move(unit), std::move(doc),
-          [member](const RunMetrics& m) { return Json(m.*member); },
-          [member](RunMetrics& m, const Json& j) { m.*member = j.get<T>(); }};
+  RunMetricField f{std::move(name),
+                   std::move(unit),
+                   std::move(doc),
+                   [member](const RunMetrics& m) { return Json(m.*member); },
+                   [member](RunMetrics& m, const Json& j) { m.*member = j.get<T>(); },
+                   {}};
+  if constexpr (std::is_arithmetic_v<T>)
+    f.scalar = [member](const RunMetrics& m) { return static_cast<double>(m.*member); };
+  return f;
 }
 
 }  // namespace
 
 const std::vector<RunMetricField>& run_metric_fields() {
   static const std::vector<RunMetricField> fields{
-      field("goodput", "fraction", "useful training / wall time", &RunMetrics::goodput),
+      field("goodput", "fraction", "useful, preserved training / wall time", &RunMetrics::goodput),
       field("badput", "fraction", "per bucket (Bucket order), ideal-time equivalents",
             &RunMetrics::badput),
       field("ettr", "fraction", "training time kept / wall time", &RunMetrics::ettr),
@@ -31,7 +39,7 @@ const std::vector<RunMetricField>& run_metric_fields() {
       field("checkpoints", "count", "durable checkpoints", &RunMetrics::checkpoints),
       field("rollbacks", "count", "returns to the last durable checkpoint", &RunMetrics::rollbacks),
       field("events", "count", "engine events fired", &RunMetrics::events),
-      field("boost_energy_gpu_hours", "GPU-TDP-hours", "extra power x time",
+      field("boost_energy_gpu_hours", "GPU-TDP-hours", "extra power x time (ntp_boost)",
             &RunMetrics::boost_energy_gpu_hours),
       field("boosted_domain_hours", "domain-hours", "domains boosted x time",
             &RunMetrics::boosted_domain_hours),
@@ -60,6 +68,12 @@ const std::vector<RunMetricField>& run_metric_fields() {
             &RunMetrics::paid_stall_hours),
   };
   return fields;
+}
+
+const RunMetricField* find_run_metric_field(const std::string& name) {
+  for (const auto& f : run_metric_fields())
+    if (f.name == name) return &f;
+  return nullptr;
 }
 
 Json run_metrics_to_json(const RunMetrics& m) {

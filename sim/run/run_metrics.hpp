@@ -45,14 +45,17 @@ struct RunMetrics {
 
 // The per-run metrics as a table (run_metrics.cpp): each field once, with its name, unit and
 // meaning, so records (sweep points, MPI transfers) store metrics by name and a new field is
-// one line there. to_json/from_json go through it; from_json throws std::out_of_range when a
-// field is missing (an older record).
+// one line there; the report's per-strategy metrics (strategy_metrics.cpp) take their names,
+// units and docs from it. to_json/from_json go through it; from_json throws std::out_of_range
+// when a field is missing (an older record).
 struct RunMetricField {
   std::string name, unit, doc;
   std::function<Json(const RunMetrics&)> get;
   std::function<void(RunMetrics&, const Json&)> set;
+  std::function<double(const RunMetrics&)> scalar;  // a number field's value; empty for arrays
 };
 const std::vector<RunMetricField>& run_metric_fields();
+const RunMetricField* find_run_metric_field(const std::string& name);  // nullptr: unknown
 Json run_metrics_to_json(const RunMetrics& m);
 RunMetrics run_metrics_from_json(const Json& j);
 

@@ -2,6 +2,7 @@
 
 #include "sim/report/report.hpp"
 #include "sim/report/runs_csv.hpp"
+#include "sim/report/strategy_metrics.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "support.hpp"
 
@@ -293,4 +294,54 @@ TEST_CASE(
   const RunPlan rerun = make_plan(s, 1, &other);
   CHECK(rerun.checkpoints[0].interval == plan.checkpoints[0].interval);
   CHECK(rerun.pilot.rollbacks == plan.pilot.rollbacks);
+}
+
+// Every per-strategy metric of the report is the mean over runs of the per-run value of the
+// same name: a run metric field by its key, a badput bucket or a mechanism's count and stall
+// hours by its entry, paused_hours as WAITING_FOR_CAPACITY x wall hours. Each field of the
+// hand-made runs holds its own value, so a metric filled from another field is caught.
+TEST_CASE("each strategy metric summarizes the run value of its own name") {
+  const RunPlan plan = make_plan(goodput::test::scenario_from(goodput::test::small_scenario()));
+  std::vector<StrategyRuns> runs(1);
+  runs[0].strategy = "checkpoint_restart";
+  for (int run = 0; run < 2; ++run) {
+    Json j = run_metrics_to_json(RunMetrics{});
+    int next = 1 + 100 * run;
+    for (auto& [key, value] : j.items()) {
+      if (value.is_array())
+        for (auto& v : value) v = next++;
+      else
+        value = next++;
+    }
+    runs[0].runs.push_back(run_metrics_from_json(j));
+  }
+  const Report rep = build_report(plan, runs);
+  REQUIRE(rep.strategies.size() == 1);
+  const StrategySummary& s = rep.strategies[0];
+  auto expected_of = [](const std::string& name, const RunMetrics& m) -> double {
+    const Json j = run_metrics_to_json(m);
+    if (name == "paused_hours")
+      return j["badput"][static_cast<int>(Bucket::WaitingForCapacity)].get<double>() * m.wall_hours;
+    if (j.contains(name)) return j[name].get<double>();
+    for (int b = 0; b < kBucketCount; ++b)
+      if (name == bucket_name(static_cast<Bucket>(b))) return j["badput"][b].get<double>();
+    for (int k = 0; k < kMechanismCount; ++k) {
+      const std::string mech = mechanism_name(static_cast<Mechanism>(k));
+      if (name == mech + "_count") return j["paid_count"][k].get<double>();
+      if (name == mech + "_stall_hours") return j["paid_stall_hours"][k].get<double>();
+    }
+    FAIL("no run value named " << name);
+    return 0;
+  };
+  for (const StrategyMetric& metric : strategy_metrics()) {
+    CAPTURE(metric.name);
+    const double want =
+        (expected_of(metric.name, runs[0].runs[0]) + expected_of(metric.name, runs[0].runs[1])) / 2;
+    CHECK(metric.get(s).mean == doctest::Approx(want));
+    CHECK(metric.get(s).n == 2u);
+    if (const RunMetricField* f = find_run_metric_field(metric.name)) {
+      CHECK(metric.unit == f->unit);  // one declaration: the run field's unit and doc
+      CHECK(metric.doc == f->doc);
+    }
+  }
 }
