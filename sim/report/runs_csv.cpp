@@ -1,6 +1,9 @@
 #include "sim/report/runs_csv.hpp"
 
+#include <cstdint>
 #include <cstdio>
+#include <stdexcept>
+#include <vector>
 
 #include "sim/report/report.hpp"
 
@@ -14,22 +17,63 @@ std::string num(double v) {
   return buf;
 }
 
+// A run metric field as written in a cell: integers whole, numbers to 10 significant digits.
+std::string cell(const Json& value) {
+  return value.is_number_integer() ? std::to_string(value.get<std::int64_t>())
+                                   : num(value.get<double>());
+}
+
+// The run metric fields that are columns of their own, in column order, after goodput and the
+// badput buckets; the threshold columns and completion_hours follow them.
+constexpr const char* kFieldColumns[] = {"ettr",
+                                         "interruptions",
+                                         "failures",
+                                         "job_failures",
+                                         "gpu_hours_down",
+                                         "peak_failed_gpus",
+                                         "spare_gpu_hours",
+                                         "checkpoints",
+                                         "events",
+                                         "boost_energy_gpu_hours",
+                                         "healthy_tp_groups_fraction",
+                                         "failed_gpus_mean",
+                                         "failed_gpus_p50",
+                                         "failed_gpus_p90",
+                                         "failed_gpus_p99"};
+
+// kFieldColumns' fields, looked up once.
+const std::vector<const RunMetricField*>& column_fields() {
+  static const std::vector<const RunMetricField*> fields = [] {
+    std::vector<const RunMetricField*> out;
+    for (const char* name : kFieldColumns) {
+      const RunMetricField* f = find_run_metric_field(name);
+      if (f == nullptr)
+        throw std::logic_error(std::string("runs.csv column '") + name +
+                               "' is no run metric field");
+      out.push_back(f);
+    }
+    return out;
+  }();
+  return fields;
+}
+
+bool has_completion(const Scenario& sc) {
+  return sc.train_hours > 0 && sc.mode != RunMode::Snapshot;
+}
+
 }  // namespace
 
 std::string runs_csv_header(const Scenario& sc) {
   std::string out = "run,seed,strategy,goodput";
   for (int b = 0; b < kBucketCount; ++b)
     out += std::string(",") + bucket_name(static_cast<Bucket>(b));
-  out +=
-      ",ettr,interruptions,failures,job_failures,gpu_hours_down,peak_failed_gpus,spare_gpu_hours,"
-      "checkpoints,events,boost_energy_gpu_hours,healthy_tp_groups_fraction,failed_gpus_mean,"
-      "failed_gpus_p50,failed_gpus_p90,failed_gpus_p99";
+  for (const RunMetricField* f : column_fields()) out += "," + f->name;
   for (double x : sc.failed_gpu_thresholds) {
     char name[64];
     std::snprintf(name, sizeof name, ",time_above_failed_%.10g", x);
     out += name;
   }
-  if (sc.train_hours > 0 && sc.mode != RunMode::Snapshot) out += ",completion_hours";
+  if (has_completion(sc)) out += ",completion_hours";
   return out;
 }
 
@@ -38,16 +82,10 @@ std::string runs_csv_row(const Scenario& sc, const std::string& strategy, std::s
   std::string out =
       std::to_string(r) + "," + std::to_string(sc.seed) + "," + strategy + "," + num(m.goodput);
   for (double b : m.badput) out += "," + num(b);
-  out += "," + num(m.ettr) + "," + std::to_string(m.interruptions) + "," +
-         std::to_string(m.failures) + "," + std::to_string(m.job_failures) + "," +
-         num(m.gpu_hours_down) + "," + std::to_string(m.peak_failed_gpus) + "," +
-         num(m.spare_gpu_hours) + "," + std::to_string(m.checkpoints) + "," +
-         std::to_string(m.events) + "," + num(m.boost_energy_gpu_hours) + "," +
-         num(m.healthy_tp_groups_fraction) + "," + num(m.failed_gpus_mean) + "," +
-         num(m.failed_gpus_p50) + "," + num(m.failed_gpus_p90) + "," + num(m.failed_gpus_p99);
+  for (const RunMetricField* f : column_fields()) out += "," + cell(f->get(m));
   for (std::size_t k = 0; k < sc.failed_gpu_thresholds.size(); ++k)
     out += "," + num(k < m.time_above_failed.size() ? m.time_above_failed[k] : 0.0);
-  if (sc.train_hours > 0 && sc.mode != RunMode::Snapshot) out += "," + num(m.completion_hours);
+  if (has_completion(sc)) out += "," + num(m.completion_hours);
   return out;
 }
 

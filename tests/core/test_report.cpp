@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "sim/report/report.hpp"
 #include "sim/report/runs_csv.hpp"
 #include "sim/report/strategy_metrics.hpp"
@@ -296,15 +299,11 @@ TEST_CASE(
   CHECK(rerun.pilot.rollbacks == plan.pilot.rollbacks);
 }
 
-// Every per-strategy metric of the report is the mean over runs of the per-run value of the
-// same name: a run metric field by its key, a badput bucket or a mechanism's count and stall
-// hours by its entry, paused_hours as WAITING_FOR_CAPACITY x wall hours. Each field of the
-// hand-made runs holds its own value, so a metric filled from another field is caught.
-TEST_CASE("each strategy metric summarizes the run value of its own name") {
-  const RunPlan plan = make_plan(goodput::test::scenario_from(goodput::test::small_scenario()));
-  std::vector<StrategyRuns> runs(1);
-  runs[0].strategy = "checkpoint_restart";
-  for (int run = 0; run < 2; ++run) {
+namespace {
+// Runs whose every metric holds its own value (1, 2, ... in field order; +100 per run).
+std::vector<RunMetrics> distinct_runs(int count) {
+  std::vector<RunMetrics> runs;
+  for (int run = 0; run < count; ++run) {
     Json j = run_metrics_to_json(RunMetrics{});
     int next = 1 + 100 * run;
     for (auto& [key, value] : j.items()) {
@@ -313,8 +312,62 @@ TEST_CASE("each strategy metric summarizes the run value of its own name") {
       else
         value = next++;
     }
-    runs[0].runs.push_back(run_metrics_from_json(j));
+    runs.push_back(run_metrics_from_json(j));
   }
+  return runs;
+}
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells(1);
+  for (char c : line)
+    if (c == ',')
+      cells.emplace_back();
+    else
+      cells.back() += c;
+  return cells;
+}
+}  // namespace
+
+// Every runs.csv column holds the run value its header names: a run metric field by its key, a
+// badput bucket by its entry, time_above_failed_<x> by its threshold's entry.
+TEST_CASE("runs.csv: each column holds the value its header names") {
+  Json sj = goodput::test::small_scenario();
+  sj["report"]["failed_gpu_thresholds"] = {0.01, 0.05};
+  sj["report"]["train_hours"] = 10;
+  const Scenario sc = goodput::test::scenario_from(sj);
+  RunMetrics m = distinct_runs(1)[0];
+  m.time_above_failed = {0.25, 0.5};
+  const auto header = split_csv(runs_csv_header(sc));
+  const auto row = split_csv(runs_csv_row(sc, "dp_drop", 3, m));
+  REQUIRE(header.size() == row.size());
+  CHECK(row[0] == "3");
+  CHECK(row[2] == "dp_drop");
+  const Json j = run_metrics_to_json(m);
+  int checked = 0;
+  for (std::size_t c = 3; c < header.size(); ++c) {
+    CAPTURE(header[c]);
+    double want = -1;
+    if (j.contains(header[c]) && !j[header[c]].is_array()) want = j[header[c]].get<double>();
+    for (int b = 0; b < kBucketCount; ++b)
+      if (header[c] == bucket_name(static_cast<Bucket>(b))) want = m.badput[b];
+    if (header[c] == "time_above_failed_0.01") want = 0.25;
+    if (header[c] == "time_above_failed_0.05") want = 0.5;
+    CHECK(want >= 0);  // every column is accounted for
+    CHECK(std::stod(row[c]) == doctest::Approx(want));
+    ++checked;
+  }
+  CHECK(checked >= kBucketCount + 15);
+}
+
+// Every per-strategy metric of the report is the mean over runs of the per-run value of the
+// same name: a run metric field by its key, a badput bucket or a mechanism's count and stall
+// hours by its entry, paused_hours as WAITING_FOR_CAPACITY x wall hours. Each field of the
+// hand-made runs holds its own value, so a metric filled from another field is caught.
+TEST_CASE("each strategy metric summarizes the run value of its own name") {
+  const RunPlan plan = make_plan(goodput::test::scenario_from(goodput::test::small_scenario()));
+  std::vector<StrategyRuns> runs(1);
+  runs[0].strategy = "checkpoint_restart";
+  runs[0].runs = distinct_runs(2);
   const Report rep = build_report(plan, runs);
   REQUIRE(rep.strategies.size() == 1);
   const StrategySummary& s = rep.strategies[0];
