@@ -89,10 +89,10 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
   target_.assign(new_slots, static_cast<std::uint32_t>(tp_));
   if (partial_degree) target_[groups] = partial_degree;
-  // Members per old slot; the fullest old slots become the new slots, in order.
-  scratch_.assign(old_slots, 0);
-  for (std::uint32_t g : gpus)
-    if (slot_[g] != 0) ++scratch_[slot_[g] - 1];
+  // Members per old slot (kept in slot_members_); the fullest old slots become the new slots,
+  // in order.
+  std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
+  scratch_.assign(counts, counts + old_slots);
   order_.resize(old_slots);
   for (std::uint32_t k = 0; k < old_slots; ++k) order_[k] = k;
   // Stable insertion sort by members, descending (a domain has few slots; std::stable_sort
@@ -107,11 +107,14 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   for (std::uint32_t i = 0; i < std::min(old_slots, new_slots); ++i)
     relabel_[order_[i] + 1] = static_cast<std::uint16_t>(i + 1);
   members_.assign(new_slots, 0);
-  for (std::uint32_t g : gpus) {
-    if (slot_[g] == 0) continue;
-    std::uint16_t tag = relabel_[slot_[g]];
+  // Relabel the tagged GPUs (domain_in_use_ of them: stop after the last).
+  std::uint32_t tagged = domain_in_use_[domain];
+  for (auto g = gpus.begin(); tagged > 0 && g != gpus.end(); ++g) {
+    if (slot_[*g] == 0) continue;
+    --tagged;
+    std::uint16_t tag = relabel_[slot_[*g]];
     if (tag != 0 && members_[tag - 1] >= target_[tag - 1]) tag = 0;  // shrunk group: release extras
-    slot_[g] = tag;
+    slot_[*g] = tag;
     if (tag == 0)
       --in_use_gpus_;
     else
@@ -129,7 +132,6 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     }
   }
   std::uint32_t in_use = 0;
-  std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
   std::fill(counts, counts + slots_per_domain_, std::uint16_t{0});
   for (std::uint32_t slot = 0; slot < new_slots; ++slot) {
     in_use += members_[slot];
