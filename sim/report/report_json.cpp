@@ -1,15 +1,34 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "models/scenario/scenario_enums.hpp"
 #include "models/strategies/price_list.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/strategy_metrics.hpp"
 
 namespace goodput {
 
 namespace {
+
+// The strategy metrics (strategy_metrics.hpp) that report.json shows at the top level of each
+// strategy, under their own names; the others sit in their sections (badput, cluster_health,
+// mechanisms_paid) or are derived (boosted_domain_share).
+constexpr const char* kTopLevelMetrics[] = {"goodput",          "ettr",
+                                            "interruptions",    "failures",
+                                            "job_failures",     "gpu_hours_down",
+                                            "peak_failed_gpus", "spare_gpu_hours",
+                                            "checkpoints",      "boost_energy_gpu_hours"};
+
+const StrategyMetric& top_level_metric(const char* name) {
+  const StrategyMetric* m = find_strategy_metric(name);
+  if (m == nullptr)
+    throw std::logic_error(std::string("report.json metric '") + name + "' is no strategy metric");
+  return *m;
+}
 
 Json summary_json(const Summary& s) {
   return Json{
@@ -95,25 +114,16 @@ Json report_json(const Report& rep) {
       badput[bucket_name(static_cast<Bucket>(b))] = s.badput[b].mean;
       badput_ci[bucket_name(static_cast<Bucket>(b))] = s.badput[b].ci95;
     }
-    strategies[s.name] = {
-        {"params", sc.strategy(s.name)->params},
-        {"checkpoint", checkpoint_json(plan.checkpointing(s.name))},
-        {"goodput", summary_json(s.goodput)},
-        {"badput", badput},
-        {"badput_ci95", badput_ci},
-        {"ettr", summary_json(s.ettr)},
-        {"interruptions", summary_json(s.interruptions)},
-        {"failures", summary_json(s.failures)},
-        {"job_failures", summary_json(s.job_failures)},
-        {"gpu_hours_down", summary_json(s.gpu_hours_down)},
-        {"peak_failed_gpus", summary_json(s.peak_failed_gpus)},
-        {"spare_gpu_hours", summary_json(s.spare_gpu_hours)},
-        {"checkpoints", summary_json(s.checkpoints)},
-        {"goodput_minus_winner", summary_json(s.difference_vs_winner)},
-        {"boost_energy_gpu_hours", summary_json(s.boost_energy_gpu_hours)},
-        {"boosted_domain_share",
-         summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours))},
-    };
+    Json& out = strategies[s.name];
+    out = {{"params", sc.strategy(s.name)->params},
+           {"checkpoint", checkpoint_json(plan.checkpointing(s.name))}};
+    for (const char* name : kTopLevelMetrics)
+      out[name] = summary_json(top_level_metric(name).get(s));
+    out["badput"] = badput;
+    out["badput_ci95"] = badput_ci;
+    out["goodput_minus_winner"] = summary_json(s.difference_vs_winner);
+    out["boosted_domain_share"] =
+        summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours));
     if (rep.baseline)
       strategies[s.name]["goodput_minus_baseline"] = summary_json(s.difference_vs_baseline);
     if (sc.mode != RunMode::Snapshot) {
