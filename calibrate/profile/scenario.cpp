@@ -6,9 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include "models/scenario/model_preset_table.hpp"
 #include "models/strategies/tp_degrees.hpp"
+#include "models/strategies/tp_rule_read.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput::calib {
@@ -87,30 +89,12 @@ ScenarioModel read_scenario(const std::string& path) {
     m.shape.gated_mlp = g->get<bool>();
   }
   m.tp_max = *positive_int(doc, path, "/job/tp", true);
-  // The degrading strategies' declarations, read as the simulator reads them.
+  // The degrading strategies' declarations, read by the simulator's own reader.
   std::vector<goodput::TpDegreeRule> rules;
-  for (const char* strategy : {"/strategies/ntp", "/strategies/ntp_boost"}) {
-    const std::string base = strategy;
-    if (find(doc, base) == nullptr) continue;
-    goodput::TpDegreeRule rule;
-    rule.min_tp = positive_int(doc, path, base + "/min_tp", false);
-    if (rule.min_tp && *rule.min_tp > m.tp_max) {
-      throw InputError(path, base + "/min_tp", "min_tp must be <= /job/tp");
-    }
-    if (const json* a = find(doc, base + "/allowed_tp")) {
-      if (!a->is_array())
-        throw InputError(path, base + "/allowed_tp", "expected a list of degrees");
-      for (std::size_t i = 0; i < a->size(); ++i) {
-        const std::string p = base + "/allowed_tp/" + std::to_string(i);
-        if (!(*a)[i].is_number() ||
-            (*a)[i].get<double>() != static_cast<double>((*a)[i].get<std::int64_t>()) ||
-            (*a)[i].get<std::int64_t>() < 1 || (*a)[i].get<std::int64_t>() > m.tp_max) {
-          throw InputError(path, p, "allowed degrees must be integers in [1, /job/tp]");
-        }
-        rule.allowed.push_back((*a)[i].get<int>());
-      }
-    }
-    rules.push_back(rule);
+  for (std::string_view name : goodput::kTpDegradingStrategies) {
+    const std::string base = "/strategies/" + std::string(name);
+    if (const json* params = find(doc, base))
+      rules.push_back(goodput::read_tp_rule(*params, m.tp_max, path, base));
   }
   ScenarioModel out;
   out.tp_degrees = goodput::reachable_tp_degrees(m.tp_max, rules);

@@ -1,7 +1,8 @@
 // Which models and TP degrees to calibrate: from a goodput scenario, or the built-in set.
 // Contract: read_scenario() reads only /job/model/{preset,hidden,heads,kv_heads,ffn,gated_mlp,
-// seq_len}, /job/micro_batch, /job/tp and /strategies/{ntp,ntp_boost}/{min_tp,allowed_tp};
-// everything else in the file is ignored. A preset is looked up in the simulator's own table
+// seq_len}, /job/micro_batch, /job/tp and the TP-degrading strategies' min_tp and allowed_tp
+// (read by the simulator's own reader, models/strategies/tp_rule_read.hpp); everything else in
+// the file is ignored. A preset is looked up in the simulator's own table
 // (models/scenario/model_preset_table.hpp); keys given beside it override it, as in the
 // simulator. Bad or missing fields throw goodput::InputError naming the file and JSON pointer. The
 // TP degrees are the simulator's own rule (models/strategies/tp_degrees.hpp): every degree the

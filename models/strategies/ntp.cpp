@@ -2,6 +2,7 @@
 // lower TP degree on the survivors, with the largest local batch that keeps pace with the
 // healthy replicas; damaged domains are packed into as few replicas as possible.
 #include "models/strategies/ntp_strategy.hpp"
+#include "models/strategies/tp_rule_read.hpp"
 
 namespace goodput {
 
@@ -65,14 +66,6 @@ const BoundSection<NtpStrategyOptions>& ntp_boost_fields() {
   return s;
 }
 
-TpDegreeRule ntp_tp_rule(const Json& params, const ParamSection& section) {
-  const ParamReader r(params, section, "", "", nullptr);
-  TpDegreeRule rule;
-  if (r.present("min_tp")) rule.min_tp = r.integer32("min_tp");
-  for (double d : r.numbers("allowed_tp")) rule.allowed.push_back(static_cast<int>(d));
-  return rule;
-}
-
 namespace {
 
 std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
@@ -81,8 +74,8 @@ std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
 Phase snapshot_ntp(const SnapshotInput& in) {
   return snapshot_ntp_job(in, false);
 }
-TpDegreeRule ntp_tp_degrees(const Scenario&, const Json& params) {
-  return ntp_tp_rule(params, ntp_fields().section());
+TpDegreeRule ntp_tp_degrees(const Scenario& s, const Json& params) {
+  return read_tp_rule(params, s.job.tp, s.file, "/strategies/ntp");
 }
 
 }  // namespace

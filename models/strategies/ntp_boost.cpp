@@ -2,6 +2,7 @@
 // the rack's headroom) at which its replica keeps the full batch; the extra energy and the share
 // of boosted domains are reported. Shares its mechanism with ntp (ntp_strategy.cpp).
 #include "models/strategies/ntp_strategy.hpp"
+#include "models/strategies/tp_rule_read.hpp"
 
 namespace goodput {
 
@@ -13,8 +14,8 @@ std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) 
 Phase snapshot_ntp_boost(const SnapshotInput& in) {
   return snapshot_ntp_job(in, true);
 }
-TpDegreeRule ntp_boost_tp_degrees(const Scenario&, const Json& params) {
-  return ntp_tp_rule(params, ntp_boost_fields().section());
+TpDegreeRule ntp_boost_tp_degrees(const Scenario& s, const Json& params) {
+  return read_tp_rule(params, s.job.tp, s.file, "/strategies/ntp_boost");
 }
 
 }  // namespace

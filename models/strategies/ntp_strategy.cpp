@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/strategies/tp_degrees.hpp"
+#include "models/strategies/tp_rule_read.hpp"
 
 namespace goodput {
 
@@ -261,18 +262,10 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
   NtpStrategyOptions o;
   fields.fill(r, o);
   const int tp = scenario.job.tp;
-  o.layout.min_tp = r.present("min_tp") ? r.integer32("min_tp") : default_min_tp(tp);
-  const std::string where = "/strategies/" + std::string(boost ? "ntp_boost" : "ntp");
-  if (o.layout.min_tp > tp)
-    throw InputError(scenario.file, where + "/min_tp",
-                     "min_tp " + std::to_string(o.layout.min_tp) + " is above the job's tp " +
-                         std::to_string(tp));
-  for (double d : r.numbers("allowed_tp")) {
-    if (d != static_cast<int>(d) || d > tp)
-      throw InputError(scenario.file, where + "/allowed_tp",
-                       "allowed degrees must be integers <= tp");
-    o.layout.allowed.push_back(static_cast<int>(d));
-  }
+  const TpDegreeRule rule = read_tp_rule(params, tp, scenario.file,
+                                         "/strategies/" + std::string(boost ? "ntp_boost" : "ntp"));
+  o.layout.min_tp = rule_min_tp(tp, rule);
+  o.layout.allowed = rule.allowed;
   o.layout.boost = boost;
   return o;
 }

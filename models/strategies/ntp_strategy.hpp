@@ -94,12 +94,11 @@ class NtpJob final : public JobController {
 };
 
 // The sections of ntp and ntp_boost (ntp.cpp), bound to NtpStrategyOptions but for min_tp and
-// allowed_tp, which read_ntp_options checks against the job and reads by hand.
+// allowed_tp, which depend on the job's tp: read_ntp_options and the table entries read them
+// with read_tp_rule (tp_rule_read.hpp).
 const BoundSection<NtpStrategyOptions>& ntp_fields();
 const BoundSection<NtpStrategyOptions>& ntp_boost_fields();
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost);
-// The TP degrees an ntp-family section allows (its min_tp, allowed_tp).
-TpDegreeRule ntp_tp_rule(const Json& params, const ParamSection& section);
 Phase ntp_phase(const NtpConfig& c);
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost);
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost);

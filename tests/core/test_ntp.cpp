@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "calibrate/profile/profile.hpp"
@@ -14,6 +15,7 @@
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/strategies/tp_degrees.hpp"
+#include "models/strategies/tp_rule_read.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/snapshot.hpp"
 #include "support.hpp"
@@ -228,6 +230,47 @@ TEST_CASE("one TP-degree rule: the calibration harness measures the degrees the 
   }
   std::filesystem::remove(path);
   CHECK(default_min_tp(32) == 24);
+}
+
+// The harness learns which strategies degrade TP, and reads their keys, through
+// tp_rule_read.hpp: its list is exactly the strategy table's entries with a TP-degree rule, and
+// a bad degree is refused by both sides at the same key.
+TEST_CASE("TP-degrading strategies: one list, one reader, for the simulator and the harness") {
+  std::vector<std::string> with_rule, listed;
+  for (const StrategyInfo& info : strategy_table())
+    if (info.tp_degrees) with_rule.push_back(info.name);
+  for (std::string_view name : kTpDegradingStrategies) listed.emplace_back(name);
+  CHECK(with_rule == listed);
+  const std::string path = std::filesystem::temp_directory_path() / "goodput-tp-rule-test.json";
+  struct Bad {
+    const char* strategies;
+    const char* at;  // where the harness points
+  };
+  for (const Bad& bad :
+       {Bad{R"({"ntp": {"min_tp": 33}})", "/strategies/ntp/min_tp"},
+        Bad{R"({"ntp_boost": {"allowed_tp": [24, 30.5]}})", "/strategies/ntp_boost/allowed_tp/1"},
+        Bad{R"({"ntp": {"allowed_tp": [40]}})", "/strategies/ntp/allowed_tp/0"}}) {
+    CAPTURE(bad.strategies);
+    Json j = nvl32(1, 4);
+    j["job"]["model"] = {
+        {"hidden", 8192}, {"heads", 64}, {"ffn", 28672}, {"layers", 80}, {"seq_len", 4096}};
+    j["strategies"] = Json::parse(bad.strategies);
+    std::ofstream(path) << j.dump();
+    std::string sim_at = "(accepted)", calib_at = "(accepted)";
+    try {
+      needed_tp_degrees(load_scenario(path));
+    } catch (const InputError& e) {
+      sim_at = e.locator();
+    }
+    try {
+      calib::read_scenario(path);
+    } catch (const InputError& e) {
+      calib_at = e.locator();
+    }
+    CHECK(calib_at == bad.at);
+    CHECK(sim_at == bad.at);
+  }
+  std::filesystem::remove(path);
 }
 
 TEST_CASE(
