@@ -5,6 +5,8 @@
 #include "models/failures/failure_presets.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
+#include "sim/report/strategy_metrics.hpp"
+#include "sim/run/run_metrics.hpp"
 
 namespace goodput {
 
@@ -56,13 +58,30 @@ std::string schema_text() {
   return s.str();
 }
 
+std::string metrics_text() {
+  std::ostringstream s;
+  s << "## Metrics\n\n"
+    << "### Per strategy (report.md/json/html, `goodput sweep --target METRIC>=X`)\n\n"
+    << "Mean and 95% CI over the runs of each strategy.\n\n"
+    << "| name | unit | meaning |\n|---|---|---|\n";
+  for (const StrategyMetric& m : strategy_metrics())
+    s << "| `" << m.name << "` | " << m.unit << " | " << m.doc << " |\n";
+  s << "\n### Per run (`runs.csv`, sweep point records)\n\n"
+    << "| name | unit | meaning |\n|---|---|---|\n";
+  for (const RunMetricField& f : run_metric_fields())
+    s << "| `" << f.name << "` | " << f.unit << " | " << f.doc << " |\n";
+  s << "\n";
+  return s.str();
+}
+
 }  // namespace
 
 std::string describe(const std::string& topic) {
   if (topic == "strategies") return strategies_text();
   if (topic == "failure-models") return failure_models_text();
   if (topic == "schema") return schema_text();
-  return schema_text() + failure_models_text() + strategies_text();
+  if (topic == "metrics") return metrics_text();
+  return schema_text() + failure_models_text() + strategies_text() + metrics_text();
 }
 
 }  // namespace goodput

@@ -176,9 +176,9 @@ int main(int argc, char** argv) {
 
   std::string topic;
   auto* desc = app.add_subcommand(
-      "describe", "print the accepted scenario keys, strategies and failure models");
-  desc->add_option("topic", topic, "strategies | failure-models | schema")
-      ->check(CLI::IsMember({"strategies", "failure-models", "schema"}));
+      "describe", "print the accepted scenario keys, strategies, failure models and metrics");
+  desc->add_option("topic", topic, "strategies | failure-models | schema | metrics")
+      ->check(CLI::IsMember({"strategies", "failure-models", "schema", "metrics"}));
 
   goodput::ExplainArgs explain_args;
   auto* explain = goodput::add_explain_step(app, explain_args);
