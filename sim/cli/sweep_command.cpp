@@ -11,13 +11,13 @@
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
-#include "sim/report/goal_seek.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
-#include "sim/report/seek_html.hpp"
-#include "sim/report/sweep_runner.hpp"
-#include "sim/report/sweep_text.hpp"
 #include "sim/run/work_budget.hpp"
+#include "sim/sweep/goal_seek.hpp"
+#include "sim/sweep/seek_html.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+#include "sim/sweep/sweep_text.hpp"
 
 namespace goodput {
 

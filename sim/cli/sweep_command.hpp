@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/report/sweep_runner.hpp"
+#include "sim/sweep/sweep_runner.hpp"
 
 namespace goodput {
 

@@ -11,8 +11,8 @@
 
 #include "models/scenario/scenario_loader.hpp"
 #include "sim/core/error.hpp"
-#include "sim/report/point_record.hpp"
 #include "sim/run/run_plan.hpp"
+#include "sim/sweep/point_record.hpp"
 
 namespace goodput::mpi {
 

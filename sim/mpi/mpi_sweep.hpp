@@ -19,7 +19,7 @@
 #include <string>
 #include <thread>
 
-#include "sim/report/sweep_runner.hpp"
+#include "sim/sweep/sweep_runner.hpp"
 
 namespace goodput::mpi {
 

@@ -65,6 +65,13 @@ std::int64_t spare_gpus(const RunPlan& plan);
 // /report/spare_gpu_hour_price, every other GPU at gpu_hour_price (from gpu_capex when given).
 double cluster_price_per_hour(const RunPlan& plan);
 
+// Time in state: the badput buckets grouped into four states, each a share of wall time
+// (ideal-time equivalents summing with Goodput to 1). running = Goodput; degraded =
+// DEGRADED_CAPACITY + RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and
+// rolled-back work; waiting = WAITING_FOR_CAPACITY.
+inline constexpr std::array<const char*, 4> kStates = {"running", "degraded", "stalled", "waiting"};
+std::array<double, 4> time_in_state(const StrategySummary& s);
+
 // A run's facility energy in kWh: (GPU-hours the job held + idle_power_fraction x idle healthy
 // GPU-hours + boost's extra GPU-TDP-hours) x gpu_power_kw x pue; failed GPUs draw nothing.
 double energy_kwh(const Scenario& scenario, std::int64_t cluster_gpus, const RunMetrics& m);

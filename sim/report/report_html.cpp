@@ -222,14 +222,6 @@ std::string tables(const Report& rep) {
 
 }  // namespace
 
-std::array<double, 4> time_in_state(const StrategySummary& s) {
-  auto b = [&](Bucket k) { return s.badput[static_cast<std::size_t>(k)].mean; };
-  return {s.goodput.mean, b(Bucket::DegradedCapacity) + b(Bucket::ReshardOverhead),
-          b(Bucket::WastedProgress) + b(Bucket::InfrastructureRecovery) +
-              b(Bucket::CheckpointSave) + b(Bucket::CheckpointRestore),
-          b(Bucket::WaitingForCapacity)};
-}
-
 std::string report_html(const Report& rep) {
   const Scenario& sc = rep.plan->scenario;
   std::ostringstream intro;

@@ -27,6 +27,14 @@ double energy_kwh(const Scenario& sc, std::int64_t cluster_gpus, const RunMetric
          sc.gpu_power_kw * sc.pue;
 }
 
+std::array<double, 4> time_in_state(const StrategySummary& s) {
+  auto b = [&](Bucket k) { return s.badput[static_cast<std::size_t>(k)].mean; };
+  return {s.goodput.mean, b(Bucket::DegradedCapacity) + b(Bucket::ReshardOverhead),
+          b(Bucket::WastedProgress) + b(Bucket::InfrastructureRecovery) +
+              b(Bucket::CheckpointSave) + b(Bucket::CheckpointRestore),
+          b(Bucket::WaitingForCapacity)};
+}
+
 std::int64_t spare_gpus(const RunPlan& plan) {
   return std::min<std::int64_t>(
       static_cast<std::int64_t>(plan.scenario.spare_domains) * plan.topology->gpus_per_domain(),

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/scenario/scenario_loader.hpp"
-#include "sim/report/sweep_runner.hpp"
+#include "sim/sweep/sweep_runner.hpp"
 
 namespace goodput::test {
 

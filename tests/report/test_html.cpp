@@ -12,6 +12,7 @@
 #include "sim/report/report_html.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/run/monte_carlo.hpp"
+#include "sim/sweep/sweep_html.hpp"
 #include "support.hpp"
 
 using namespace goodput;

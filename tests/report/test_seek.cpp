@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
-#include "sim/report/goal_seek.hpp"
+#include "sim/sweep/goal_seek.hpp"
 #include "support.hpp"
 
 using namespace goodput;

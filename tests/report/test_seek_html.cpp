@@ -2,7 +2,7 @@
 // to try; the HTML section shows the target, the answer or the reason, and every evaluation.
 #include <doctest/doctest.h>
 
-#include "sim/report/seek_html.hpp"
+#include "sim/sweep/seek_html.hpp"
 
 using namespace goodput;
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/report/sweep_report.hpp"
+#include "sim/sweep/sweep_report.hpp"
 
 namespace goodput {
 

@@ -1,4 +1,4 @@
-#include "sim/report/sweep_report.hpp"
+#include "sim/sweep/sweep_report.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,12 +11,13 @@
 
 #include "sim/core/error.hpp"
 #include "sim/report/command_record.hpp"
-#include "sim/report/goal_seek.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/runs_csv.hpp"
-#include "sim/report/seek_html.hpp"
 #include "sim/report/text_util.hpp"
+#include "sim/sweep/goal_seek.hpp"
+#include "sim/sweep/seek_html.hpp"
+#include "sim/sweep/sweep_html.hpp"
 
 namespace goodput {
 

@@ -1,6 +1,8 @@
-// A sweep's report.html (report_html.hpp): Goodput against each axis (small multiples for
+// A sweep's report.html (sweep_html.hpp): Goodput against each axis (small multiples for
 // several axes), the leading strategy per cell for two axes, goal seek, and badput and time in
 // state per point.
+#include "sim/sweep/sweep_html.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <sstream>
@@ -10,9 +12,9 @@
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/report_html.hpp"
-#include "sim/report/seek_html.hpp"
 #include "sim/report/text_util.hpp"
 #include "sim/report/vega_lite.hpp"
+#include "sim/sweep/seek_html.hpp"
 
 namespace goodput {
 

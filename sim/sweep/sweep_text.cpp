@@ -1,4 +1,4 @@
-#include "sim/report/sweep_text.hpp"
+#include "sim/sweep/sweep_text.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -1,9 +1,9 @@
-#include "sim/report/seek_html.hpp"
+#include "sim/sweep/seek_html.hpp"
 
 #include <sstream>
 
-#include "sim/report/goal_seek.hpp"
 #include "sim/report/strategy_metrics.hpp"
+#include "sim/sweep/goal_seek.hpp"
 
 namespace goodput {
 

@@ -1,4 +1,4 @@
-#include "sim/report/sweep_runner.hpp"
+#include "sim/sweep/sweep_runner.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,9 +8,9 @@
 
 #include "sim/core/parallel_for.hpp"
 #include "sim/report/output_dir.hpp"
-#include "sim/report/point_record.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
+#include "sim/sweep/point_record.hpp"
 
 namespace goodput {
 

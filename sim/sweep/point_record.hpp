@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/report/sweep_report.hpp"
+#include "sim/sweep/sweep_report.hpp"
 
 namespace goodput {
 

@@ -1,4 +1,4 @@
-#include "sim/report/point_record.hpp"
+#include "sim/sweep/point_record.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "sim/report/goal_seek.hpp"
+#include "sim/sweep/goal_seek.hpp"
 
 #include <cctype>
 #include <cmath>
