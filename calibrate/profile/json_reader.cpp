@@ -6,23 +6,6 @@
 
 namespace goodput::calib {
 
-std::string pointer_append(const std::string& pointer, const std::string& key) {
-  std::string escaped;
-  for (char c : key) {
-    if (c == '~')
-      escaped += "~0";
-    else if (c == '/')
-      escaped += "~1";
-    else
-      escaped += c;
-  }
-  return pointer + "/" + escaped;
-}
-
-std::string pointer_append(const std::string& pointer, std::size_t index) {
-  return pointer + "/" + std::to_string(index);
-}
-
 ObjectReader::ObjectReader(const nlohmann::json& value, std::string file, std::string pointer)
     : value_(value), file_(std::move(file)), pointer_(std::move(pointer)) {
   if (!value_.is_object()) {

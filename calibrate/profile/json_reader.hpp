@@ -11,10 +11,11 @@
 #include <set>
 #include <string>
 
+#include "sim/core/json_pointer.hpp"
+
 namespace goodput::calib {
 
-std::string pointer_append(const std::string& pointer, const std::string& key);
-std::string pointer_append(const std::string& pointer, std::size_t index);
+// pointer_append (sim/core/json_pointer.hpp) builds the locators of errors.
 
 class ObjectReader {
  public:

@@ -29,9 +29,8 @@ std::vector<std::string> split_csv_line(std::string_view line, const std::string
 std::optional<double> parse_number(std::string_view text);
 // The whole text must be an unsigned decimal integer that fits in 32 bits.
 std::optional<std::uint32_t> parse_index(std::string_view text);
-std::string quote_text(std::string_view text);      // 'text', shortened when long
-std::string describe_json(const Json& value);       // "string \"abc\"", "number 3", ...
-std::string pointer_token(const std::string& key);  // RFC 6901 escaping of one token
+std::string quote_text(std::string_view text);  // 'text', shortened when long
+std::string describe_json(const Json& value);   // "string \"abc\"", "number 3", ...
 Json parse_json(const std::string& path, const std::string& text);
 // Locator of one field of an event's record: the record's "line N" for CSV formats, the
 // record's pointer and the format's key ("/7/time_hours", "/7/event_time") for JSON formats.

@@ -5,6 +5,7 @@
 
 #include "models/trace/detail.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_pointer.hpp"
 
 namespace goodput::trace::detail {
 
@@ -117,7 +118,7 @@ std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::st
       bool known = false;
       for (const char* c : kColumns) known = known || key == c;
       if (!known) {
-        throw InputError(path, ptr + "/" + pointer_token(key),
+        throw InputError(path, pointer_append(ptr, key),
                          std::string("expected only the keys ") + kColumnList +
                              ", found unknown key " + quote_text(key));
       }

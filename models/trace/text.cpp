@@ -136,20 +136,6 @@ std::string describe_json(const Json& value) {
   return std::string(value.type_name()) + " " + json_show(value);
 }
 
-std::string pointer_token(const std::string& key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 Json parse_json(const std::string& path, const std::string& text) {
   return parse_json_text(text, path);
 }

@@ -6,25 +6,13 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_pointer.hpp"
 #include "sim/core/json_text.hpp"
 #include "sim/core/suggest.hpp"
 
 namespace goodput {
 
 namespace {
-
-std::string escape_pointer_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
 
 std::string json_kind(const Json& v) {
   if (v.is_null()) return "null";
@@ -102,11 +90,11 @@ ParamReader::ParamReader(const Json& in, const ParamSection& section, std::strin
         valid += (valid.empty() ? "" : ", ") + p.key;
         keys.push_back(p.key);
       }
-      throw InputError(file_, pointer_ + "/" + escape_pointer_token(key),
+      throw InputError(file_, pointer_append(pointer_, key),
                        "unknown key '" + key + "' in " + section.name + did_you_mean(key, keys) +
                            " (valid keys: " + valid + ")");
     }
-    validate(*d, value, pointer_ + "/" + escape_pointer_token(key));
+    validate(*d, value, pointer_append(pointer_, key));
   }
   for (const auto& d : section.params) {
     const bool given = in.contains(d.key);
@@ -204,7 +192,7 @@ const ParamDecl& ParamReader::decl(const std::string& key) const {
 }
 
 std::string ParamReader::pointer(const std::string& key) const {
-  return pointer_ + "/" + escape_pointer_token(key);
+  return pointer_append(pointer_, key);
 }
 
 InputError ParamReader::error(const std::string& key, const std::string& message) const {

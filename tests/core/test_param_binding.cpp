@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/ntp_strategy.hpp"
+#include "sim/core/json_pointer.hpp"
 #include "sim/core/param_binding.hpp"
 
 using namespace goodput;
@@ -150,4 +152,19 @@ TEST_CASE("an absent optional row leaves its field, a required row has no defaul
   p = filled(bound, Json{{"count", 5}, {"share", 0.25}});
   CHECK(p.share == 0.25);
   CHECK_THROWS_AS(filled(bound, Json::object()), InputError);  // count is required
+}
+
+// Error locators escape keys as RFC 6901 tokens, and parse back to the same key.
+TEST_CASE("JSON-pointer locators: one escaper, round trip") {
+  CHECK(pointer_token("a/b~c") == "a~1b~0c");
+  CHECK(pointer_token("~1") == "~01");
+  CHECK(pointer_append("/strategies", "x/y") == "/strategies/x~1y");
+  CHECK(pointer_append("", "k") == "/k");
+  CHECK(pointer_append("/gemm", std::size_t{3}) == "/gemm/3");
+  for (const std::string key : {"plain", "a/b", "~", "~1/~0", ""}) {
+    CAPTURE(key);
+    const nlohmann::json::json_pointer p(pointer_append("/root", key));
+    CHECK(p.back() == key);
+    CHECK(p.parent_pointer().to_string() == "/root");
+  }
 }
