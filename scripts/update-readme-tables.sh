@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Rewrites the parameter tables in README.md between the <!-- describe:TOPIC --> markers from
-# `goodput describe TOPIC`, the same declarations the loader uses. Usage: SCRIPT GOODPUT_BINARY
-# [--check] (check: exit 1 if README.md is out of date, change nothing).
+# Rewrites the generated tables of README.md and calibrate/README.md between the
+# <!-- describe:TOPIC --> markers from `goodput describe TOPIC`, the same declarations the
+# loaders use. Usage: SCRIPT GOODPUT_BINARY [--check] (check: exit 1 if a README is out of
+# date, change nothing).
 set -euo pipefail
 bin=$1; mode=${2:-write}
-readme="$(dirname "$0")/../README.md"
-tmp=$(mktemp)
-python3 - "$bin" "$readme" "$tmp" <<'PY'
+root="$(dirname "$0")/.."
+status=0
+for readme in "$root/README.md" "$root/calibrate/README.md"; do
+  tmp=$(mktemp)
+  python3 - "$bin" "$readme" "$tmp" <<'PY'
 import re, subprocess, sys
 bin_, readme, out = sys.argv[1:4]
 text = open(readme).read()
@@ -17,11 +20,17 @@ def repl(m):
 text = re.sub(r"<!-- describe:([a-z-]+) -->.*?<!-- /describe:\1 -->", repl, text, flags=re.S)
 open(out, "w").write(text)
 PY
-if [ "$mode" = "--check" ]; then
-  if ! diff -q "$readme" "$tmp" >/dev/null; then
-    echo "README.md parameter tables are out of date: run scripts/update-readme-tables.sh $bin"; diff "$readme" "$tmp" | head -20; rm -f "$tmp"; exit 1
+  if [ "$mode" = "--check" ]; then
+    if ! diff -q "$readme" "$tmp" >/dev/null; then
+      echo "$(realpath --relative-to="$root" "$readme") generated tables are out of date: run scripts/update-readme-tables.sh $bin"
+      diff "$readme" "$tmp" | head -20
+      status=1
+    fi
+    rm -f "$tmp"
+  else
+    cat "$tmp" > "$readme"  # keeps the file's mode
+    rm -f "$tmp"
   fi
-  rm -f "$tmp"; echo "README tables up to date"
-else
-  mv "$tmp" "$readme"
-fi
+done
+if [ "$mode" = "--check" ] && [ "$status" = 0 ]; then echo "README tables up to date"; fi
+exit "$status"

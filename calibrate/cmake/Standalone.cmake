@@ -1,7 +1,8 @@
 # Standalone configuration of calibrate/ (cmake -S calibrate -B build-calib), for machines that
 # have CUDA, cmake and ninja but none of the Debian packages the root build needs. Provides
 # what the root CMakeLists.txt would: C++20, the CUDA decision (GOODPUT_HAVE_CUDA),
-# goodput_warnings, goodput_core, nlohmann_json, CLI11 and (optionally) doctest.
+# goodput_warnings, goodput_core (the part calibrate uses), nlohmann_json, CLI11 and (optionally)
+# doctest.
 
 set(_goodput_repo_root "${CMAKE_CURRENT_SOURCE_DIR}/..")
 set(GOODPUT_THIRD_PARTY_INCLUDE "${_goodput_repo_root}/third_party/include" CACHE PATH
@@ -10,10 +11,6 @@ set(GOODPUT_THIRD_PARTY_INCLUDE "${_goodput_repo_root}/third_party/include" CACH
 # C++20, the options, goodput_warnings and the CUDA decision, as in the root build.
 set(GOODPUT_DEFAULT_CUDA_ARCHITECTURES 90 100)
 include("${_goodput_repo_root}/cmake/goodput_common.cmake")
-
-# sim/core/error.hpp lives at the repository root, as in the root build.
-add_library(goodput_core INTERFACE)
-target_include_directories(goodput_core INTERFACE "${_goodput_repo_root}")
 
 # A header-only dependency: the installed package, else its vendored headers (HEADER under
 # GOODPUT_THIRD_PARTY_INCLUDE) as the imported TARGET; neither is fatal, naming APT.
@@ -35,6 +32,15 @@ endfunction()
 goodput_header_package(nlohmann_json 3.10 nlohmann/json.hpp nlohmann_json::nlohmann_json
                        nlohmann-json3-dev)
 goodput_header_package(CLI11 2.1 CLI/CLI.hpp CLI11::CLI11 libcli11-dev)  # the tools' arguments
+
+# The part of goodput_core the profile library uses: the strict reader of declared parameters
+# (sim/core/params.*, which reads profiles) and what it needs, from the root build's sources;
+# headers at the repository root, as there.
+add_library(goodput_core STATIC "${_goodput_repo_root}/sim/core/params.cpp"
+                                "${_goodput_repo_root}/sim/core/json_text.cpp")
+target_include_directories(goodput_core PUBLIC "${_goodput_repo_root}")
+target_link_libraries(goodput_core PUBLIC nlohmann_json::nlohmann_json PRIVATE goodput_warnings)
+target_compile_features(goodput_core PUBLIC cxx_std_20)
 
 # doctest: an installed package, else the vendored header (+ vendored doctest.cmake if any).
 if(GOODPUT_BUILD_TESTS)

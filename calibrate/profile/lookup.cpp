@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "calibrate/profile/fit.hpp"
-#include "calibrate/profile/json_reader.hpp"
+#include "sim/core/json_pointer.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "sim/core/error.hpp"
 

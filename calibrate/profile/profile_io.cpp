@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "calibrate/profile/fit.hpp"
-#include "calibrate/profile/json_reader.hpp"
+#include "sim/core/json_pointer.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/profile_json.hpp"
 #include "sim/core/atomic_file.hpp"

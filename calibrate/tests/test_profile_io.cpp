@@ -90,7 +90,29 @@ TEST_CASE("load errors carry the JSON pointer") {
 
   doc = profile_doc();
   doc["settings"]["analytical_model"] = doc["settings"]["measurement"];
-  CHECK(load_error_locator(doc, dir) == "/settings/analytical_model/gpu");
+  CHECK(load_error_locator(doc, dir) == "/settings/analytical_model/cublaslt_workspace_bytes");
+
+  doc = profile_doc();
+  doc["settings"]["analytical_model"] = nullptr;
+  doc["settings"]["measurement"] = nullptr;
+  CHECK(load_error_locator(doc, dir) == "/settings/measurement");
+
+  doc = profile_doc();
+  doc["ceilings"]["gemm_tflops"] = 0.0;  // a ceiling must be > 0
+  CHECK(load_error_locator(doc, dir) == "/ceilings/gemm_tflops");
+
+  doc = profile_doc();
+  doc["device"]["l2_bytes"] = nullptr;  // nullable: null is valid
+  doc["device"]["sm_count"] = nullptr;  // not nullable
+  CHECK(load_error_locator(doc, dir) == "/device/sm_count");
+
+  doc = profile_doc();
+  doc["gemm"][2]["tp"][0] = 2.5;
+  CHECK(load_error_locator(doc, dir) == "/gemm/2/tp/0");
+
+  doc = profile_doc();
+  doc.erase("fit");  // a required section
+  CHECK(load_error_locator(doc, dir) == "/fit");
 
   doc = profile_doc();
   CHECK(load_error_locator(doc, dir).empty());

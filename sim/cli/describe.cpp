@@ -1,7 +1,9 @@
 #include "sim/cli/describe.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
+#include "calibrate/profile/profile_schema.hpp"
 #include "models/failures/failure_presets.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
@@ -74,14 +76,45 @@ std::string metrics_text() {
   return s.str();
 }
 
+std::string profile_text() {
+  std::ostringstream s;
+  s << "## Calibration profile format (`schema_version` 1)\n\n"
+    << "Every key is required; `or null` marks those that may be null. Unknown keys are "
+       "errors.\n\n";
+  for (const auto& placed : calib::profile_sections::all())
+    section(s, placed.pointer, *placed.section);
+  return s.str();
+}
+
+struct Topic {
+  const char* name;
+  std::string (*text)();
+};
+constexpr Topic kTopics[] = {{"schema", schema_text},
+                             {"failure-models", failure_models_text},
+                             {"strategies", strategies_text},
+                             {"metrics", metrics_text},
+                             {"profile", profile_text}};
+
 }  // namespace
 
+const std::vector<std::string>& describe_topics() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const Topic& t : kTopics) out.emplace_back(t.name);
+    return out;
+  }();
+  return names;
+}
+
 std::string describe(const std::string& topic) {
-  if (topic == "strategies") return strategies_text();
-  if (topic == "failure-models") return failure_models_text();
-  if (topic == "schema") return schema_text();
-  if (topic == "metrics") return metrics_text();
-  return schema_text() + failure_models_text() + strategies_text() + metrics_text();
+  std::string all;
+  for (const Topic& t : kTopics) {
+    if (topic == t.name) return t.text();
+    all += t.text();
+  }
+  if (!topic.empty()) throw std::invalid_argument("describe: unknown topic '" + topic + "'");
+  return all;
 }
 
 }  // namespace goodput

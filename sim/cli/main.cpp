@@ -175,10 +175,11 @@ int main(int argc, char** argv) {
   validate->add_option("files", validate_files, "scenario files")->required();
 
   std::string topic;
-  auto* desc = app.add_subcommand(
-      "describe", "print the accepted scenario keys, strategies, failure models and metrics");
-  desc->add_option("topic", topic, "strategies | failure-models | schema | metrics")
-      ->check(CLI::IsMember({"strategies", "failure-models", "schema", "metrics"}));
+  auto* desc = app.add_subcommand("describe",
+                                  "print the accepted scenario keys, strategies, failure models, "
+                                  "metrics and the calibration profile format");
+  desc->add_option("topic", topic, "one topic (all when absent)")
+      ->check(CLI::IsMember(goodput::describe_topics()));
 
   goodput::ExplainArgs explain_args;
   auto* explain = goodput::add_explain_step(app, explain_args);

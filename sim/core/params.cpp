@@ -28,9 +28,9 @@ std::string range_text(const ParamDecl& d) {
   std::ostringstream s;
   const bool lo = std::isfinite(d.min), hi = std::isfinite(d.max);
   if (lo && hi)
-    s << "[" << d.min << ", " << d.max << "]";
+    s << (d.min_exclusive ? "(" : "[") << d.min << ", " << d.max << "]";
   else if (lo)
-    s << ">= " << d.min;
+    s << (d.min_exclusive ? "> " : ">= ") << d.min;
   else if (hi)
     s << "<= " << d.max;
   return s.str();
@@ -44,7 +44,9 @@ const ParamDecl* ParamSection::find(const std::string& key) const {
   return nullptr;
 }
 
-std::string param_type_name(const ParamDecl& d) {
+namespace {
+
+std::string type_name(const ParamDecl& d) {
   switch (d.type) {
     case ParamType::Number:
       return "number";
@@ -65,10 +67,18 @@ std::string param_type_name(const ParamDecl& d) {
       return "list of objects";
     case ParamType::NumberList:
       return "list of numbers";
+    case ParamType::IntegerList:
+      return "list of integers";
     case ParamType::StringList:
       return "list of strings";
   }
   return "?";
+}
+
+}  // namespace
+
+std::string param_type_name(const ParamDecl& d) {
+  return d.nullable ? type_name(d) + " or null" : type_name(d);
 }
 
 ParamReader::ParamReader(const Json& in, const ParamSection& section, std::string file,
@@ -98,9 +108,9 @@ ParamReader::ParamReader(const Json& in, const ParamSection& section, std::strin
   }
   for (const auto& d : section.params) {
     const bool given = in.contains(d.key);
-    if (!given && d.default_value.is_null() && !d.optional && d.type != ParamType::Object &&
-        d.type != ParamType::ObjectList)
-      throw InputError(file_, pointer_.empty() ? "/" : pointer_,
+    if (!given && (d.required || (d.default_value.is_null() && !d.optional &&
+                                  d.type != ParamType::Object && d.type != ParamType::ObjectList)))
+      throw InputError(file_, pointer_append(pointer_, d.key),
                        "missing required key '" + d.key + "' (" + d.doc + ")");
     if (out_ && d.type != ParamType::Object && d.type != ParamType::ObjectList) {
       if (given)
@@ -117,9 +127,11 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
                      "expected " + what + ", found " + json_kind(v) +
                          (v.is_primitive() && !v.is_null() ? " (" + json_show(v) + ")" : ""));
   };
+  if (d.nullable && v.is_null()) return;
+  auto below = [&](double x) { return x < d.min || (d.min_exclusive && x == d.min); };
   auto check_range = [&](double x) {
     if (!std::isfinite(x)) fail("a finite number");
-    if (x < d.min || x > d.max)
+    if (below(x) || x > d.max)
       throw InputError(file_, ptr,
                        "value " + Json(x).dump() + " out of range " + range_text(d) +
                            (d.unit.empty() ? "" : " " + d.unit));
@@ -147,13 +159,12 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       if (!v.is_string()) fail("a string");
       break;
     case ParamType::Enum: {
-      if (!v.is_string()) fail("one of " + param_type_name(d));
+      if (!v.is_string()) fail("one of " + type_name(d));
       const auto s = v.get<std::string>();
       bool ok = false;
       for (const auto& c : d.choices) ok = ok || c == s;
       if (!ok)
-        throw InputError(file_, ptr,
-                         "unknown value '" + s + "' (valid: " + param_type_name(d) + ")");
+        throw InputError(file_, ptr, "unknown value '" + s + "' (valid: " + type_name(d) + ")");
       break;
     }
     case ParamType::Object:
@@ -169,8 +180,21 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
         if (!x.is_number())
           throw InputError(file_, ptr + "/" + std::to_string(i),
                            "expected a number, found " + json_kind(x));
-        if (x.get<double>() < d.min || x.get<double>() > d.max)
+        if (below(x.get<double>()) || x.get<double>() > d.max)
           throw InputError(file_, ptr + "/" + std::to_string(i),
+                           "value " + json_show(x) + " out of range " + range_text(d));
+      }
+      break;
+    case ParamType::IntegerList:
+      if (!v.is_array()) fail("a list of integers");
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const auto& x = v[i];
+        if (!x.is_number_integer())
+          throw InputError(file_, pointer_append(ptr, i),
+                           "expected an integer, found " + json_kind(x) +
+                               (x.is_primitive() && !x.is_null() ? " (" + json_show(x) + ")" : ""));
+        if (below(x.get<double>()) || x.get<double>() > d.max)
+          throw InputError(file_, pointer_append(ptr, i),
                            "value " + json_show(x) + " out of range " + range_text(d));
       }
       break;
@@ -203,6 +227,10 @@ InputError ParamReader::error(const std::string& key, const std::string& message
 bool ParamReader::present(const std::string& key) const {
   decl(key);
   return in_->contains(key);
+}
+
+bool ParamReader::is_null(const std::string& key) const {
+  return raw(key).is_null();
 }
 
 const Json& ParamReader::raw(const std::string& key) const {
@@ -244,6 +272,12 @@ std::string ParamReader::string(const std::string& key) const {
 std::vector<double> ParamReader::numbers(const std::string& key) const {
   std::vector<double> out;
   for (const auto& x : raw(key)) out.push_back(x.get<double>());
+  return out;
+}
+
+std::vector<std::int64_t> ParamReader::integers(const std::string& key) const {
+  std::vector<std::int64_t> out;
+  for (const auto& x : raw(key)) out.push_back(x.get<std::int64_t>());
   return out;
 }
 
@@ -292,7 +326,8 @@ std::string describe_section_markdown(const ParamSection& section) {
     std::string def =
         p.default_value.is_null() ? (p.optional ? "(none)" : "required") : p.default_value.dump();
     if (p.type == ParamType::Object || p.type == ParamType::ObjectList)
-      def = "see " + (p.nested ? p.nested->name : std::string("below"));
+      def = (p.required ? "required, see " : "see ") +
+            (p.nested ? p.nested->name : std::string("below"));
     s << "| `" << p.key << "` | " << param_type_name(p) << " | " << p.unit << " | " << def << " | "
       << range_text(p) << " | " << p.doc << " |\n";
   }

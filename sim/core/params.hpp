@@ -30,6 +30,7 @@ enum class ParamType {
   Object,
   ObjectList,
   NumberList,
+  IntegerList,
   StringList
 };
 
@@ -46,6 +47,9 @@ struct ParamDecl {
   std::string doc;
   const ParamSection* nested = nullptr;  // Object / ObjectList element schema (null: free-form)
   bool optional = false;                 // absent is allowed and has no default
+  bool nullable = false;       // null is a valid value (the key is still required unless defaulted)
+  bool required = false;       // must be given (an Object or ObjectList; absent is otherwise empty)
+  bool min_exclusive = false;  // the range excludes `min` (> min rather than >= min)
 };
 
 struct ParamSection {
@@ -67,11 +71,13 @@ class ParamReader {
   bool boolean(const std::string& key) const;
   std::string string(const std::string& key) const;  // String and Enum
   std::vector<double> numbers(const std::string& key) const;
+  std::vector<std::int64_t> integers(const std::string& key) const;
   std::vector<std::string> strings(const std::string& key) const;
   ParamReader object(const std::string& key) const;
   std::vector<ParamReader> objects(const std::string& key) const;
   const Json& raw(const std::string& key) const;  // the value as given (or the default)
   bool present(const std::string& key) const;     // given in the input (not defaulted)
+  bool is_null(const std::string& key) const;     // a nullable key given as null
 
   InputError error(const std::string& key, const std::string& message) const;
   const std::string& file() const { return file_; }
@@ -151,8 +157,29 @@ inline ParamDecl numbers(std::string key, std::string unit, Json def, double min
   return {std::move(key), ParamType::NumberList, std::move(unit), std::move(def), min, max, {},
           std::move(doc)};
 }
+inline ParamDecl integers(std::string key, std::string unit, Json def, double min, double max,
+                          std::string doc) {
+  return {std::move(key), ParamType::IntegerList, std::move(unit), std::move(def), min, max, {},
+          std::move(doc)};
+}
 inline ParamDecl optional(ParamDecl d) {
   d.optional = true;
+  return d;
+}
+// The value may be null (still required unless it has a default).
+inline ParamDecl nullable(ParamDecl d) {
+  d.nullable = true;
+  return d;
+}
+// Must be given: for objects and lists of objects, which are otherwise empty when absent.
+inline ParamDecl required(ParamDecl d) {
+  d.required = true;
+  d.default_value = Json();
+  return d;
+}
+// A number above `min`, not equal to it (e.g. > 0).
+inline ParamDecl above_min(ParamDecl d) {
+  d.min_exclusive = true;
   return d;
 }
 }  // namespace goodput::param

@@ -58,7 +58,7 @@ TEST_CASE("bad scenario values are reported with their JSON pointer") {
   CHECK(locator_of(with("/cost/model", "iteration")) == "/cost/model");  // needs /job/model
   Json missing = small_scenario();
   missing["job"].erase("tp");
-  CHECK(locator_of(missing) == "/job");
+  CHECK(locator_of(missing) == "/job/tp");
   Json trace = small_scenario();
   trace["failures"] = {{"model", "trace"}, {"trace", {{"path", "no-such-trace.csv"}}}};
   CHECK(locator_of(trace) == "/failures/trace/path");
