@@ -49,7 +49,7 @@ target_compile_options(goodput_calibrate_device PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
 target_link_libraries(goodput_calibrate_device
   PUBLIC goodput_calibration CUDA::cudart CUDA::cublas CUDA::cublasLt ${CMAKE_DL_LIBS}
-  PRIVATE goodput_calibrate_cli goodput_warnings)  # the progress bar
+  PRIVATE goodput_warnings)
 if(GOODPUT_HAVE_NCCL)
   target_compile_definitions(goodput_calibrate_device PRIVATE GOODPUT_HAVE_NCCL=1)
   target_include_directories(goodput_calibrate_device PRIVATE ${GOODPUT_NCCL_INCLUDE_DIR})

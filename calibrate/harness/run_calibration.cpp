@@ -4,7 +4,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "calibrate/cli/progress.hpp"
 #include "calibrate/harness/attention_bench.hpp"
 #include "calibrate/harness/bench_context.hpp"
 #include "calibrate/harness/device_info.hpp"
@@ -14,6 +13,7 @@
 #include "calibrate/profile/plan.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/profile_check.hpp"
+#include "sim/core/progress_line.hpp"
 
 namespace goodput::calib {
 namespace {
@@ -79,7 +79,10 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
   const bool nccl = nccl_status(device.device_count) == "measured";
   const int total = 2 + static_cast<int>(plan.gemm.size() + plan.reshard.size() +
                                          transfers.size() * (nccl ? 2 : 1));
-  Progress progress(total, stderr, stderr_is_tty());
+  ProgressLine progress(true);
+  progress.begin("measurements");
+  int done = 0;
+  auto step = [&](const std::string& result) { progress.step(++done, total, result); };
   progress.note("goodput-calibrate: " + device.name + " (device " + std::to_string(options.device) +
                 " of " + std::to_string(device.device_count) + "), " + std::to_string(total) +
                 " measurements" + (options.quick ? " (quick)" : ""));
@@ -94,11 +97,11 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     throw std::runtime_error(
         "the ceiling GEMM failed verification: this GPU or its cuBLAS is not trustworthy");
   }
-  progress.step(fmt("ceiling GEMM 8192^3: %.0f TFLOP/s", p.ceilings.gemm_tflops));
+  step(fmt("ceiling GEMM 8192^3: %.0f TFLOP/s", p.ceilings.gemm_tflops));
   if (bench_copy_ceiling(ctx, p.ceilings) != Verification::passed) {
     throw std::runtime_error("the ceiling copy failed verification: this GPU is not trustworthy");
   }
-  progress.step(fmt("ceiling copy 1 GiB: %.0f GB/s (read + write)", p.ceilings.copy_gbps));
+  step(fmt("ceiling copy 1 GiB: %.0f GB/s (read + write)", p.ceilings.copy_gbps));
   clocks.sample();
 
   int failed = 0;
@@ -106,19 +109,19 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     p.gemm.push_back(bench_gemm(ctx, job));
     clocks.sample();
     failed += p.gemm.back().verification == Verification::failed;
-    progress.step(gemm_progress(p.gemm.back()));
+    step(gemm_progress(p.gemm.back()));
   }
   for (const ReshardJob& job : plan.reshard) {
     p.reshard.push_back(bench_reshard(ctx, job));
     clocks.sample();
     failed += p.reshard.back().verification == Verification::failed;
-    progress.step(reshard_label(p.reshard.back()));
+    step(reshard_label(p.reshard.back()));
   }
   for (const ReshardJob& job : transfers) {
     for (ReshardEntry& e : bench_multi_gpu(ctx, job)) {
       failed += e.verification == Verification::failed;
       p.reshard.push_back(e);
-      progress.step(reshard_label(e));
+      step(reshard_label(e));
     }
   }
   progress.finish();

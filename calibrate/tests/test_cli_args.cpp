@@ -153,12 +153,3 @@ TEST_CASE("goodput-profile-analytical arguments") {
   CHECK_THROWS_AS(check_output_path("/dev/null"), InputError);
   std::filesystem::remove_all(dir);
 }
-
-#include "calibrate/cli/progress.hpp"
-
-TEST_CASE("progress bar formatting") {
-  CHECK(format_bar(0, 4, "qkv", 8) == "[        ] 0/4 qkv");
-  CHECK(format_bar(2, 4, "x", 8) == "[====    ] 2/4 x");
-  CHECK(format_bar(4, 4, "", 8) == "[========] 4/4 ");
-  CHECK(format_bar(9, 4, "", 4) == "[====] 9/4 ");
-}

@@ -12,7 +12,7 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/describe.hpp"
 #include "sim/cli/explain_step.hpp"
-#include "sim/cli/progress.hpp"
+#include "sim/core/progress_line.hpp"
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"

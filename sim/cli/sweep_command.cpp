@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
-#include "sim/cli/progress.hpp"
+#include "sim/core/progress_line.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"

@@ -16,18 +16,22 @@ namespace {
 
 // The strategy metrics (strategy_metrics.hpp) that report.json shows at the top level of each
 // strategy, under their own names; the others sit in their sections (badput, cluster_health,
-// mechanisms_paid) or are derived (boosted_domain_share).
+// mechanisms_paid), named there by their metric names less the section's prefix, or are derived
+// (boosted_domain_share). Every value below is read through the metric table by name.
 constexpr const char* kTopLevelMetrics[] = {"goodput",          "ettr",
                                             "interruptions",    "failures",
                                             "job_failures",     "gpu_hours_down",
                                             "peak_failed_gpus", "spare_gpu_hours",
                                             "checkpoints",      "boost_energy_gpu_hours"};
 
-const StrategyMetric& top_level_metric(const char* name) {
+// The quantiles of failed GPUs in cluster_health, each the metric "failed_gpus_<q>".
+constexpr const char* kFailedGpuStats[] = {"mean", "p50", "p90", "p99"};
+
+const Summary& metric(const StrategySummary& s, const std::string& name) {
   const StrategyMetric* m = find_strategy_metric(name);
   if (m == nullptr)
-    throw std::logic_error(std::string("report.json metric '") + name + "' is no strategy metric");
-  return *m;
+    throw std::logic_error("report.json metric '" + name + "' is no strategy metric");
+  return m->get(s);
 }
 
 Json summary_json(const Summary& s) {
@@ -111,14 +115,14 @@ Json report_json(const Report& rep) {
   for (const auto& s : rep.strategies) {
     Json badput = Json::object(), badput_ci = Json::object();
     for (int b = 0; b < kBucketCount; ++b) {
-      badput[bucket_name(static_cast<Bucket>(b))] = s.badput[b].mean;
-      badput_ci[bucket_name(static_cast<Bucket>(b))] = s.badput[b].ci95;
+      const std::string name = bucket_name(static_cast<Bucket>(b));
+      badput[name] = metric(s, name).mean;
+      badput_ci[name] = metric(s, name).ci95;
     }
     Json& out = strategies[s.name];
     out = {{"params", sc.strategy(s.name)->params},
            {"checkpoint", checkpoint_json(plan.checkpointing(s.name))}};
-    for (const char* name : kTopLevelMetrics)
-      out[name] = summary_json(top_level_metric(name).get(s));
+    for (const char* name : kTopLevelMetrics) out[name] = summary_json(metric(s, name));
     out["badput"] = badput;
     out["badput_ci95"] = badput_ci;
     out["goodput_minus_winner"] = summary_json(s.difference_vs_winner);
@@ -132,15 +136,14 @@ Json report_json(const Report& rep) {
            ++k)
         above.push_back({{"failed_fraction_above", sc.failed_gpu_thresholds[k]},
                          {"time_share", summary_json(s.time_above_failed[k])}});
+      Json failed = Json::object();
+      for (const char* q : kFailedGpuStats)
+        failed[q] = summary_json(metric(s, std::string("failed_gpus_") + q));
       strategies[s.name]["cluster_health"] = {
-          {"failed_gpus",
-           {{"mean", summary_json(s.failed_gpus_mean)},
-            {"p50", summary_json(s.failed_gpus_p50)},
-            {"p90", summary_json(s.failed_gpus_p90)},
-            {"p99", summary_json(s.failed_gpus_p99)}}},
+          {"failed_gpus", failed},
           {"time_above_failed", above},
           {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
-          {"paused_hours", summary_json(s.paused_hours)}};
+          {"paused_hours", summary_json(metric(s, "paused_hours"))}};
     }
     if (sc.mode != RunMode::Snapshot && sc.train_hours > 0) {
       strategies[s.name]["time_to_train"] = {{"train_hours", sc.train_hours},
@@ -174,14 +177,16 @@ Json report_json(const Report& rep) {
     }
     if (sc.mode != RunMode::Snapshot) {
       Json paid = Json::object();
-      for (int k = 0; k < kMechanismCount; ++k)
-        paid[mechanism_name(static_cast<Mechanism>(k))] = {
-            {"count", summary_json(s.paid_count[k])},
-            {"stall_hours", summary_json(s.paid_stall_hours[k])}};
+      for (int k = 0; k < kMechanismCount; ++k) {
+        const std::string name = mechanism_name(static_cast<Mechanism>(k));
+        paid[name] = {{"count", summary_json(metric(s, name + "_count"))},
+                      {"stall_hours", summary_json(metric(s, name + "_stall_hours"))}};
+      }
       strategies[s.name]["mechanisms_paid"] = paid;
     }
     if (sc.mode == RunMode::Snapshot) {
-      strategies[s.name]["healthy_tp_groups_fraction"] = summary_json(s.healthy_tp_groups_fraction);
+      strategies[s.name]["healthy_tp_groups_fraction"] =
+          summary_json(metric(s, "healthy_tp_groups_fraction"));
       strategies[s.name]["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
     }
   }
