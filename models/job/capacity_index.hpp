@@ -21,18 +21,13 @@ class CapacityIndex {
 
   // Applies the health changes logged since the last call (rebuilds if the health was reset).
   void sync() {
-    const auto& log = health_->changed_domains();
-    if (cursor_ > log.size()) {
-      rebuild();
-      return;
-    }
-    for (; cursor_ < log.size(); ++cursor_) {
-      const std::uint32_t d = log[cursor_];
+    const bool current = cursor_.catch_up(*health_, [this](std::uint32_t d) {
       const std::uint32_t c = health_->healthy_in_domain(d) / tp_;
       if (c != cap_[d])
         tree_.add(d, static_cast<std::int64_t>(c) - static_cast<std::int64_t>(cap_[d]));
       cap_[d] = c;
-    }
+    });
+    if (!current) rebuild();
   }
 
   std::uint32_t cap(std::uint32_t d) const { return cap_[d]; }  // as of the last sync
@@ -52,14 +47,14 @@ class CapacityIndex {
       cap_[d] = health_->healthy_in_domain(d) / tp_;
       tree_.add(d, cap_[d]);
     }
-    cursor_ = health_->changed_domains().size();
+    cursor_.skip_to_end(*health_);
   }
 
   const ClusterHealth* health_;
   std::uint32_t tp_;
   std::vector<std::uint32_t> cap_;
   Fenwick<std::int64_t> tree_;  // over cap_
-  std::size_t cursor_ = 0;
+  HealthLogCursor cursor_;
 };
 
 }  // namespace goodput

@@ -55,4 +55,26 @@ class ClusterHealth {
   }
 };
 
+// One reader's position in ClusterHealth's change log. catch_up(health, f) calls f(domain) for
+// each entry logged since the last call and returns true; when the health was reset since
+// (the log is shorter than the position) it calls nothing and returns false, so the reader
+// rebuilds. Either way the position ends at the end of the log; skip_to_end after a rebuild.
+class HealthLogCursor {
+ public:
+  void skip_to_end(const ClusterHealth& health) { at_ = health.changed_domains().size(); }
+  template <class F>
+  bool catch_up(const ClusterHealth& health, F&& f) {
+    const auto& log = health.changed_domains();
+    if (at_ > log.size()) {
+      at_ = log.size();
+      return false;
+    }
+    for (; at_ < log.size(); ++at_) f(log[at_]);
+    return true;
+  }
+
+ private:
+  std::size_t at_ = 0;
+};
+
 }  // namespace goodput

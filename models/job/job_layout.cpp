@@ -26,17 +26,12 @@ void JobLayout::reset() {
   free_.reset(topology_->domains());
   used_.reset(topology_->domains());
   for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);
-  health_cursor_ = health_->changed_domains().size();
+  health_cursor_.skip_to_end(*health_);
 }
 
 void JobLayout::sync_health() {
-  const auto& log = health_->changed_domains();
-  if (health_cursor_ > log.size()) {  // the health was reset under us: rebuild
-    for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);
-  } else {
-    for (std::size_t i = health_cursor_; i < log.size(); ++i) index(log[i]);
-  }
-  health_cursor_ = log.size();
+  if (!health_cursor_.catch_up(*health_, [this](std::uint32_t d) { index(d); }))
+    for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);  // the health was reset
 }
 
 std::int64_t JobLayout::total_capacity() const {

@@ -93,7 +93,7 @@ class JobLayout {
   std::int64_t in_use_gpus_ = 0;
   std::vector<std::uint32_t> scratch_;
   DomainSet free_, used_;
-  std::size_t health_cursor_ = 0;  // entries of health_->changed_domains() already applied
+  HealthLogCursor health_cursor_;  // entries of health_->changed_domains() already applied
 };
 
 }  // namespace goodput

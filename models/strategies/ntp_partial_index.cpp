@@ -26,7 +26,7 @@ void NtpPartialIndex::rebuild() {
   for (auto& c : counts_) c.reset(n);
   rest_.assign(n, 0);
   for (std::uint32_t d = 0; d < n; ++d) place(d, health_->healthy_in_domain(d) % tp_);
-  cursor_ = health_->changed_domains().size();
+  cursor_.skip_to_end(*health_);
 }
 
 void NtpPartialIndex::place(std::uint32_t d, std::uint32_t rest) {
@@ -45,15 +45,9 @@ void NtpPartialIndex::place(std::uint32_t d, std::uint32_t rest) {
 }
 
 void NtpPartialIndex::sync() {
-  const auto& log = health_->changed_domains();
-  if (cursor_ > log.size()) {
+  if (!cursor_.catch_up(*health_,
+                        [this](std::uint32_t d) { place(d, health_->healthy_in_domain(d) % tp_); }))
     rebuild();
-    return;
-  }
-  for (; cursor_ < log.size(); ++cursor_) {
-    const std::uint32_t d = log[cursor_];
-    place(d, health_->healthy_in_domain(d) % tp_);
-  }
 }
 
 NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,

@@ -75,7 +75,7 @@ class NtpPartialIndex {
   std::vector<DomainSet> sets_;
   std::vector<Fenwick<std::int32_t>> counts_;  // counts_[i]: 1 per member of sets_[i]
   std::vector<std::uint16_t> rest_;            // per domain: h % tp as of the last sync
-  std::size_t cursor_ = 0;
+  HealthLogCursor cursor_;
 };
 
 // ntp_config(health, tp, pp, dp, o, cost, limit) from the indexes (both synced), valid while
