@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "calibrate/profile/fit.hpp"
-#include "sim/core/json_pointer.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_pointer.hpp"
 
 namespace goodput::calib {
 namespace {

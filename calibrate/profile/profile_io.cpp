@@ -3,11 +3,11 @@
 #include <sstream>
 
 #include "calibrate/profile/fit.hpp"
-#include "sim/core/json_pointer.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/profile_json.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_pointer.hpp"
 
 namespace goodput::calib {
 

@@ -9,9 +9,9 @@
 
 #include "models/scenario/scenario_loader.hpp"
 #include "sim/cli/command_line.hpp"
-#include "sim/core/progress_line.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/progress_line.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/sensitivity.hpp"
 #include "sim/run/work_budget.hpp"

@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
-#include "sim/core/progress_line.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/progress_line.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
