@@ -138,10 +138,7 @@ TimeStats read_time(const ParamReader& parent, Source source) {
 }
 
 Verification read_verification(const ParamReader& r) {
-  const std::string v = r.string("verification");
-  if (v == "passed") return Verification::passed;
-  if (v == "failed") return Verification::failed;
-  return Verification::not_applicable;
+  return enum_value(kVerificationNames, r.string("verification"));
 }
 
 GemmEntry read_gemm(const ParamReader& r, Source source) {
@@ -201,7 +198,7 @@ Profile from_json(const nlohmann::json& doc, const std::string& file) {
     throw r.error("schema_version", "unsupported schema version " +
                                         std::to_string(p.schema_version) + " (this build reads " +
                                         std::to_string(kProfileSchemaVersion) + ")");
-  p.source = r.string("source") == "measured" ? Source::measured : Source::analytical;
+  p.source = enum_value(kSourceNames, r.string("source"));
   p.generator = r.string("generator");
   p.device = read_device(r.object("device"));
   p.settings = read_settings(r.object("settings"), p.source);

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/profile/profile_types.hpp"
+
 namespace goodput::calib::profile_sections {
 
 namespace {
@@ -41,7 +43,7 @@ ParamDecl section(const char* key, const ParamSection& nested, const char* doc) 
 ParamDecl list(const char* key, const ParamSection& nested, const char* doc) {
   return required(objects(key, &nested, doc));
 }
-const std::vector<std::string> kVerification = {"passed", "failed", "not_applicable"};
+const std::vector<std::string> kVerification = enum_choices(kVerificationNames);
 
 }  // namespace
 
@@ -193,7 +195,7 @@ const ParamSection& gemm_entry() {
       {words("model", "the model (of models) the shape was taken from"),
        integers("tp", "GPUs", Json(), 1, 1'000'000, "TP degrees that run exactly this shape"),
        one_of("name", {"qkv", "attn_out", "mlp_up", "mlp_down", "attention"}, "which GEMM"),
-       one_of("pass", {"fwd", "bwd_data", "bwd_weight"}, "forward or backward pass"),
+       one_of("pass", enum_choices(kPassNames), "forward or backward pass"),
        count64("m", 1, "", "rows of C"), count64("n", 1, "", "columns of C"),
        count64("k", 1, "", "inner dimension"), count64("batch", 1, "", "batched GEMMs"),
        one_of("layout", {"TN", "NN", "NT", "-"}, "cuBLAS column-major operations"),
@@ -246,7 +248,7 @@ const ParamSection& profile() {
       "profile",
       "a calibration profile",
       {count32("schema_version", 1, "", "the format's version"),
-       one_of("source", {"measured", "analytical"}, "timed on a GPU, or modelled from a datasheet"),
+       one_of("source", enum_choices(kSourceNames), "timed on a GPU, or modelled from a datasheet"),
        words("generator", "e.g. \"goodput-calibrate 0.1.0\""),
        section("device", device(), "the GPU"), section("settings", settings(), "how it was made"),
        list("models", model(), "the models and TP ranges the shapes were taken from"),

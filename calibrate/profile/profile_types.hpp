@@ -12,6 +12,7 @@
 
 #include "calibrate/profile/settings.hpp"
 #include "calibrate/profile/shapes.hpp"
+#include "sim/core/enum_names.hpp"
 
 namespace goodput::calib {
 
@@ -20,6 +21,13 @@ inline constexpr const char* kCalibrationVersion = "0.1.0";
 
 enum class Source { measured, analytical };
 enum class Verification { passed, failed, not_applicable };
+// Their names in profiles, spelled once (enum_names.hpp).
+inline constexpr EnumName<Source> kSourceNames[] = {{Source::measured, "measured"},
+                                                    {Source::analytical, "analytical"}};
+inline constexpr EnumName<Verification> kVerificationNames[] = {
+    {Verification::passed, "passed"},
+    {Verification::failed, "failed"},
+    {Verification::not_applicable, "not_applicable"}};
 
 struct TimeStats {
   double median = 0.0, min = 0.0, max = 0.0, mean = 0.0;

@@ -130,19 +130,11 @@ ojson to_json(const FitStats& f) {
 }  // namespace
 
 std::string_view to_string(Source source) {
-  return source == Source::measured ? "measured" : "analytical";
+  return enum_name(kSourceNames, source);
 }
 
 std::string_view to_string(Verification v) {
-  switch (v) {
-    case Verification::passed:
-      return "passed";
-    case Verification::failed:
-      return "failed";
-    case Verification::not_applicable:
-      return "not_applicable";
-  }
-  return "?";
+  return enum_name(kVerificationNames, v);
 }
 
 nlohmann::ordered_json to_json(const Profile& p) {

@@ -6,23 +6,11 @@
 namespace goodput::calib {
 
 std::string_view to_string(Pass pass) {
-  switch (pass) {
-    case Pass::fwd:
-      return "fwd";
-    case Pass::bwd_data:
-      return "bwd_data";
-    case Pass::bwd_weight:
-      return "bwd_weight";
-  }
-  return "?";
+  return enum_name(kPassNames, pass);
 }
 
 Pass parse_pass(std::string_view text) {
-  if (text == "fwd") return Pass::fwd;
-  if (text == "bwd_data") return Pass::bwd_data;
-  if (text == "bwd_weight") return Pass::bwd_weight;
-  throw std::invalid_argument("unknown pass \"" + std::string(text) +
-                              "\" (valid: fwd, bwd_data, bwd_weight)");
+  return enum_value(kPassNames, text);
 }
 
 void validate(const ModelShape& s) {

@@ -11,9 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/enum_names.hpp"
+
 namespace goodput::calib {
 
 enum class Pass { fwd, bwd_data, bwd_weight };
+// The names of Pass in profiles and messages, spelled once (enum_names.hpp).
+inline constexpr EnumName<Pass> kPassNames[] = {
+    {Pass::fwd, "fwd"}, {Pass::bwd_data, "bwd_data"}, {Pass::bwd_weight, "bwd_weight"}};
 std::string_view to_string(Pass pass);
 Pass parse_pass(std::string_view text);  // throws std::invalid_argument listing valid names
 
