@@ -193,6 +193,8 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
           throw InputError(file_, pointer_append(ptr, i),
                            "expected an integer, found " + json_kind(x) +
                                (x.is_primitive() && !x.is_null() ? " (" + json_show(x) + ")" : ""));
+        if (std::abs(x.get<double>()) > kMaxExactInteger)
+          throw InputError(file_, pointer_append(ptr, i), "expected an integer of at most 2^53");
         if (below(x.get<double>()) || x.get<double>() > d.max)
           throw InputError(file_, pointer_append(ptr, i),
                            "value " + json_show(x) + " out of range " + range_text(d));

@@ -168,3 +168,60 @@ TEST_CASE("JSON-pointer locators: one escaper, round trip") {
     CHECK(p.parent_pointer().to_string() == "/root");
   }
 }
+
+namespace {
+
+// Where a ParamReader over `in` refuses it ("" when it accepts it).
+std::string refused_at(const ParamSection& section, const Json& in) {
+  try {
+    const ParamReader r(in, section, "f.json", "", nullptr);
+    for (const auto& d : section.params)
+      if (d.type == ParamType::Object && r.present(d.key) && !r.is_null(d.key))
+        (void)r.object(d.key);
+    return "";
+  } catch (const InputError& e) {
+    return e.locator();
+  }
+}
+
+}  // namespace
+
+// The declarations the calibration profile needs (profile_schema.cpp): null as a value, objects
+// that must be given, integer lists, ranges open at the bottom.
+TEST_CASE("nullable keys, required objects, integer lists, exclusive minimums") {
+  static const ParamSection inner{
+      "inner", "", {param::number("x", "", Json(), 0, param::kInf, "")}};
+  const ParamSection s{
+      "s",
+      "",
+      {param::nullable(param::integer("n", "", Json(), 0, param::kInf, "may be null")),
+       param::required(param::object("o", &inner, "must be given")),
+       param::integers("tp", "", Json(), 1, 64, "degrees"),
+       param::above_min(param::number("p", "", Json(), 0, param::kInf, "> 0"))}};
+  const Json ok = {{"n", nullptr}, {"o", {{"x", 1}}}, {"tp", {8, 6}}, {"p", 0.5}};
+  CHECK(refused_at(s, ok).empty());
+  const ParamReader r(ok, s, "f.json", "", nullptr);
+  CHECK(r.is_null("n"));
+  CHECK(r.integers("tp") == std::vector<std::int64_t>{8, 6});
+  auto with = [&](const std::string& key, const Json& v) {
+    Json j = ok;
+    j[key] = v;
+    return refused_at(s, j);
+  };
+  CHECK(with("n", 3).empty());
+  CHECK(with("n", "x") == "/n");
+  CHECK(with("p", 0.0) == "/p");  // > 0: zero is out
+  CHECK(with("p", 1e-9).empty());
+  CHECK(with("tp", Json::array({8, 2.5})) == "/tp/1");
+  CHECK(with("tp", Json::array({8, 0})) == "/tp/1");
+  CHECK(with("tp", Json::array({8, 65})) == "/tp/1");
+  CHECK(with("o", nullptr) == "/o");  // not nullable
+  Json missing = ok;
+  missing.erase("o");
+  CHECK(refused_at(s, missing) == "/o");  // a required object, named at its own key
+  missing = ok;
+  missing.erase("n");
+  CHECK(refused_at(s, missing) == "/n");  // nullable is not optional
+  CHECK(param_type_name(s.params[0]) == "integer or null");
+  CHECK(describe_section_markdown(s).find("| > 0 |") != std::string::npos);
+}
