@@ -21,6 +21,12 @@ void JobLayout::reset() {
   domain_in_use_.assign(topology_->domains(), 0);
   slots_per_domain_ = topology_->gpus_per_domain() / static_cast<std::uint32_t>(tp_) + 1;
   slot_members_.assign(static_cast<std::size_t>(topology_->domains()) * slots_per_domain_, 0);
+  // assign()'s scratch, one entry per slot (relabel_: per tag, 0 included), sized once.
+  order_.assign(slots_per_domain_, 0);
+  members_.assign(slots_per_domain_, 0);
+  target_.assign(slots_per_domain_, 0);
+  scratch_.assign(slots_per_domain_, 0);
+  relabel_.assign(slots_per_domain_ + 1, 0);
   total_assigned_ = 0;
   in_use_gpus_ = 0;
   free_.reset(topology_->domains());
@@ -82,56 +88,67 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   }
   const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
   const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
-  target_.assign(new_slots, static_cast<std::uint32_t>(tp_));
-  if (partial_degree) target_[groups] = partial_degree;
+  // The scratch is sized once (reset), for the most slots a domain can have: plain loops over
+  // the few slots in use, no vector resizing per call.
+  std::uint32_t* const target = target_.data();
+  std::uint32_t* const members = members_.data();
+  std::uint32_t* const order = order_.data();
+  std::uint32_t* const held = scratch_.data();
+  std::uint16_t* const relabel = relabel_.data();
+  for (std::uint32_t k = 0; k < new_slots; ++k) {
+    target[k] = static_cast<std::uint32_t>(tp_);
+    members[k] = 0;
+  }
+  if (partial_degree) target[groups] = partial_degree;
   // Members per old slot (kept in slot_members_); the fullest old slots become the new slots,
   // in order.
   std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
-  scratch_.assign(counts, counts + old_slots);
-  order_.resize(old_slots);
-  for (std::uint32_t k = 0; k < old_slots; ++k) order_[k] = k;
+  for (std::uint32_t k = 0; k < old_slots; ++k) {
+    held[k] = counts[k];
+    order[k] = k;
+  }
   // Stable insertion sort by members, descending (a domain has few slots; std::stable_sort
   // would allocate a buffer on every call).
   for (std::uint32_t i = 1; i < old_slots; ++i) {
-    const std::uint32_t k = order_[i];
+    const std::uint32_t k = order[i];
     std::uint32_t j = i;
-    for (; j > 0 && scratch_[order_[j - 1]] < scratch_[k]; --j) order_[j] = order_[j - 1];
-    order_[j] = k;
+    for (; j > 0 && held[order[j - 1]] < held[k]; --j) order[j] = order[j - 1];
+    order[j] = k;
   }
-  relabel_.assign(old_slots + 1, 0);  // old tag -> new tag (0: released)
+  for (std::uint32_t k = 0; k <= old_slots; ++k) relabel[k] = 0;  // old tag -> new (0: released)
   for (std::uint32_t i = 0; i < std::min(old_slots, new_slots); ++i)
-    relabel_[order_[i] + 1] = static_cast<std::uint16_t>(i + 1);
-  members_.assign(new_slots, 0);
+    relabel[order[i] + 1] = static_cast<std::uint16_t>(i + 1);
   // Relabel the tagged GPUs (domain_in_use_ of them: stop after the last).
   std::uint32_t tagged = domain_in_use_[domain];
   for (auto g = gpus.begin(); tagged > 0 && g != gpus.end(); ++g) {
     if (slot_[*g] == 0) continue;
     --tagged;
-    std::uint16_t tag = relabel_[slot_[*g]];
-    if (tag != 0 && members_[tag - 1] >= target_[tag - 1]) tag = 0;  // shrunk group: release extras
+    std::uint16_t tag = relabel[slot_[*g]];
+    if (tag != 0 && members[tag - 1] >= target[tag - 1]) tag = 0;  // shrunk group: release extras
     slot_[*g] = tag;
     if (tag == 0)
       --in_use_gpus_;
     else
-      ++members_[tag - 1];
+      ++members[tag - 1];
   }
   // Fill every slot up to its size from idle healthy GPUs, in index order.
   std::uint32_t k = 0;
   for (std::uint32_t g : gpus) {
-    while (k < new_slots && members_[k] >= target_[k]) ++k;
+    while (k < new_slots && members[k] >= target[k]) ++k;
     if (k == new_slots) break;
     if (slot_[g] == 0 && health_->up(g)) {
       slot_[g] = static_cast<std::uint16_t>(k + 1);
-      ++members_[k];
+      ++members[k];
       ++in_use_gpus_;
     }
   }
+  // Member counts of the new slots; the old slots past them empty (past both, already 0).
   std::uint32_t in_use = 0;
-  std::fill(counts, counts + slots_per_domain_, std::uint16_t{0});
   for (std::uint32_t slot = 0; slot < new_slots; ++slot) {
-    in_use += members_[slot];
-    counts[slot] = static_cast<std::uint16_t>(members_[slot]);
+    in_use += members[slot];
+    counts[slot] = static_cast<std::uint16_t>(members[slot]);
   }
+  for (std::uint32_t slot = new_slots; slot < old_slots; ++slot) counts[slot] = 0;
   domain_in_use_[domain] = in_use;
   total_assigned_ +=
       static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);

@@ -87,8 +87,8 @@ class JobLayout {
   std::vector<std::uint32_t> domain_in_use_;  // per domain, GPUs tagged to a group
   std::uint32_t slots_per_domain_ = 1;
   std::vector<std::uint16_t> slot_members_;  // [domain * slots_per_domain_ + slot]: GPUs tagged
-  std::vector<std::uint32_t> order_, members_, target_;
-  std::vector<std::uint16_t> relabel_;
+  std::vector<std::uint32_t> order_, members_, target_;  // assign()'s scratch, per slot
+  std::vector<std::uint16_t> relabel_;                   // assign()'s scratch, per tag
   std::int64_t total_assigned_ = 0;
   std::int64_t in_use_gpus_ = 0;
   std::vector<std::uint32_t> scratch_;

@@ -125,36 +125,39 @@ void NtpJob::reconfigure(bool planned, int from) {
   new_domains_ = false;
 }
 
-NtpJob::Candidate NtpJob::candidate(bool own) {
+void NtpJob::candidate(bool own, Candidate* c) {
   const JobSpec& j = scenario().job;
   const std::uint32_t all = ctx().health->topology().domains();
   const auto spares = static_cast<std::uint32_t>(std::max(0, scenario().spare_domains));
   const std::uint32_t limit = own ? all - std::min(all, spares) : all;
-  Candidate c;
-  c.own = own;
-  c.limit = limit;
-  c.covering = caps_->prefix(limit) >= static_cast<std::int64_t>(j.dp) * j.pp;
-  if (c.covering) {
-    c.rate = 1.0;
-    return c;
+  c->own = own;
+  c->limit = limit;
+  c->config = NtpConfig{};
+  c->choice.slot = 0;
+  c->choice.cut = 0;
+  c->choice.runs.clear();
+  c->covering = caps_->prefix(limit) >= static_cast<std::int64_t>(j.dp) * j.pp;
+  if (c->covering) {
+    c->rate = 1.0;
+    return;
   }
-  c.config = ntp_short_config(*caps_, *partial_index_, limit, j.tp, j.pp, j.dp, o_.layout,
-                              *cost_memo_, &c.choice);
-  c.rate = c.config.throughput * (1 - c.config.reshard);
-  if (j.fixed_batch && c.config.throughput < 1 - 1e-12)
-    c.rate = 0;  // would pause: short of the batch
-  return c;
+  c->config = ntp_short_config(*caps_, *partial_index_, limit, j.tp, j.pp, j.dp, o_.layout,
+                               *cost_memo_, &c->choice);
+  c->rate = c->config.throughput * (1 - c->config.reshard);
+  if (j.fixed_batch && c->config.throughput < 1 - 1e-12)
+    c->rate = 0;  // would pause: short of the batch
 }
 
-NtpJob::Candidate NtpJob::best_candidate() {
+const NtpJob::Candidate& NtpJob::best_candidate() {
   sync_indexes();
-  Candidate own = candidate(true);
-  if (scenario().spare_domains <= 0 || own.covering) return own;
-  Candidate any = candidate(false);
-  if (any.rate <= own.rate) return own;
-  if (own.rate <= 0 || ctx().job_faults_per_hour <= 0) return any;
+  candidate(true, &own_);
+  if (scenario().spare_domains <= 0 || own_.covering) return own_;
+  candidate(false, &any_);
+  if (any_.rate <= own_.rate) return own_;
+  if (own_.rate <= 0 || ctx().job_faults_per_hour <= 0) return any_;
   const double until_next_fault_s = 3600.0 / ctx().job_faults_per_hour;
-  return (any.rate - own.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any : own;
+  return (any_.rate - own_.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any_
+                                                                                        : own_;
 }
 
 void NtpJob::take(const Candidate& c) {
@@ -177,7 +180,7 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
                 layout.partial(d) == use_partial_[d];
   }
   if (!unchanged) {
-    Candidate next = best_candidate();
+    const Candidate& next = best_candidate();
     if (!next.covering && next.config.replicas == 0) {
       recover_by_restart(hit_domains);
       return;
@@ -216,7 +219,7 @@ void NtpJob::react_repair(const RepairImpact& impact) {
       least_stall_s += static_cast<double>(s.duration) / kMillisPerSecond;
     if ((1 - now_rate) * 3600.0 / ctx().job_faults_per_hour < least_stall_s) return;
   }
-  Candidate next = best_candidate();
+  const Candidate& next = best_candidate();
   const double gain = next.rate - now_rate;
   if (gain <= 1e-12) return;
   if (!waiting() && ctx().job_faults_per_hour > 0) {

@@ -50,10 +50,12 @@ class NtpJob final : public JobController {
     NtpPartialChoice choice;  // when not covering: the partial groups it takes
     double rate = 0;
   };
-  Candidate candidate(bool own);
+  // Fills *c (its buffers reused: no allocation per fault once warm).
+  void candidate(bool own, Candidate* c);
   // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
   // foreground spare swap-in before the next expected job fault (or keeps replicas alive).
-  Candidate best_candidate();
+  // One of own_/any_, valid until the next call.
+  const Candidate& best_candidate();
   void take(const Candidate& c);
   // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
   void reconfigure(bool planned, int from);
@@ -83,6 +85,7 @@ class NtpJob final : public JobController {
   std::unique_ptr<CapacityIndex> caps_;
   std::unique_ptr<NtpPartialIndex> partial_index_;
   std::unique_ptr<CostMemo> cost_memo_;  // this lane's lock-free front to ctx().cost
+  Candidate own_, any_;                  // best_candidate's two candidates
   bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
   // The layout is exactly the target of the last apply_layout: full groups below applied_cut_
   // (and some at it), the partial groups below it that applied_choice_ takes, with the health
