@@ -105,10 +105,16 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
     powers.assign(stages.size(), 1.0);
     double extra = 0;
     int boosted = 0;
+    int last_degree = 0;  // stages come in runs of equal degree: one power lookup per run
+    double last_power = 1.0;
     for (std::size_t i = 0; i < stages.size(); ++i) {
       const int deg = stages[i];
       if (deg >= tp) continue;
-      powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
+      if (deg != last_degree) {
+        last_degree = deg;
+        last_power = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
+      }
+      powers[i] = last_power;
       if (powers[i] > 1) {
         extra += (powers[i] - 1) * deg;
         ++boosted;
