@@ -131,15 +131,19 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     else
       ++members[tag - 1];
   }
-  // Fill every slot up to its size from idle healthy GPUs, in index order.
+  // Fill every slot up to its size from idle healthy GPUs, in index order. k: the first slot
+  // short of GPUs (it moves only when a GPU joins).
   std::uint32_t k = 0;
-  for (std::uint32_t g : gpus) {
+  auto next_short = [&] {
     while (k < new_slots && members[k] >= target[k]) ++k;
-    if (k == new_slots) break;
-    if (slot_[g] == 0 && health_->up(g)) {
-      slot_[g] = static_cast<std::uint16_t>(k + 1);
+  };
+  next_short();
+  for (auto g = gpus.begin(); k < new_slots && g != gpus.end(); ++g) {
+    if (slot_[*g] == 0 && health_->up(*g)) {
+      slot_[*g] = static_cast<std::uint16_t>(k + 1);
       ++members[k];
       ++in_use_gpus_;
+      next_short();
     }
   }
   // Member counts of the new slots; the old slots past them empty (past both, already 0).
@@ -171,15 +175,19 @@ std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32
   // GPUs in groups are healthy (release_down runs on every health change), so the domain's
   // idle healthy GPUs number healthy - in use: stop once they are all taken (or none exist).
   const std::uint32_t idle = health_->healthy_in_domain(domain) - domain_in_use_[domain];
+  // k: the first slot short of GPUs (it moves only when a GPU joins).
   std::uint32_t k = 0, added = 0;
-  for (std::uint32_t g = gpus.back() + 1; added < idle && g-- > gpus.front();) {
+  auto next_short = [&] {
     while (k < slots && counts[k] >= size(k)) ++k;
-    if (k == slots) break;
+  };
+  next_short();
+  for (std::uint32_t g = gpus.back() + 1; added < idle && k < slots && g-- > gpus.front();) {
     if (slot_[g] == 0 && health_->up(g)) {
       slot_[g] = static_cast<std::uint16_t>(k + 1);
       ++counts[k];
       ++in_use_gpus_;
       ++added;
+      next_short();
     }
   }
   return added;
