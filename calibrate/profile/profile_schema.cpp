@@ -3,279 +3,332 @@
 #include <string>
 #include <vector>
 
-#include "calibrate/profile/profile_types.hpp"
-
 namespace goodput::calib::profile_sections {
 
 namespace {
 
-using namespace goodput::param;
+constexpr double kInf = param::kInf;
 
-// Builders for the format's recurring shapes. Every key of a profile is required; `nullable`
-// marks those that may be null. count32 fills an int: the reader's integer32 refuses a value
-// above INT32_MAX by name.
-ParamDecl count32(const char* key, double min, const char* unit, const char* doc) {
-  return integer(key, unit, Json(), min, kInf, doc);
+// Row builders for the format's recurring shapes. Every key of a profile is required (none has
+// a default); nullable ones are marked where they are declared.
+template <class S>
+BoundParam<S> words(std::string S::*m, const char* key, const char* doc) {
+  return field::required(field::text(m, key, doc));
 }
-ParamDecl count64(const char* key, double min, const char* unit, const char* doc) {
-  return integer(key, unit, Json(), min, kInf, doc);
+template <class S>
+BoundParam<S> one_of(std::string S::*m, std::vector<std::string> choices, const char* key,
+                     const char* doc) {
+  return field::required(field::choice(m, std::move(choices), key, doc));
 }
-ParamDecl positive(const char* key, const char* unit, const char* doc) {
-  return above_min(number(key, unit, Json(), 0, kInf, doc));
+template <class S, class E, std::size_t N>
+BoundParam<S> one_of(E S::*m, const EnumName<E> (&names)[N], const char* key, const char* doc) {
+  return field::required(field::choice(m, names, key, doc));
 }
-ParamDecl non_negative(const char* key, const char* unit, const char* doc) {
-  return number(key, unit, Json(), 0, kInf, doc);
+template <class S>
+BoundParam<S> flag(bool S::*m, const char* key, const char* doc) {
+  return field::required(field::boolean(m, key, doc));
 }
-ParamDecl words(const char* key, const char* doc) {
-  return text(key, Json(), doc);
+// An integer >= min (an int member is refused above INT32_MAX by name).
+template <class S, class T>
+BoundParam<S> count(T S::*m, const char* key, double min, const char* unit, const char* doc) {
+  return field::required(field::integer(m, key, unit, min, kInf, doc));
 }
-ParamDecl flag(const char* key, const char* doc) {
-  ParamDecl d = boolean(key, false, doc);
-  d.default_value = Json();  // required, like every key of a profile
-  return d;
+template <class S>
+BoundParam<S> non_negative(double S::*m, const char* key, const char* unit, const char* doc) {
+  return field::required(field::number(m, key, unit, 0, kInf, doc));
 }
-ParamDecl one_of(const char* key, std::vector<std::string> choices, const char* doc) {
-  return choice(key, std::move(choices), Json(), doc);
+template <class S>
+BoundParam<S> positive(double S::*m, const char* key, const char* unit, const char* doc) {
+  BoundParam<S> p = non_negative(m, key, unit, doc);
+  p.decl.min_exclusive = true;
+  return p;
 }
-ParamDecl section(const char* key, const ParamSection& nested, const char* doc) {
-  return required(object(key, &nested, doc));
-}
-ParamDecl list(const char* key, const ParamSection& nested, const char* doc) {
-  return required(objects(key, &nested, doc));
-}
-const std::vector<std::string> kVerification = enum_choices(kVerificationNames);
 
-}  // namespace
-
-const ParamSection& clock_range() {
-  static const ParamSection s{
-      "clock range",
-      "a clock sampled during the run",
-      {non_negative("min", "MHz", "lowest sample"), non_negative("median", "MHz", "median sample"),
-       non_negative("max", "MHz", "highest sample")}};
+const BoundSection<ClockRange>& clock_range() {
+  using C = ClockRange;
+  static const BoundSection<C> s{"clock range",
+                                 "a clock sampled during the run",
+                                 {non_negative(&C::min, "min", "MHz", "lowest sample"),
+                                  non_negative(&C::median, "median", "MHz", "median sample"),
+                                  non_negative(&C::max, "max", "MHz", "highest sample")}};
   return s;
 }
 
-const ParamSection& clocks() {
-  static const ParamSection s{
+const BoundSection<Clocks>& clocks() {
+  using C = Clocks;
+  static const BoundSection<C> s{
       "clocks",
       "the device's clocks; the harness never changes them",
-      {nullable(count32("sm_max_mhz", 0, "MHz", "maximum SM clock (device attribute)")),
-       nullable(count32("mem_max_mhz", 0, "MHz", "maximum memory clock (device attribute)")),
-       nullable(section("sm_observed_mhz", clock_range(), "SM clock observed during the run")),
-       nullable(section("mem_observed_mhz", clock_range(), "memory clock observed during the run")),
-       one_of("observed_via", {"nvml", "none", "datasheet"},
+      {field::nullable_integer(&C::sm_max_mhz, "sm_max_mhz", "MHz", 0, kInf,
+                               "maximum SM clock (device attribute)"),
+       field::nullable_integer(&C::mem_max_mhz, "mem_max_mhz", "MHz", 0, kInf,
+                               "maximum memory clock (device attribute)"),
+       field::nullable_object(&C::sm_observed_mhz, clock_range(), "sm_observed_mhz",
+                              "SM clock observed during the run"),
+       field::nullable_object(&C::mem_observed_mhz, clock_range(), "mem_observed_mhz",
+                              "memory clock observed during the run"),
+       one_of(&C::observed_via, {"nvml", "none", "datasheet"}, "observed_via",
               "where the observed clocks come from (none: NVML absent)")}};
   return s;
 }
 
-const ParamSection& device() {
-  static const ParamSection s{
+const BoundSection<DeviceInfo>& device() {
+  using D = DeviceInfo;
+  static const BoundSection<D> s{
       "device",
       "the GPU the profile describes",
-      {words("name", "device name as the driver reports it"),
-       count32("sm_count", 0, "SMs", "streaming multiprocessors"),
-       count64("memory_bytes", 0, "bytes", "device memory"),
-       nullable(count64("l2_bytes", 0, "bytes", "L2 cache size")),
-       words("compute_capability", "e.g. \"9.0\""),
-       count32("device_count", 0, "GPUs", "visible devices (0 for an analytical profile)"),
-       section("clocks", clocks(), "maximum and observed clocks"),
-       nullable(count32("driver_version", 0, "", "CUDA driver version (e.g. 13000)")),
-       nullable(count32("cuda_runtime_version", 0, "", "CUDA runtime version")),
-       nullable(count32("cublas_version", 0, "", "cuBLAS version")),
-       nullable(count32("nccl_version", 0, "", "NCCL version (null: not built with NCCL)"))}};
+      {words(&D::name, "name", "device name as the driver reports it"),
+       count(&D::sm_count, "sm_count", 0, "SMs", "streaming multiprocessors"),
+       count(&D::memory_bytes, "memory_bytes", 0, "bytes", "device memory"),
+       field::nullable_integer(&D::l2_bytes, "l2_bytes", "bytes", 0, kInf, "L2 cache size"),
+       words(&D::compute_capability, "compute_capability", "e.g. \"9.0\""),
+       count(&D::device_count, "device_count", 0, "GPUs",
+             "visible devices (0 for an analytical profile)"),
+       field::object(&D::clocks, clocks(), "clocks", "maximum and observed clocks"),
+       field::nullable_integer(&D::driver_version, "driver_version", "", 0, kInf,
+                               "CUDA driver version (e.g. 13000)"),
+       field::nullable_integer(&D::cuda_runtime_version, "cuda_runtime_version", "", 0, kInf,
+                               "CUDA runtime version"),
+       field::nullable_integer(&D::cublas_version, "cublas_version", "", 0, kInf, "cuBLAS version"),
+       field::nullable_integer(&D::nccl_version, "nccl_version", "", 0, kInf,
+                               "NCCL version (null: not built with NCCL)")}};
   return s;
 }
 
-const ParamSection& stop() {
-  static const ParamSection s{
+const BoundSection<StopSettings>& stop() {
+  using T = StopSettings;
+  static const BoundSection<T> s{
       "stopping rule",
       "when the harness stops sampling an entry",
-      {count32("warmup_runs", 0, "runs", "untimed runs first"),
-       count32("min_samples", 1, "samples", "never judge convergence on fewer"),
-       count32("max_samples", 1, "samples", "hard cap on timed samples"),
-       positive("rel_stderr_target", "", "stop when stddev / sqrt(n) / median falls below this"),
-       positive("max_measured_s", "s", "cap on the sum of timed samples"),
-       positive("max_wall_s", "s", "cap on wall time per entry")}};
+      {count(&T::warmup_runs, "warmup_runs", 0, "runs", "untimed runs first"),
+       count(&T::min_samples, "min_samples", 1, "samples", "never judge convergence on fewer"),
+       count(&T::max_samples, "max_samples", 1, "samples", "hard cap on timed samples"),
+       positive(&T::rel_stderr_target, "rel_stderr_target", "",
+                "stop when stddev / sqrt(n) / median falls below this"),
+       positive(&T::max_measured_s, "max_measured_s", "s", "cap on the sum of timed samples"),
+       positive(&T::max_wall_s, "max_wall_s", "s", "cap on wall time per entry")}};
   return s;
 }
 
-const ParamSection& measurement() {
-  static const ParamSection s{
+const BoundSection<MeasureSettings>& measurement() {
+  using M = MeasureSettings;
+  static const BoundSection<M> s{
       "measurement",
       "how a measured profile was measured (null in an analytical profile)",
-      {flag("quick", "--quick was given (looser stopping rule)"),
-       section("stop", stop(), "the stopping rule"),
-       count64("l2_flush_bytes", 0, "bytes", "scratch swept before every sample to flush L2"),
-       count32("gemm_verify_points", 1, "points", "output elements checked per GEMM call"),
-       positive("gemm_verify_rtol", "", "relative tolerance of the GEMM check"),
-       non_negative("gemm_verify_atol_rel", "",
+      {flag(&M::quick, "quick", "--quick was given (looser stopping rule)"),
+       field::object(&M::stop, stop(), "stop", "the stopping rule"),
+       count(&M::l2_flush_bytes, "l2_flush_bytes", 0, "bytes",
+             "scratch swept before every sample to flush L2"),
+       count(&M::gemm_verify_points, "gemm_verify_points", 1, "points",
+             "output elements checked per GEMM call"),
+       positive(&M::gemm_verify_rtol, "gemm_verify_rtol", "",
+                "relative tolerance of the GEMM check"),
+       non_negative(&M::gemm_verify_atol_rel, "gemm_verify_atol_rel", "",
                     "absolute tolerance, relative to the sum of abs(a b)"),
-       count64("cublaslt_workspace_bytes", 0, "bytes", "cuBLASLt workspace"),
-       one_of("nccl", {"measured", "single_gpu", "not_built"},
+       count(&M::cublaslt_workspace_bytes, "cublaslt_workspace_bytes", 0, "bytes",
+             "cuBLASLt workspace"),
+       one_of(&M::nccl, {"measured", "single_gpu", "not_built"}, "nccl",
               "whether peer and NCCL all-to-all entries were measured"),
-       words("scenario", "the scenario whose shapes were measured, or \"builtin\"")}};
+       words(&M::scenario, "scenario", "the scenario whose shapes were measured, or \"builtin\"")}};
   return s;
 }
 
-const ParamSection& analytical_model() {
-  static const ParamSection s{
+const BoundSection<AnalyticalSettings>& analytical_model() {
+  using A = AnalyticalSettings;
+  static const BoundSection<A> s{
       "analytical model",
       "the datasheet model of an analytical profile (null in a measured profile)",
-      {words("gpu", "H100, H200, B200 or GB200"), words("datasheet", "citation of the peaks used"),
-       positive("e_max", "", "GEMM efficiency limit for large shapes"),
-       non_negative("d_half", "", "smallest GEMM dimension at which efficiency is e_max / 2"),
-       non_negative("launch_s", "s", "fixed per-kernel overhead"),
-       positive("hbm_efficiency", "", "share of the HBM peak a copy reaches")}};
+      {words(&A::gpu, "gpu", "H100, H200, B200 or GB200"),
+       words(&A::datasheet, "datasheet", "citation of the peaks used"),
+       positive(&A::e_max, "e_max", "", "GEMM efficiency limit for large shapes"),
+       non_negative(&A::d_half, "d_half", "",
+                    "smallest GEMM dimension at which efficiency is e_max / 2"),
+       non_negative(&A::launch_s, "launch_s", "s", "fixed per-kernel overhead"),
+       positive(&A::hbm_efficiency, "hbm_efficiency", "", "share of the HBM peak a copy reaches")}};
   return s;
 }
 
-const ParamSection& settings() {
-  static const ParamSection s{
+const BoundSection<Settings>& settings() {
+  using T = Settings;
+  static const BoundSection<T> s{
       "settings",
       "how the entries were produced; exactly one of measurement and analytical_model is set, "
       "by source",
-      {one_of("gemm_impl", {"cublasLt", "analytical"}, "GEMM implementation"),
-       one_of("attention_impl", {"cublas_causal_blocked", "cublas_strided_batched", "analytical"},
-              "attention implementation"),
-       words("attention_scope", "what the attention entries include"),
-       nullable(section("measurement", measurement(), "measurement settings")),
-       nullable(section("analytical_model", analytical_model(), "analytical model settings"))}};
+      {one_of(&T::gemm_impl, {"cublasLt", "analytical"}, "gemm_impl", "GEMM implementation"),
+       one_of(&T::attention_impl, {"cublas_causal_blocked", "cublas_strided_batched", "analytical"},
+              "attention_impl", "attention implementation"),
+       words(&T::attention_scope, "attention_scope", "what the attention entries include"),
+       field::nullable_object(&T::measurement, measurement(), "measurement",
+                              "measurement settings"),
+       field::nullable_object(&T::analytical_model, analytical_model(), "analytical_model",
+                              "analytical model settings")}};
   return s;
 }
 
-const ParamSection& model() {
-  static const ParamSection s{
+const BoundSection<ProfiledModel>& model() {
+  using P = ProfiledModel;
+  using M = ModelShape;
+  auto shape = [](BoundParam<M> p) { return field::within(&P::shape, std::move(p)); };
+  static const BoundSection<P> s{
       "model",
       "a model the shapes were taken from, and its TP range",
-      {words("name", "model name"), count32("hidden", 1, "", "hidden size"),
-       count32("heads", 1, "", "attention heads"), count32("kv_heads", 1, "", "key/value heads"),
-       count32("ffn", 1, "", "MLP inner size"),
-       flag("gated_mlp", "gated MLP (SwiGLU: two up projections)"),
-       count32("seq_len", 1, "tokens", "sequence length"),
-       count32("micro_batch", 1, "sequences", "micro-batch size"),
-       count32("tp_max", 1, "GPUs", "highest TP degree profiled"),
-       count32("tp_min", 1, "GPUs", "lowest TP degree profiled (<= tp_max)")}};
+      {shape(words(&M::name, "name", "model name")),
+       shape(count(&M::hidden, "hidden", 1, "", "hidden size")),
+       shape(count(&M::heads, "heads", 1, "", "attention heads")),
+       shape(count(&M::kv_heads, "kv_heads", 1, "", "key/value heads")),
+       shape(count(&M::ffn, "ffn", 1, "", "MLP inner size")),
+       shape(flag(&M::gated_mlp, "gated_mlp", "gated MLP (SwiGLU: two up projections)")),
+       shape(count(&M::seq_len, "seq_len", 1, "tokens", "sequence length")),
+       shape(count(&M::micro_batch, "micro_batch", 1, "sequences", "micro-batch size")),
+       count(&P::tp_max, "tp_max", 1, "GPUs", "highest TP degree profiled"),
+       count(&P::tp_min, "tp_min", 1, "GPUs", "lowest TP degree profiled (<= tp_max)")}};
   return s;
 }
 
-const ParamSection& ceilings() {
-  static const ParamSection s{
+const BoundSection<Ceilings>& ceilings() {
+  using C = Ceilings;
+  static const BoundSection<C> s{
       "ceilings",
       "the device's measured (or datasheet) peaks, which fraction_of_ceiling divides by",
-      {one_of("kind", {"measured", "datasheet"}, "measured in the same run, or datasheet"),
-       positive("gemm_tflops", "TFLOP/s", "an 8192^3 bf16 GEMM"),
-       positive("copy_gbps", "GB/s", "a 1 GiB device-to-device copy (bytes read + written)"),
-       count64("gemm_m", 0, "", "the ceiling GEMM's m"),
-       count64("gemm_n", 0, "", "the ceiling GEMM's n"),
-       count64("gemm_k", 0, "", "the ceiling GEMM's k"),
-       count64("copy_bytes", 0, "bytes", "the ceiling copy's payload")}};
+      {one_of(&C::kind, {"measured", "datasheet"}, "kind",
+              "measured in the same run, or datasheet"),
+       positive(&C::gemm_tflops, "gemm_tflops", "TFLOP/s", "an 8192^3 bf16 GEMM"),
+       positive(&C::copy_gbps, "copy_gbps", "GB/s",
+                "a 1 GiB device-to-device copy (bytes read + written)"),
+       count(&C::gemm_m, "gemm_m", 0, "", "the ceiling GEMM's m"),
+       count(&C::gemm_n, "gemm_n", 0, "", "the ceiling GEMM's n"),
+       count(&C::gemm_k, "gemm_k", 0, "", "the ceiling GEMM's k"),
+       count(&C::copy_bytes, "copy_bytes", 0, "bytes", "the ceiling copy's payload")}};
   return s;
 }
 
-const ParamSection& time_stats() {
-  static const ParamSection s{
+const BoundSection<TimeStats>& time_stats() {
+  using T = TimeStats;
+  static const BoundSection<T> s{
       "time",
       "an entry's time and how its sampling stopped",
-      {positive("median", "s", "median sample"), positive("min", "s", "fastest sample (<= median)"),
-       positive("max", "s", "slowest sample (>= median)"), positive("mean", "s", "mean sample"),
-       non_negative("spread", "", "(p90 - p10) / median"),
-       non_negative("rel_stderr", "", "stddev / sqrt(n) / median"),
-       count32("samples", 0, "samples", "timed samples (0: analytical; >= 1 when measured)"),
-       one_of("stop",
+      {positive(&T::median, "median", "s", "median sample"),
+       positive(&T::min, "min", "s", "fastest sample (<= median)"),
+       positive(&T::max, "max", "s", "slowest sample (>= median)"),
+       positive(&T::mean, "mean", "s", "mean sample"),
+       non_negative(&T::spread, "spread", "", "(p90 - p10) / median"),
+       non_negative(&T::rel_stderr, "rel_stderr", "", "stddev / sqrt(n) / median"),
+       count(&T::samples, "samples", 0, "samples",
+             "timed samples (0: analytical; >= 1 when measured)"),
+       one_of(&T::stop,
               {"converged", "sample_cap", "measured_time_cap", "wall_time_cap", "analytical"},
-              "which rule stopped the sampling")}};
+              "stop", "which rule stopped the sampling")}};
   return s;
 }
 
-const ParamSection& gemm_entry() {
-  static const ParamSection s{
+const BoundSection<GemmEntry>& gemm_entry() {
+  using G = GemmEntry;
+  static const BoundSection<G> s{
       "GEMM entry",
       "one GEMM shape of a layer, timed (or modelled)",
-      {words("model", "the model (of models) the shape was taken from"),
-       integers("tp", "GPUs", Json(), 1, 1'000'000, "TP degrees that run exactly this shape"),
-       one_of("name", {"qkv", "attn_out", "mlp_up", "mlp_down", "attention"}, "which GEMM"),
-       one_of("pass", enum_choices(kPassNames), "forward or backward pass"),
-       count64("m", 1, "", "rows of C"), count64("n", 1, "", "columns of C"),
-       count64("k", 1, "", "inner dimension"), count64("batch", 1, "", "batched GEMMs"),
-       one_of("layout", {"TN", "NN", "NT", "-"}, "cuBLAS column-major operations"),
-       one_of("dtype", {"bf16"}, "element type"), section("time_s", time_stats(), "its time"),
-       positive("tflops", "TFLOP/s", "FLOPs / median time"),
-       positive("fraction_of_ceiling", "", "tflops / ceilings.gemm_tflops"),
-       words("algo", "the cuBLASLt algorithm chosen"),
-       one_of("verification", kVerification, "the fp64 check of its output")}};
+      {words(&G::model, "model", "the model (of models) the shape was taken from"),
+       field::integers(&G::tp, "tp", "GPUs", 1, 1'000'000,
+                       "TP degrees that run exactly this shape"),
+       one_of(&G::name, {"qkv", "attn_out", "mlp_up", "mlp_down", "attention"}, "name",
+              "which GEMM"),
+       one_of(&G::pass, kPassNames, "pass", "forward or backward pass"),
+       count(&G::m, "m", 1, "", "rows of C"), count(&G::n, "n", 1, "", "columns of C"),
+       count(&G::k, "k", 1, "", "inner dimension"),
+       count(&G::batch, "batch", 1, "", "batched GEMMs"),
+       one_of(&G::layout, {"TN", "NN", "NT", "-"}, "layout", "cuBLAS column-major operations"),
+       one_of(&G::dtype, {"bf16"}, "dtype", "element type"),
+       field::object(&G::time_s, time_stats(), "time_s", "its time"),
+       positive(&G::tflops, "tflops", "TFLOP/s", "FLOPs / median time"),
+       positive(&G::fraction_of_ceiling, "fraction_of_ceiling", "",
+                "tflops / ceilings.gemm_tflops"),
+       words(&G::algo, "algo", "the cuBLASLt algorithm chosen"),
+       one_of(&G::verification, kVerificationNames, "verification",
+              "the fp64 check of its output")}};
   return s;
 }
 
-const ParamSection& reshard_entry() {
-  static const ParamSection s{
+const BoundSection<ReshardEntry>& reshard_entry() {
+  using R = ReshardEntry;
+  static const BoundSection<R> s{
       "reshard entry",
       "one reshard kernel of a TP n1 -> n2 change, timed (or modelled)",
-      {count32("n1", 1, "GPUs", "healthy TP degree"),
-       count32("n2", 1, "GPUs", "degraded TP degree"),
-       count64("cols", 1, "", "columns of the weight"), count64("rows", 1, "", "rows moved"),
-       count64("bytes", 1, "bytes", "payload (each byte read once and written once)"),
-       one_of("kernel", {"pack", "unpack", "d2d", "peer", "nccl_all_to_all"}, "which kernel"),
-       one_of("role", {"extra", "core", "any"}, "the rank it runs on"),
-       one_of("dtype", {"bf16"}, "element type"), section("time_s", time_stats(), "its time"),
-       positive("gbps", "GB/s", "bandwidth, normalised as the README says"),
-       positive("fraction_of_ceiling", "", "gbps / ceilings.copy_gbps"),
-       one_of("verification", kVerification, "the bit-exact check of its output")}};
+      {count(&R::n1, "n1", 1, "GPUs", "healthy TP degree"),
+       count(&R::n2, "n2", 1, "GPUs", "degraded TP degree"),
+       count(&R::cols, "cols", 1, "", "columns of the weight"),
+       count(&R::rows, "rows", 1, "", "rows moved"),
+       count(&R::bytes, "bytes", 1, "bytes", "payload (each byte read once and written once)"),
+       one_of(&R::kernel, {"pack", "unpack", "d2d", "peer", "nccl_all_to_all"}, "kernel",
+              "which kernel"),
+       one_of(&R::role, {"extra", "core", "any"}, "role", "the rank it runs on"),
+       one_of(&R::dtype, {"bf16"}, "dtype", "element type"),
+       field::object(&R::time_s, time_stats(), "time_s", "its time"),
+       positive(&R::gbps, "gbps", "GB/s", "bandwidth, normalised as the README says"),
+       positive(&R::fraction_of_ceiling, "fraction_of_ceiling", "", "gbps / ceilings.copy_gbps"),
+       one_of(&R::verification, kVerificationNames, "verification",
+              "the bit-exact check of its output")}};
   return s;
 }
 
-const ParamSection& fit_stats() {
-  static const ParamSection s{
+const BoundSection<FitStats>& fit_stats() {
+  using F = FitStats;
+  static const BoundSection<F> s{
       "fit statistics",
       "how well the fit predicts entries it did not see",
-      {one_of("method", {"leave_one_out", "none"}, "how the error was measured"),
-       count32("held_out", 0, "entries", "entries predicted"),
-       non_negative("max_rel_error", "", "largest relative error"),
-       non_negative("median_rel_error", "", "median relative error")}};
+      {one_of(&F::method, {"leave_one_out", "none"}, "method", "how the error was measured"),
+       count(&F::held_out, "held_out", 0, "entries", "entries predicted"),
+       non_negative(&F::max_rel_error, "max_rel_error", "", "largest relative error"),
+       non_negative(&F::median_rel_error, "median_rel_error", "", "median relative error")}};
   return s;
 }
 
-const ParamSection& fit() {
-  static const ParamSection s{"fit",
-                              "the fit's leave-one-out errors",
-                              {section("gemm", fit_stats(), "GEMM entries"),
-                               section("reshard", fit_stats(), "reshard entries")}};
+const BoundSection<FitSummary>& fit() {
+  using F = FitSummary;
+  static const BoundSection<F> s{
+      "fit",
+      "the fit's leave-one-out errors",
+      {field::object(&F::gemm, fit_stats(), "gemm", "GEMM entries"),
+       field::object(&F::reshard, fit_stats(), "reshard", "reshard entries")}};
   return s;
 }
 
-const ParamSection& profile() {
-  static const ParamSection s{
+}  // namespace
+
+const BoundSection<Profile>& profile() {
+  using P = Profile;
+  static const BoundSection<P> s{
       "profile",
       "a calibration profile",
-      {count32("schema_version", 1, "", "the format's version"),
-       one_of("source", enum_choices(kSourceNames), "timed on a GPU, or modelled from a datasheet"),
-       words("generator", "e.g. \"goodput-calibrate 0.1.0\""),
-       section("device", device(), "the GPU"), section("settings", settings(), "how it was made"),
-       list("models", model(), "the models and TP ranges the shapes were taken from"),
-       section("ceilings", ceilings(), "the device's peaks"),
-       list("gemm", gemm_entry(), "GEMM entries"),
-       list("reshard", reshard_entry(), "reshard entries"),
-       section("fit", fit(), "the fit's errors")}};
+      {count(&P::schema_version, "schema_version", 1, "", "the format's version"),
+       one_of(&P::source, kSourceNames, "source", "timed on a GPU, or modelled from a datasheet"),
+       words(&P::generator, "generator", "e.g. \"goodput-calibrate 0.1.0\""),
+       field::object(&P::device, device(), "device", "the GPU"),
+       field::object(&P::settings, settings(), "settings", "how it was made"),
+       field::objects(&P::models, model(), "models",
+                      "the models and TP ranges the shapes were taken from"),
+       field::object(&P::ceilings, ceilings(), "ceilings", "the device's peaks"),
+       field::objects(&P::gemm, gemm_entry(), "gemm", "GEMM entries"),
+       field::objects(&P::reshard, reshard_entry(), "reshard", "reshard entries"),
+       field::object(&P::fit, fit(), "fit", "the fit's errors")}};
   return s;
 }
 
 const std::vector<PlacedSection>& all() {
   static const std::vector<PlacedSection> v = {
-      {"/", &profile()},
-      {"/device", &device()},
-      {"/device/clocks", &clocks()},
-      {"/device/clocks/{sm,mem}_observed_mhz", &clock_range()},
-      {"/settings", &settings()},
-      {"/settings/measurement", &measurement()},
-      {"/settings/measurement/stop", &stop()},
-      {"/settings/analytical_model", &analytical_model()},
-      {"/models/N", &model()},
-      {"/ceilings", &ceilings()},
-      {"/gemm/N", &gemm_entry()},
-      {"/{gemm,reshard}/N/time_s", &time_stats()},
-      {"/reshard/N", &reshard_entry()},
-      {"/fit", &fit()},
-      {"/fit/{gemm,reshard}", &fit_stats()},
+      {"/", &profile().section()},
+      {"/device", &device().section()},
+      {"/device/clocks", &clocks().section()},
+      {"/device/clocks/{sm,mem}_observed_mhz", &clock_range().section()},
+      {"/settings", &settings().section()},
+      {"/settings/measurement", &measurement().section()},
+      {"/settings/measurement/stop", &stop().section()},
+      {"/settings/analytical_model", &analytical_model().section()},
+      {"/models/N", &model().section()},
+      {"/ceilings", &ceilings().section()},
+      {"/gemm/N", &gemm_entry().section()},
+      {"/{gemm,reshard}/N/time_s", &time_stats().section()},
+      {"/reshard/N", &reshard_entry().section()},
+      {"/fit", &fit().section()},
+      {"/fit/{gemm,reshard}", &fit_stats().section()},
   };
   return v;
 }

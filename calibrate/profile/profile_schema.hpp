@@ -1,14 +1,21 @@
-// The calibration profile's format, declared once: one ParamSection per JSON object of a
-// profile (key, type, unit, range, doc). The reader (profile_read.cpp) validates a profile
-// against these sections with the simulator's strict reader (sim/core/params.hpp), and
-// `goodput describe profile` prints them, which generates the format table of
-// calibrate/README.md. The writer (profile_write.cpp) must emit exactly these keys; the
-// round-trip test (from_json(to_json(p)) == p) fails on any key one side lacks.
+// The calibration profile's format, declared once: one bound section per JSON object of a
+// profile (sim/core/param_binding.hpp), each row a key with its type, unit, range and doc, bound
+// to the struct field it fills. The reader (profile_read.cpp) fills a Profile from them with the
+// simulator's strict reader (unknown, missing, ill-typed and out-of-range keys are errors with
+// the JSON pointer) and then checks what spans several keys; the writer (profile_write.cpp)
+// writes the same rows back, in their order; `goodput describe profile` prints them, which
+// generates the format tables of calibrate/README.md. A key is spelled here only.
 #pragma once
 
-#include "sim/core/params.hpp"
+#include <vector>
+
+#include "calibrate/profile/profile_types.hpp"
+#include "sim/core/param_binding.hpp"
 
 namespace goodput::calib::profile_sections {
+
+// The whole profile (the root object and, through it, every nested one).
+const BoundSection<Profile>& profile();
 
 // Every section of the format with the JSON pointer it sits at ("/", "/device", "/gemm/N", ...),
 // root first, in the order a profile lists them.
@@ -17,21 +24,5 @@ struct PlacedSection {
   const ParamSection* section;
 };
 const std::vector<PlacedSection>& all();
-
-const ParamSection& profile();  // the root object
-const ParamSection& device();
-const ParamSection& clocks();
-const ParamSection& clock_range();
-const ParamSection& settings();
-const ParamSection& measurement();
-const ParamSection& stop();
-const ParamSection& analytical_model();
-const ParamSection& model();
-const ParamSection& ceilings();
-const ParamSection& gemm_entry();
-const ParamSection& time_stats();
-const ParamSection& reshard_entry();
-const ParamSection& fit();
-const ParamSection& fit_stats();
 
 }  // namespace goodput::calib::profile_sections

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -180,6 +181,105 @@ BoundParam<S> optional(BoundParam<S> p) {
   p.decl.default_value = Json();
   p.decl.optional = true;
   return p;
+}
+
+// An integer member that may be null (std::optional<int> or <std::int64_t>): required, and
+// null is a value.
+template <class S, class T>
+BoundParam<S> nullable_integer(std::optional<T> S::*member, std::string key, std::string unit,
+                               double min, double max, std::string doc) {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
+  ParamDecl decl = param::nullable(
+      param::integer(std::move(key), std::move(unit), Json(), min, max, std::move(doc)));
+  const std::string k = decl.key;
+  return {std::move(decl),
+          [member, k](const ParamReader& r, S& s) {
+            if (r.is_null(k))
+              s.*member = std::nullopt;
+            else if constexpr (std::is_same_v<T, int>)
+              s.*member = r.integer32(k);
+            else
+              s.*member = static_cast<T>(r.integer(k));
+          },
+          [member, k](const S& s, Json& out) {
+            out[k] = s.*member ? Json(*(s.*member)) : Json(nullptr);
+          }};
+}
+
+// A list of integers (std::vector<int> member), required.
+template <class S>
+BoundParam<S> integers(std::vector<int> S::*member, std::string key, std::string unit, double min,
+                       double max, std::string doc) {
+  ParamDecl decl =
+      param::integers(std::move(key), std::move(unit), Json(), min, max, std::move(doc));
+  const std::string k = decl.key;
+  return {std::move(decl),
+          [member, k](const ParamReader& r, S& s) {
+            (s.*member).clear();
+            for (const std::int64_t v : r.integers(k)) (s.*member).push_back(static_cast<int>(v));
+          },
+          [member, k](const S& s, Json& out) { out[k] = s.*member; }};
+}
+
+// A nested object filling a struct member from its own bound section, required.
+template <class S, class M>
+BoundParam<S> object(M S::*member, const BoundSection<M>& nested, std::string key,
+                     std::string doc) {
+  ParamDecl decl =
+      param::required(param::object(std::move(key), &nested.section(), std::move(doc)));
+  const std::string k = decl.key;
+  const BoundSection<M>* sub = &nested;
+  return {std::move(decl),
+          [member, k, sub](const ParamReader& r, S& s) {
+            s.*member = M{};
+            sub->fill(r.object(k), s.*member);
+          },
+          [member, k, sub](const S& s, Json& out) { out[k] = sub->values(s.*member); }};
+}
+
+// A nested object that may be null (std::optional<M> member), required.
+template <class S, class M>
+BoundParam<S> nullable_object(std::optional<M> S::*member, const BoundSection<M>& nested,
+                              std::string key, std::string doc) {
+  ParamDecl decl = param::nullable(
+      param::required(param::object(std::move(key), &nested.section(), std::move(doc))));
+  const std::string k = decl.key;
+  const BoundSection<M>* sub = &nested;
+  return {std::move(decl),
+          [member, k, sub](const ParamReader& r, S& s) {
+            s.*member = std::nullopt;
+            if (r.is_null(k)) return;
+            M m{};
+            sub->fill(r.object(k), m);
+            s.*member = std::move(m);
+          },
+          [member, k, sub](const S& s, Json& out) {
+            out[k] = s.*member ? sub->values(*(s.*member)) : Json(nullptr);
+          }};
+}
+
+// A list of objects (std::vector<M> member), each from M's bound section, required.
+template <class S, class M>
+BoundParam<S> objects(std::vector<M> S::*member, const BoundSection<M>& nested, std::string key,
+                      std::string doc) {
+  ParamDecl decl =
+      param::required(param::objects(std::move(key), &nested.section(), std::move(doc)));
+  const std::string k = decl.key;
+  const BoundSection<M>* sub = &nested;
+  return {std::move(decl),
+          [member, k, sub](const ParamReader& r, S& s) {
+            (s.*member).clear();
+            for (const ParamReader& e : r.objects(k)) {
+              M m{};
+              sub->fill(e, m);
+              (s.*member).push_back(std::move(m));
+            }
+          },
+          [member, k, sub](const S& s, Json& out) {
+            Json list = Json::array();
+            for (const M& m : s.*member) list.push_back(sub->values(m));
+            out[k] = std::move(list);
+          }};
 }
 
 // A declaration the caller reads by hand (see the contract above).

@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/ntp_strategy.hpp"
@@ -224,4 +226,75 @@ TEST_CASE("nullable keys, required objects, integer lists, exclusive minimums") 
   CHECK(refused_at(s, missing) == "/n");  // nullable is not optional
   CHECK(param_type_name(s.params[0]) == "integer or null");
   CHECK(describe_section_markdown(s).find("| > 0 |") != std::string::npos);
+}
+
+namespace {
+
+struct Leaf {
+  int n = 0;
+};
+struct Tree {
+  std::optional<std::int64_t> size;
+  std::vector<int> degrees;
+  Leaf leaf;
+  std::optional<Leaf> maybe;
+  std::vector<Leaf> leaves;
+};
+
+const BoundSection<Leaf>& leaf_fields() {
+  static const BoundSection<Leaf> s{
+      "leaf", "", {field::required(field::integer(&Leaf::n, "n", "", 0, 100, "a count"))}};
+  return s;
+}
+
+const BoundSection<Tree>& tree_fields() {
+  static const BoundSection<Tree> s{
+      "tree",
+      "",
+      {field::nullable_integer(&Tree::size, "size", "", 0, param::kInf, "may be null"),
+       field::integers(&Tree::degrees, "degrees", "", 1, 8, "a list"),
+       field::object(&Tree::leaf, leaf_fields(), "leaf", "required"),
+       field::nullable_object(&Tree::maybe, leaf_fields(), "maybe", "required, may be null"),
+       field::objects(&Tree::leaves, leaf_fields(), "leaves", "a list of leaves")}};
+  return s;
+}
+
+}  // namespace
+
+// The rows the calibration profile is declared with (profile_schema.cpp): a value written by
+// `values` reads back to the same struct, and null, nested and list members keep their place.
+TEST_CASE("bound nullable, nested and list members fill and write back") {
+  const auto& fields = tree_fields();
+  Tree t;
+  t.size = 7;
+  t.degrees = {8, 6};
+  t.leaf.n = 3;
+  t.leaves = {Leaf{1}, Leaf{2}};
+  const Json written = fields.values(t);
+  CHECK(written.dump() ==
+        R"({"size":7,"degrees":[8,6],"leaf":{"n":3},"maybe":null,"leaves":[{"n":1},{"n":2}]})");
+  Tree back;
+  back.maybe = Leaf{9};  // a stale value must not survive a null
+  fields.fill(ParamReader(written, fields.section(), "t.json", "", nullptr), back);
+  CHECK(back.size == 7);
+  CHECK(back.degrees == std::vector<int>{8, 6});
+  CHECK(back.leaf.n == 3);
+  CHECK_FALSE(back.maybe.has_value());
+  REQUIRE(back.leaves.size() == 2);
+  CHECK(back.leaves[1].n == 2);
+  Json edited = written;
+  edited["size"] = nullptr;
+  edited["maybe"] = {{"n", 4}};
+  fields.fill(ParamReader(edited, fields.section(), "t.json", "", nullptr), back);
+  CHECK_FALSE(back.size.has_value());
+  REQUIRE(back.maybe.has_value());
+  CHECK(back.maybe->n == 4);
+  CHECK(fields.values(back) == edited);
+  edited["leaves"][1]["n"] = 101;  // nested rows are validated where they sit
+  try {
+    fields.fill(ParamReader(edited, fields.section(), "t.json", "", nullptr), back);
+    FAIL("accepted an out-of-range nested value");
+  } catch (const InputError& e) {
+    CHECK(e.locator() == "/leaves/1/n");
+  }
 }
