@@ -105,7 +105,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
     powers.assign(stages.size(), 1.0);
     double extra = 0;
     int boosted = 0;
-    int last_degree = 0;  // stages come in runs of equal degree: one power lookup per run
+    int last_degree = -1;  // stages come in runs of equal degree: one power lookup per run
     double last_power = 1.0;
     for (std::size_t i = 0; i < stages.size(); ++i) {
       const int deg = stages[i];
