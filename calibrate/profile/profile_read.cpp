@@ -1,3 +1,4 @@
+#include <cmath>
 #include <string>
 
 #include "calibrate/profile/profile_json.hpp"
@@ -26,10 +27,6 @@ void check_time(const TimeStats& t, Source source, const std::string& file,
 // What the declarations cannot say: the settings that match the source, a model's consistent
 // shape and TP range, each time's order.
 void check(const Profile& p, const std::string& file) {
-  if (p.schema_version != kProfileSchemaVersion)  // given as a float (2.0)
-    throw InputError(file, "/schema_version",
-                     "unsupported schema version " + std::to_string(p.schema_version) +
-                         " (this build reads " + std::to_string(kProfileSchemaVersion) + ")");
   const Settings& s = p.settings;
   if (p.source == Source::measured && (!s.measurement || s.analytical_model))
     throw InputError(file, "/settings/measurement",
@@ -57,12 +54,16 @@ void check(const Profile& p, const std::string& file) {
 
 Profile from_json(const nlohmann::json& doc, const std::string& file) {
   // The version first: a profile of another version is refused as such, not for its keys.
-  if (doc.is_object() && doc.contains("schema_version") &&
-      doc.at("schema_version").is_number_integer() &&
-      doc.at("schema_version").get<std::int64_t>() != kProfileSchemaVersion)
-    throw InputError(file, "/schema_version",
-                     "unsupported schema version " + doc.at("schema_version").dump() +
-                         " (this build reads " + std::to_string(kProfileSchemaVersion) + ")");
+  // (Any whole number, 2.0 too, since the reader takes 2.0 as the integer 2; a fractional one
+  // is left to the reader's "expected an integer".)
+  if (doc.is_object() && doc.contains("schema_version")) {
+    const nlohmann::json& v = doc.at("schema_version");
+    if (v.is_number() && v.get<double>() == std::floor(v.get<double>()) &&
+        v.get<double>() != kProfileSchemaVersion)
+      throw InputError(file, "/schema_version",
+                       "unsupported schema version " + v.dump() + " (this build reads " +
+                           std::to_string(kProfileSchemaVersion) + ")");
+  }
   const Json in(doc);
   const auto& fields = profile_sections::profile();
   Profile p;

@@ -46,12 +46,14 @@ class BoundSection {
     for (const auto& row : rows_)
       if (row.fill && (!row.decl.optional || r.present(row.decl.key))) row.fill(r, out);
   }
-  // A section's values as stored (already validated, e.g. StrategyConfig::params).
-  S read(const Json& params) const {
+  // A struct filled from a validated reader (its other fields default).
+  S read(const ParamReader& r) const {
     S out{};
-    fill(ParamReader(params, section_, "", "", nullptr), out);
+    fill(r, out);
     return out;
   }
+  // A section's values as stored (already validated, e.g. StrategyConfig::params).
+  S read(const Json& params) const { return read(ParamReader(params, section_, "", "", nullptr)); }
   Json values(const S& s) const {
     Json out = Json::object();
     for (const auto& row : rows_)
@@ -230,10 +232,7 @@ BoundParam<S> object(M S::*member, const BoundSection<M>& nested, std::string ke
   const std::string k = decl.key;
   const BoundSection<M>* sub = &nested;
   return {std::move(decl),
-          [member, k, sub](const ParamReader& r, S& s) {
-            s.*member = M{};
-            sub->fill(r.object(k), s.*member);
-          },
+          [member, k, sub](const ParamReader& r, S& s) { s.*member = sub->read(r.object(k)); },
           [member, k, sub](const S& s, Json& out) { out[k] = sub->values(s.*member); }};
 }
 
@@ -247,11 +246,7 @@ BoundParam<S> nullable_object(std::optional<M> S::*member, const BoundSection<M>
   const BoundSection<M>* sub = &nested;
   return {std::move(decl),
           [member, k, sub](const ParamReader& r, S& s) {
-            s.*member = std::nullopt;
-            if (r.is_null(k)) return;
-            M m{};
-            sub->fill(r.object(k), m);
-            s.*member = std::move(m);
+            s.*member = r.is_null(k) ? std::nullopt : std::optional<M>(sub->read(r.object(k)));
           },
           [member, k, sub](const S& s, Json& out) {
             out[k] = s.*member ? sub->values(*(s.*member)) : Json(nullptr);
@@ -269,11 +264,7 @@ BoundParam<S> objects(std::vector<M> S::*member, const BoundSection<M>& nested, 
   return {std::move(decl),
           [member, k, sub](const ParamReader& r, S& s) {
             (s.*member).clear();
-            for (const ParamReader& e : r.objects(k)) {
-              M m{};
-              sub->fill(e, m);
-              (s.*member).push_back(std::move(m));
-            }
+            for (const ParamReader& e : r.objects(k)) (s.*member).push_back(sub->read(e));
           },
           [member, k, sub](const S& s, Json& out) {
             Json list = Json::array();

@@ -174,37 +174,30 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
       if (!v.is_array()) fail("a list of objects");
       break;
     case ParamType::NumberList:
-      if (!v.is_array()) fail("a list of numbers");
+    case ParamType::IntegerList: {
+      const bool integers = d.type == ParamType::IntegerList;
+      if (!v.is_array()) fail(integers ? "a list of integers" : "a list of numbers");
       for (std::size_t i = 0; i < v.size(); ++i) {
         const auto& x = v[i];
-        if (!x.is_number())
-          throw InputError(file_, ptr + "/" + std::to_string(i),
-                           "expected a number, found " + json_kind(x));
-        if (below(x.get<double>()) || x.get<double>() > d.max)
-          throw InputError(file_, ptr + "/" + std::to_string(i),
-                           "value " + json_show(x) + " out of range " + range_text(d));
-      }
-      break;
-    case ParamType::IntegerList:
-      if (!v.is_array()) fail("a list of integers");
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        const auto& x = v[i];
-        if (!x.is_number_integer())
-          throw InputError(file_, pointer_append(ptr, i),
+        const std::string at = pointer_append(ptr, i);
+        if (!integers && !x.is_number())
+          throw InputError(file_, at, "expected a number, found " + json_kind(x));
+        if (integers && !x.is_number_integer())
+          throw InputError(file_, at,
                            "expected an integer, found " + json_kind(x) +
                                (x.is_primitive() && !x.is_null() ? " (" + json_show(x) + ")" : ""));
-        if (std::abs(x.get<double>()) > kMaxExactInteger)
-          throw InputError(file_, pointer_append(ptr, i), "expected an integer of at most 2^53");
+        if (integers && std::abs(x.get<double>()) > kMaxExactInteger)
+          throw InputError(file_, at, "expected an integer of at most 2^53");
         if (below(x.get<double>()) || x.get<double>() > d.max)
-          throw InputError(file_, pointer_append(ptr, i),
-                           "value " + json_show(x) + " out of range " + range_text(d));
+          throw InputError(file_, at, "value " + json_show(x) + " out of range " + range_text(d));
       }
       break;
+    }
     case ParamType::StringList:
       if (!v.is_array()) fail("a list of strings");
       for (std::size_t i = 0; i < v.size(); ++i)
         if (!v[i].is_string())
-          throw InputError(file_, ptr + "/" + std::to_string(i),
+          throw InputError(file_, pointer_append(ptr, i),
                            "expected a string, found " + json_kind(v[i]));
       break;
   }

@@ -116,8 +116,9 @@ Json report_json(const Report& rep) {
     Json badput = Json::object(), badput_ci = Json::object();
     for (int b = 0; b < kBucketCount; ++b) {
       const std::string name = bucket_name(static_cast<Bucket>(b));
-      badput[name] = metric(s, name).mean;
-      badput_ci[name] = metric(s, name).ci95;
+      const Summary& m = metric(s, name);
+      badput[name] = m.mean;
+      badput_ci[name] = m.ci95;
     }
     Json& out = strategies[s.name];
     out = {{"params", sc.strategy(s.name)->params},
