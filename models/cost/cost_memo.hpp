@@ -6,12 +6,11 @@
 // Contract: every value equals the model's for the same arguments (it only remembers them).
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <span>
 #include <vector>
 
 #include "models/cost/cost_model.hpp"
+#include "sim/core/word_memo.hpp"
 
 namespace goodput {
 
@@ -23,20 +22,9 @@ class CostMemo {
   double boost_power(int degree, double max_power);
 
  private:
-  // Open addressing (linear probing, power-of-two slots, at most half full); each slot names
-  // its key's words in keys_ (the keys are a few words: one pair per run of equal stages).
-  struct Slot {
-    std::uint64_t hash = 0;
-    std::uint32_t offset = 0, length = 0;  // length 0: empty
-    double value = 0;
-  };
-  const Slot* find(std::uint64_t hash) const;
-  void insert(std::uint64_t hash, double value);
   const CostModel* model_;
-  std::vector<std::uint64_t> key_;  // reused: a hit allocates nothing
-  std::vector<std::uint64_t> keys_;
-  std::vector<Slot> slots_;
-  std::size_t used_ = 0;
+  // Keys: the stage vector run-length encoded (a few words: one pair per run of equal stages).
+  WordMemo<double> throughput_;
   double boost_cap_ = 0;       // the max_power boost_ holds answers for
   std::vector<double> boost_;  // by degree; < 0: not asked yet
 };

@@ -191,3 +191,27 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
 }
 
 }  // namespace goodput
+
+namespace goodput {
+
+void NtpFigures::fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs) {
+  std::vector<std::uint64_t>& key = memo_.key();
+  key.push_back(static_cast<std::uint64_t>(full_used));
+  for (const NtpDegreeRun& r : runs)
+    key.push_back(static_cast<std::uint64_t>(r.count) << 16 | static_cast<std::uint16_t>(r.degree));
+  if (const Figures* f = memo_.find()) {
+    c.replicas = f->replicas;
+    c.degraded_replicas = f->degraded_replicas;
+    c.min_degree = f->min_degree;
+    c.boosted_domains = f->boosted_domains;
+    c.throughput = f->throughput;
+    c.reshard = f->reshard;
+    c.extra_power_gpus = f->extra_power_gpus;
+    return;
+  }
+  ntp_replica_figures(c, full_used, runs, tp_, pp_, dp_, o_, *cost_);
+  memo_.insert({c.replicas, c.degraded_replicas, c.min_degree, c.boosted_domains, c.throughput,
+                c.reshard, c.extra_power_gpus});
+}
+
+}  // namespace goodput

@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "models/cost/cost_memo.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/job/cluster_health.hpp"
+#include "sim/core/word_memo.hpp"
 
 namespace goodput {
 
@@ -70,5 +72,32 @@ std::vector<NtpDegreeRun> degree_runs(std::span<const NtpPartial> partials);
 // The memo answers the cost queries (a strategy keeps one per lane; see cost_memo.hpp).
 void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs,
                          int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost);
+
+// ntp_replica_figures for one job (tp, pp, dp) and one set of options, remembered by
+// (full_used, runs): a long run keeps going back to the same few layouts (a handful of damaged
+// domains at a time), so most layout changes find their figures here instead of costing the
+// replicas again. One per simulation lane (single-threaded, like CostMemo). Contract: fill()
+// sets every field but `use` to exactly ntp_replica_figures' values.
+class NtpFigures {
+ public:
+  NtpFigures(int tp, int pp, int dp, NtpOptions o, CostMemo& cost)
+      : tp_(tp), pp_(pp), dp_(dp), o_(std::move(o)), cost_(&cost) {}
+  void fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs);
+  int tp() const { return tp_; }
+  int pp() const { return pp_; }
+  int dp() const { return dp_; }
+  const NtpOptions& options() const { return o_; }
+  std::size_t remembered() const { return memo_.size(); }
+
+ private:
+  struct Figures {
+    int replicas, degraded_replicas, min_degree, boosted_domains;
+    double throughput, reshard, extra_power_gpus;
+  };
+  int tp_, pp_, dp_;
+  NtpOptions o_;
+  CostMemo* cost_;
+  WordMemo<Figures> memo_;  // key: full_used, then (count << 16 | degree) per run
+};
 
 }  // namespace goodput

@@ -51,12 +51,11 @@ void NtpPartialIndex::sync() {
 }
 
 NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,
-                           std::uint32_t limit, int tp, int pp, int dp, const NtpOptions& o,
-                           CostMemo& cost, NtpPartialChoice* choice) {
+                           std::uint32_t limit, NtpFigures& figures, NtpPartialChoice* choice) {
   const std::int64_t full_used = caps.prefix(limit);
-  index.choose(limit, static_cast<std::int64_t>(dp) * pp - full_used, choice);
+  index.choose(limit, static_cast<std::int64_t>(figures.dp()) * figures.pp() - full_used, choice);
   NtpConfig c;
-  ntp_replica_figures(c, full_used, choice->runs, tp, pp, dp, o, cost);
+  figures.fill(c, full_used, choice->runs);
   return c;
 }
 

@@ -78,12 +78,11 @@ class NtpPartialIndex {
   HealthLogCursor cursor_;
 };
 
-// ntp_config(health, tp, pp, dp, o, cost, limit) from the indexes (both synced), valid while
-// the full groups below `limit` fall short of dp x pp (caps.prefix(limit) < dp x pp). Every
-// field but `use`: that layout takes every full group below `limit` and the partial groups
-// of *choice.
+// ntp_config(health, tp, pp, dp, o, cost, limit) from the indexes (both synced), for the job
+// and options of `figures`, valid while the full groups below `limit` fall short of dp x pp
+// (caps.prefix(limit) < dp x pp). Every field but `use`: that layout takes every full group
+// below `limit` and the partial groups of *choice.
 NtpConfig ntp_short_config(const CapacityIndex& caps, const NtpPartialIndex& index,
-                           std::uint32_t limit, int tp, int pp, int dp, const NtpOptions& o,
-                           CostMemo& cost, NtpPartialChoice* choice);
+                           std::uint32_t limit, NtpFigures& figures, NtpPartialChoice* choice);
 
 }  // namespace goodput

@@ -30,7 +30,14 @@ void NtpJob::sync_indexes() {
   if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, tp);
   if (!partial_index_)
     partial_index_ = std::make_unique<NtpPartialIndex>(*ctx().health, tp, o_.layout);
-  if (!cost_memo_) cost_memo_ = std::make_unique<CostMemo>(*ctx().cost);
+  if (!memo_) {
+    std::unique_ptr<StrategyMemo>& slot = ctx().memo ? *ctx().memo : own_memo_;
+    memo_ = dynamic_cast<Memo*>(slot.get());
+    if (!memo_) {  // the slot's first run
+      slot = std::make_unique<Memo>(*ctx().cost, scenario().job, o_.layout);
+      memo_ = static_cast<Memo*>(slot.get());
+    }
+  }
   caps_->sync();
   partial_index_->sync();
 }
@@ -141,8 +148,7 @@ void NtpJob::candidate(bool own, Candidate* c) {
     c->rate = 1.0;
     return;
   }
-  c->config = ntp_short_config(*caps_, *partial_index_, limit, j.tp, j.pp, j.dp, o_.layout,
-                               *cost_memo_, &c->choice);
+  c->config = ntp_short_config(*caps_, *partial_index_, limit, memo_->figures, &c->choice);
   c->rate = c->config.throughput * (1 - c->config.reshard);
   if (j.fixed_batch && c->config.throughput < 1 - 1e-12)
     c->rate = 0;  // would pause: short of the batch

@@ -84,8 +84,17 @@ class NtpJob final : public JobController {
   std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
   std::unique_ptr<CapacityIndex> caps_;
   std::unique_ptr<NtpPartialIndex> partial_index_;
-  std::unique_ptr<CostMemo> cost_memo_;  // this lane's lock-free front to ctx().cost
-  Candidate own_, any_;                  // best_candidate's two candidates
+  // The memo of this lane (JobContext::memo, else own_memo_): its lock-free front to ctx().cost
+  // and its remembered layout figures.
+  struct Memo final : StrategyMemo {
+    Memo(const CostModel& model, const JobSpec& j, const NtpOptions& o)
+        : cost(model), figures(j.tp, j.pp, j.dp, o, cost) {}
+    CostMemo cost;
+    NtpFigures figures;  // refers to `cost`: a Memo stays where it was made
+  };
+  std::unique_ptr<StrategyMemo> own_memo_;
+  Memo* memo_ = nullptr;
+  Candidate own_, any_;       // best_candidate's two candidates
   bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
   // The layout is exactly the target of the last apply_layout: full groups below applied_cut_
   // (and some at it), the partial groups below it that applied_choice_ takes, with the health

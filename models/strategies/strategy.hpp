@@ -22,6 +22,14 @@ namespace goodput {
 
 class CostModel;
 
+// What a strategy may keep from one run to the next of the same strategy, scenario and cost
+// model on one thread: memos of pure functions (reusing them changes no result, only how often
+// the answers are computed). Each strategy defines its own and finds it again in
+// JobContext::memo.
+struct StrategyMemo {
+  virtual ~StrategyMemo() = default;
+};
+
 struct JobContext {
   Simulator* sim = nullptr;
   const Scenario* scenario = nullptr;
@@ -32,6 +40,9 @@ struct JobContext {
   const CheckpointSpec* checkpoint = nullptr;  // the strategy's save costs (null: the scenario's)
   const CostModel* cost = nullptr;
   double job_faults_per_hour = 0;  // expected faults touching the job (RunPlan); 0: none
+  // The strategy's slot for its StrategyMemo, kept by the caller across runs (null: a run of
+  // its own; the strategy then keeps its memo itself).
+  std::unique_ptr<StrategyMemo>* memo = nullptr;
 };
 
 // Snapshot mode: a fixed set of failed GPUs, no time axis.

@@ -21,9 +21,10 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
   }
   const int extra = side ? 1 : 0;
   int done = 0;
+  std::vector<RunWorkspace> workspaces(static_cast<std::size_t>(std::max(1, threads)));
   parallel_for(
       count + extra, threads,
-      [&](int task) {
+      [&](int task, int worker) {
         if (task < extra) {
           side();
           return;
@@ -32,7 +33,8 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
         const int run = first_run + i;
         const auto m = plan.scenario.mode == RunMode::Snapshot
                            ? simulate_snapshot(plan, run)
-                           : simulate_all(plan, faults_for(plan, run), strategies);
+                           : simulate_all(plan, faults_for(plan, run), strategies, {},
+                                          &workspaces[static_cast<std::size_t>(worker)]);
         for (std::size_t s = 0; s < strategies.size(); ++s)
           out[s].runs[static_cast<std::size_t>(i)] = m[s];
       },

@@ -4,20 +4,31 @@
 #include <memory>
 #include <stdexcept>
 
+#include "models/job/cluster_health.hpp"
+#include "models/job/job_layout.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/run/accounting.hpp"
 
 namespace goodput {
 
+struct RunWorkspace::Parts {
+  const RunPlan* plan = nullptr;
+  const std::vector<StrategyConfig>* strategies = nullptr;
+  std::unique_ptr<ClusterHealth> health;
+  std::vector<std::unique_ptr<JobLayout>> layouts;  // one per strategy
+  std::vector<std::unique_ptr<StrategyMemo>> memos;
+};
+
 namespace {
 
 constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 
-// One strategy's view of the run.
+// One strategy's view of the run (its layout and memo slot are the workspace's).
 struct Lane {
   Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim,
-       const StrategyConfig& config, JobObserver* extra)
-      : layout(health, plan.scenario.job.tp),
+       const StrategyConfig& config, JobObserver* extra, JobLayout& job_layout,
+       std::unique_ptr<StrategyMemo>& memo)
+      : layout(job_layout),
         accounting(
             plan.topology->gpus(), plan.scenario.failed_gpu_thresholds,
             plan.scenario.mode == RunMode::Snapshot ? 0.0 : plan.scenario.train_hours * 3600.0) {
@@ -35,8 +46,9 @@ struct Lane {
     ctx.checkpoint = &plan.checkpointing(config.name).spec;
     ctx.cost = plan.cost.get();
     ctx.job_faults_per_hour = plan.job_faults_per_hour;
+    ctx.memo = &memo;
   }
-  JobLayout layout;
+  JobLayout& layout;
   Accounting accounting;
   JobSignals signals;
   std::unique_ptr<Strategy> strategy;
@@ -166,13 +178,16 @@ class FaultFeeder final : public EventHandler {
 
 std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
                                   const std::vector<StrategyConfig>& strategies,
-                                  const std::vector<JobObserver*>& observers) {
+                                  const std::vector<JobObserver*>& observers,
+                                  RunWorkspace& workspace) {
   Simulator sim;
-  ClusterHealth health(*plan.topology);
+  RunWorkspace::Parts& parts = workspace.parts(plan, strategies);
+  ClusterHealth& health = *parts.health;
   std::vector<std::unique_ptr<Lane>> lanes;
   for (std::size_t i = 0; i < strategies.size(); ++i)
     lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i],
-                                           i < observers.size() ? observers[i] : nullptr));
+                                           i < observers.size() ? observers[i] : nullptr,
+                                           *parts.layouts[i], parts.memos[i]));
   FaultFeeder feeder(sim, faults, health, lanes, plan.horizon);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
@@ -186,15 +201,45 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
 
 }  // namespace
 
+RunWorkspace::RunWorkspace() = default;
+RunWorkspace::~RunWorkspace() = default;
+RunWorkspace::RunWorkspace(RunWorkspace&&) noexcept = default;
+RunWorkspace& RunWorkspace::operator=(RunWorkspace&&) noexcept = default;
+
+RunWorkspace::Parts& RunWorkspace::parts(const RunPlan& plan,
+                                         const std::vector<StrategyConfig>& strategies) {
+  if (!parts_) {
+    parts_ = std::make_unique<Parts>();
+    parts_->plan = &plan;
+    parts_->strategies = &strategies;
+    parts_->health = std::make_unique<ClusterHealth>(*plan.topology);
+    for (std::size_t i = 0; i < strategies.size(); ++i)
+      parts_->layouts.push_back(std::make_unique<JobLayout>(*parts_->health, plan.scenario.job.tp));
+    parts_->memos.resize(strategies.size());
+    return *parts_;
+  }
+  if (parts_->plan != &plan || parts_->strategies != &strategies)
+    throw std::logic_error("RunWorkspace: used for another plan or strategy list");
+  // A fresh start for the next run: the health first (the layouts read it).
+  parts_->health->reset();
+  for (auto& layout : parts_->layouts) layout->reset();
+  return *parts_;
+}
+
 RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& config,
                     JobObserver* extra) {
-  return run_lanes(plan, faults, {config}, {extra}).front();
+  RunWorkspace workspace;
+  const std::vector<StrategyConfig> one{config};
+  return run_lanes(plan, faults, one, {extra}, workspace).front();
 }
 
 std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
                                      const std::vector<StrategyConfig>& strategies,
-                                     const std::vector<JobObserver*>& observers) {
-  return run_lanes(plan, faults, strategies, observers);
+                                     const std::vector<JobObserver*>& observers,
+                                     RunWorkspace* workspace) {
+  if (workspace) return run_lanes(plan, faults, strategies, observers, *workspace);
+  RunWorkspace own;
+  return run_lanes(plan, faults, strategies, observers, own);
 }
 
 }  // namespace goodput

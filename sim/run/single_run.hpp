@@ -6,6 +6,7 @@
 // fires). `extra` (optional) observes the job signals of one strategy, e.g. a timeline writer.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "sim/run/run_metrics.hpp"
@@ -13,11 +14,30 @@
 
 namespace goodput {
 
+// What a worker keeps from one run to the next so that later runs reuse the buffers (cluster
+// health, layouts) and the strategies' memos of earlier ones: results are the same with or
+// without it. It serves one plan and one list of strategies (the first it is used with);
+// anything else is a logic error. One per thread.
+class RunWorkspace {
+ public:
+  RunWorkspace();
+  ~RunWorkspace();
+  RunWorkspace(RunWorkspace&&) noexcept;
+  RunWorkspace& operator=(RunWorkspace&&) noexcept;
+  struct Parts;  // single_run.cpp
+  Parts& parts(const RunPlan& plan, const std::vector<StrategyConfig>& strategies);
+
+ private:
+  std::unique_ptr<Parts> parts_;
+};
+
 RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const StrategyConfig& strategy,
                     JobObserver* extra = nullptr);
 // `observers` (optional): one per strategy (null entries allowed), like simulate()'s `extra`.
+// `workspace` (optional): reused from the previous run on this thread.
 std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
                                      const std::vector<StrategyConfig>& strategies,
-                                     const std::vector<JobObserver*>& observers = {});
+                                     const std::vector<JobObserver*>& observers = {},
+                                     RunWorkspace* workspace = nullptr);
 
 }  // namespace goodput

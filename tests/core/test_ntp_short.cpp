@@ -154,7 +154,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
       {12, 3, 5, 9, 1, false, 1, {2, 8, 11}},     {32, 2, 5, 12, 2, true, 24, {}},
   };
   std::mt19937_64 rng(14);
-  int short_cases = 0, with_partials = 0, ties = 0, copies = 0;
+  int short_cases = 0, with_partials = 0, ties = 0, copies = 0, recalled = 0;
   for (const Setting& s : settings) {
     const RunPlan plan = plan_for(s);
     const Topology& topo = *plan.topology;
@@ -176,6 +176,8 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
         CapacityIndex caps(health, s.tp);
         NtpPartialIndex index(health, s.tp, o);
         CostMemo memo(*plan.cost);
+        NtpFigures figures(s.tp, s.pp, s.dp, o, memo);  // remembered: repeats are answered from it
+        int asked = 0;
         std::vector<std::uint32_t> active;
         std::vector<NtpPartial> partials;
         NtpPartialChoice choice;
@@ -199,8 +201,8 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
                {topo.domains(), topo.domains() - static_cast<std::uint32_t>(s.spares)}) {
             if (caps.prefix(limit) >= needed) continue;  // covering: the fast path's case
             ++short_cases;
-            const NtpConfig got =
-                ntp_short_config(caps, index, limit, s.tp, s.pp, s.dp, o, memo, &choice);
+            ++asked;
+            const NtpConfig got = ntp_short_config(caps, index, limit, figures, &choice);
             const NtpConfig want = ntp_config(health, s.tp, s.pp, s.dp, o, *plan.cost, limit);
             // The threshold takes exactly the listed choice, with the same runs.
             partials.clear();
@@ -238,6 +240,7 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
             }
           }
         }
+        recalled += asked - static_cast<int>(figures.remembered());
       }
     }
   }
@@ -245,7 +248,8 @@ TEST_CASE("NTP short path: the indexes give ntp_config's layout and figures on r
   CHECK(short_cases > 2000);
   CHECK(with_partials > 1000);
   CHECK(ties > 100);
-  CHECK(copies > 100);  // identical replicas costed once
+  CHECK(copies > 100);     // identical replicas costed once
+  CHECK(recalled > 1000);  // figures answered from NtpFigures' memory, compared all the same
 }
 
 TEST_CASE("NTP partial index: a domain's degree follows healthy % tp and the allowed degrees") {

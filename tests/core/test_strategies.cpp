@@ -217,6 +217,42 @@ TEST_CASE("invariants over every strategy under random failures") {
   }
 }
 
+TEST_CASE("a run workspace reused across runs gives every run's results exactly as a fresh one") {
+  // The workspace keeps the health, layouts and strategy memos (NTP's remembered figures) from
+  // one run to the next; runs in any order must not see each other.
+  Json j = Json::parse(R"({
+    "horizon_hours": 400, "seeds": 1,
+    "cluster": {"preset": "nvl32", "spare_domains": 2},
+    "job": {"tp": 16, "pp": 4, "dp": 6, "step_s": 7},
+    "failures": {"preset": "pessimistic", "rate_scale": 40},
+    "strategies": {"checkpoint_restart": {}, "dp_drop": {}, "hot_spares": {},
+                   "ntp": {"min_tp": 8}, "ntp_boost": {"min_tp": 12}}
+  })");
+  const RunPlan plan = make_plan(scenario_from(j));
+  const auto& strategies = plan.scenario.strategies;
+  RunWorkspace workspace;
+  for (const int run : {0, 1, 2, 1, 0}) {
+    CAPTURE(run);
+    const FaultList faults = faults_for(plan, run);
+    const auto fresh = simulate_all(plan, faults, strategies);
+    const auto reused = simulate_all(plan, faults, strategies, {}, &workspace);
+    REQUIRE(fresh.size() == reused.size());
+    for (std::size_t s = 0; s < fresh.size(); ++s) {
+      CAPTURE(strategies[s].name);
+      CHECK(reused[s].goodput == fresh[s].goodput);
+      CHECK(reused[s].events == fresh[s].events);
+      CHECK(reused[s].interruptions == fresh[s].interruptions);
+      CHECK(reused[s].spare_gpu_hours == fresh[s].spare_gpu_hours);
+      for (int b = 0; b < kBucketCount; ++b) CHECK(reused[s].badput[b] == fresh[s].badput[b]);
+    }
+  }
+  // Bound to that plan and strategy list.
+  const RunPlan other = make_plan(scenario_from(j));
+  CHECK_THROWS_AS(
+      simulate_all(other, faults_for(other, 0), other.scenario.strategies, {}, &workspace),
+      std::logic_error);
+}
+
 TEST_CASE("hot_spares: a restart-only fault restarts on a spare, without waiting for its GPUs") {
   Json j = small_scenario(3, 4);
   j["checkpoint"]["interval"] = "none";
