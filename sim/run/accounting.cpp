@@ -16,11 +16,7 @@ void Accounting::advance(Time t) {
     if (phase_.rate > 0) run_time_ += dt;
     promote_pending(t);
   }
-  down_gpu_s_ += static_cast<double>(down_) * dt;
-  if (static_cast<std::size_t>(down_) >= down_time_.size())
-    down_time_.resize(static_cast<std::size_t>(down_) + 1, 0.0);
-  down_time_[static_cast<std::size_t>(down_)] += dt;
-  idle_gpu_s_ += static_cast<double>(std::max<std::int64_t>(0, total_gpus_ - down_ - in_use_)) * dt;
+  unused_gpu_s_ += static_cast<double>(total_gpus_ - in_use_) * dt;
   boost_energy_s_ += boost_power_ * dt;
   boosted_domain_s_ += boosted_domains_ * dt;
   note_completion(before, t);
@@ -66,7 +62,10 @@ void Accounting::advance_cycle(Time t, double dt) {
   for (int b = 0; b < kBucketCount; ++b) bucket_[b] += phase_.loss[b] * run;
   bucket_[static_cast<int>(Bucket::CheckpointSave)] += dt - run;
   run_time_ += run;
-  promote_pending(t);  // a snapshot of an earlier stretch that became durable by now
+  // A snapshot an earlier phase started that became durable by now. This phase's own saves are
+  // counted in closed form below: promoting one of those here too counted it twice whenever a
+  // signal fell between its start and its durable point.
+  if (pending_started_ < phase_start_) promote_pending(t);
   auto progress_at = [&](Time x) {
     return phase_progress_ + phase_.rate * run_between(phase_start_, x);
   };
@@ -92,6 +91,7 @@ void Accounting::advance_cycle(Time t, double dt) {
     snapshot_progress_ = progress_at(s);
     snapshot_run_time_ = run_time_at(s);
     snapshot_pending_ = true;
+    pending_started_ = s;
     pending_durable_at_ = s + c.durable;
   }
 }
@@ -154,10 +154,11 @@ void Accounting::paid(Time, Mechanism m, Time stalled) {
   m_.paid_stall_hours[static_cast<int>(m)] += to_seconds(stalled) / 3600.0;
 }
 
-void Accounting::gpus_down(Time t, std::int64_t down) {
-  advance(t);
-  down_ = down;
-  m_.peak_failed_gpus = std::max(m_.peak_failed_gpus, down);
+void Accounting::gpus_released(Time t, std::int64_t gpus) {
+  // The next advance integrates from last_ with the new count: take back what that adds for
+  // [last_, t), when the GPUs were still in use.
+  in_use_ -= gpus;
+  unused_gpu_s_ -= static_cast<double>(gpus) * to_seconds(t - last_);
 }
 
 void Accounting::count_failure(bool hit_job) {
@@ -165,15 +166,15 @@ void Accounting::count_failure(bool hit_job) {
   if (hit_job) ++m_.job_failures;
 }
 
-RunMetrics Accounting::finish(Time horizon, std::int64_t events) {
+RunMetrics Accounting::finish(Time horizon, std::int64_t events, const FailedGpuTally& failed) {
   advance(horizon);
   const double wall = to_seconds(horizon);
   RunMetrics out = m_;
   out.goodput = progress_ / wall;
   for (int b = 0; b < kBucketCount; ++b) out.badput[b] = bucket_[b] / wall;
   out.ettr = run_time_ / wall;
-  out.gpu_hours_down = down_gpu_s_ / 3600.0;
-  out.spare_gpu_hours = idle_gpu_s_ / 3600.0;
+  failed.fill(out);
+  out.spare_gpu_hours = std::max(0.0, unused_gpu_s_ - failed.down_gpu_s()) / 3600.0;
   out.events = events;
   out.boost_energy_gpu_hours = boost_energy_s_ / 3600.0;
   out.boosted_domain_hours = boosted_domain_s_ / 3600.0;
@@ -181,25 +182,6 @@ RunMetrics Accounting::finish(Time horizon, std::int64_t events) {
   out.completion_hours = target_s_ <= 0      ? 0.0
                          : completed_at_ < 0 ? -1.0
                                              : to_seconds(completed_at_) / 3600.0;
-  // Time-weighted failed-GPU quantiles: the smallest count whose cumulative time reaches q.
-  auto quantile = [&](double q) {
-    double cum = 0;
-    for (std::size_t i = 0; i < down_time_.size(); ++i) {
-      cum += down_time_[i];
-      if (cum >= q * wall * (1 - 1e-12)) return static_cast<double>(i);
-    }
-    return static_cast<double>(down_time_.empty() ? 0 : down_time_.size() - 1);
-  };
-  out.failed_gpus_mean = down_gpu_s_ / wall;
-  out.failed_gpus_p50 = quantile(0.5);
-  out.failed_gpus_p90 = quantile(0.9);
-  out.failed_gpus_p99 = quantile(0.99);
-  for (double x : failed_thresholds_) {
-    double above = 0;
-    for (std::size_t i = 0; i < down_time_.size(); ++i)
-      if (static_cast<double>(i) > x * static_cast<double>(total_gpus_)) above += down_time_[i];
-    out.time_above_failed.push_back(above / wall);
-  }
   return out;
 }
 

@@ -3,25 +3,26 @@
 // back or lost work moves from progress to WASTED_PROGRESS, so progress plus every bucket
 // always equals the wall time elapsed. A running phase may carry a checkpoint cycle: its save
 // windows, snapshots and durable points are integrated in closed form (no events). Also
-// integrates down and idle GPU-hours. With a completion target (ideal seconds of training, from
-// /report/train_hours or train_steps) it records when progress first reaches it: the run to
-// completion, exact within a phase (progress is linear in training time).
+// integrates the GPU-hours the job does not use; the failed-GPU figures, the same for every
+// strategy of a run, come from the run's FailedGpuTally at finish() (spare GPU-hours: those
+// not used by the job, less those down; a failed GPU leaves the job's count when it fails). With a
+// completion target (ideal seconds of training, from /report/train_hours or train_steps) it records
+// when progress first reaches it: the run to completion, exact within a phase (progress is linear
+// in training time).
 #pragma once
 
 #include <vector>
 
 #include "models/job/job_signals.hpp"
+#include "sim/run/failed_gpu_tally.hpp"
 #include "sim/run/run_metrics.hpp"
 
 namespace goodput {
 
 class Accounting final : public JobObserver {
  public:
-  explicit Accounting(std::int64_t total_gpus, std::vector<double> failed_thresholds = {},
-                      double completion_target_s = 0)
-      : total_gpus_(total_gpus),
-        failed_thresholds_(std::move(failed_thresholds)),
-        target_s_(completion_target_s) {}
+  explicit Accounting(std::int64_t total_gpus, double completion_target_s = 0)
+      : total_gpus_(total_gpus), target_s_(completion_target_s) {}
 
   void phase(Time t, const Phase& p) override;
   void checkpoint_aborted(Time t) override;
@@ -33,10 +34,13 @@ class Accounting final : public JobObserver {
   void boost(Time t, double extra_power_gpus, int boosted_domains) override;
   void paid(Time t, Mechanism m, Time stalled) override;
 
-  void gpus_down(Time t, std::int64_t down);  // from the driver, on every health change
+  // `gpus` GPUs of the job's groups failed at t (from the driver): they stop counting as in
+  // use at once, without cutting the phase's integration there.
+  void gpus_released(Time t, std::int64_t gpus);
   void count_failure(bool hit_job);
-  // Integrates up to `horizon` and returns the run's metrics (fractions of the horizon).
-  RunMetrics finish(Time horizon, std::int64_t events);
+  // Integrates up to `horizon` and returns the run's metrics (fractions of the horizon), with
+  // the failed-GPU figures of `failed` (finished at the same horizon).
+  RunMetrics finish(Time horizon, std::int64_t events, const FailedGpuTally& failed);
 
  private:
   void advance(Time t);
@@ -48,10 +52,8 @@ class Accounting final : public JobObserver {
   void note_completion(double before, Time t);
 
   std::int64_t total_gpus_;
-  std::vector<double> failed_thresholds_;
-  double target_s_ = 0;            // completion target in ideal seconds (0: none)
-  Time completed_at_ = -1;         // when progress first reached it (-1: not yet)
-  std::vector<double> down_time_;  // seconds spent with exactly i GPUs down
+  double target_s_ = 0;     // completion target in ideal seconds (0: none)
+  Time completed_at_ = -1;  // when progress first reached it (-1: not yet)
   Time last_ = 0;
   Phase phase_ = Phase::stalled(Bucket::WaitingForCapacity);
   double progress_ = 0;  // seconds
@@ -59,12 +61,13 @@ class Accounting final : public JobObserver {
   double durable_progress_ = 0, snapshot_progress_ = 0;
   double run_time_ = 0, durable_run_time_ = 0, snapshot_run_time_ = 0;
   bool snapshot_pending_ = false;
-  Time pending_durable_at_ = 0;  // when the pending snapshot becomes durable (cycle saves)
+  Time pending_started_ = 0;     // when the pending snapshot's save started
+  Time pending_durable_at_ = 0;  // when it becomes durable (cycle saves)
   Time running_since_ = 0;
   Time phase_start_ = 0;  // the current phase's start, its progress and run time
   double phase_progress_ = 0, phase_run_time_ = 0;
-  std::int64_t down_ = 0, in_use_ = 0;
-  double down_gpu_s_ = 0, idle_gpu_s_ = 0;
+  std::int64_t in_use_ = 0;
+  double unused_gpu_s_ = 0;  // GPU-seconds not used by the job (down ones included)
   double boost_power_ = 0, boost_energy_s_ = 0;
   int boosted_domains_ = 0;
   double boosted_domain_s_ = 0;

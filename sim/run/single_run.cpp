@@ -29,9 +29,9 @@ struct Lane {
        const StrategyConfig& config, JobObserver* extra, JobLayout& job_layout,
        std::unique_ptr<StrategyMemo>& memo)
       : layout(job_layout),
-        accounting(
-            plan.topology->gpus(), plan.scenario.failed_gpu_thresholds,
-            plan.scenario.mode == RunMode::Snapshot ? 0.0 : plan.scenario.train_hours * 3600.0) {
+        accounting(plan.topology->gpus(), plan.scenario.mode == RunMode::Snapshot
+                                              ? 0.0
+                                              : plan.scenario.train_hours * 3600.0) {
     const StrategyInfo* info = find_strategy(config.name);
     if (!info) throw std::logic_error("unknown strategy " + config.name);
     signals.add(&accounting);
@@ -59,8 +59,14 @@ struct Lane {
 class FaultFeeder final : public EventHandler {
  public:
   FaultFeeder(Simulator& sim, const FaultList& faults, ClusterHealth& health,
-              std::vector<std::unique_ptr<Lane>>& lanes, Time horizon)
-      : sim_(sim), faults_(faults), health_(health), lanes_(lanes), horizon_(horizon) {
+              std::vector<std::unique_ptr<Lane>>& lanes, Time horizon,
+              const std::vector<double>& failed_thresholds)
+      : sim_(sim),
+        faults_(faults),
+        health_(health),
+        lanes_(lanes),
+        horizon_(horizon),
+        failed_(health.topology().gpus(), failed_thresholds) {
     // Fault ends stay out of the event queue: they are sorted once, by (end, fault index), and
     // only the earliest is queued, under the sequence number reserved when its fault started,
     // so events fire in exactly the order they would with every end queued at its start.
@@ -76,6 +82,11 @@ class FaultFeeder final : public EventHandler {
 
   void start() { schedule_start(0); }
   std::int64_t fired() const { return fired_; }
+  // The failed-GPU history, integrated to the horizon (after the run).
+  const FailedGpuTally& failed() {
+    failed_.finish(horizon_);
+    return failed_;
+  }
 
   void handle(std::uint32_t kind, std::uint64_t i) override {
     ++fired_;
@@ -89,6 +100,7 @@ class FaultFeeder final : public EventHandler {
         queue_next_end();
       }
       health_.fail(f.component, &gpus_);
+      failed_.gpus_down(sim_.now(), health_.down_gpus());
       FaultImpact impact;
       impact.fault = &f;
       impact.restart_only =
@@ -97,8 +109,9 @@ class FaultFeeder final : public EventHandler {
       prefetch_lanes(gpus_);
       for (auto& lane : lanes_) {
         lane->hits.clear();
+        const std::int64_t in_use = lane->layout.in_use_gpus();
         lane->layout.release_down(gpus_, &lane->hits);
-        lane->accounting.gpus_down(sim_.now(), health_.down_gpus());
+        lane->accounting.gpus_released(sim_.now(), in_use - lane->layout.in_use_gpus());
         lane->accounting.count_failure(!lane->hits.empty());
         impact.hits = lane->hits;
         lane->strategy->on_fault(impact);
@@ -108,6 +121,7 @@ class FaultFeeder final : public EventHandler {
       queue_next_end();
       domains_.clear();
       health_.repair(f.component, &gpus_);
+      failed_.gpus_down(sim_.now(), health_.down_gpus());
       for (std::uint32_t g : gpus_) {
         const std::uint32_t d = topo.domain_of_gpu(g);
         if (domains_.empty() || domains_.back() != d) domains_.push_back(d);
@@ -118,10 +132,7 @@ class FaultFeeder final : public EventHandler {
       impact.newly_up = gpus_;
       impact.domains = domains_;
       prefetch_lanes(gpus_);
-      for (auto& lane : lanes_) {
-        lane->accounting.gpus_down(sim_.now(), health_.down_gpus());
-        lane->strategy->on_repair(impact);
-      }
+      for (auto& lane : lanes_) lane->strategy->on_repair(impact);
     }
   }
 
@@ -168,6 +179,7 @@ class FaultFeeder final : public EventHandler {
   ClusterHealth& health_;
   std::vector<std::unique_ptr<Lane>>& lanes_;
   Time horizon_;
+  FailedGpuTally failed_;  // once for every lane: they all see this health
   std::int64_t fired_ = 0;
   std::vector<std::uint32_t> gpus_, domains_;
   std::vector<std::uint32_t> ends_;  // faults with an end inside the horizon, by (end, index)
@@ -188,14 +200,15 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
     lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i],
                                            i < observers.size() ? observers[i] : nullptr,
                                            *parts.layouts[i], parts.memos[i]));
-  FaultFeeder feeder(sim, faults, health, lanes, plan.horizon);
+  FaultFeeder feeder(sim, faults, health, lanes, plan.horizon, plan.scenario.failed_gpu_thresholds);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
   sim.run_until(plan.horizon);
+  const FailedGpuTally& failed = feeder.failed();
   std::vector<RunMetrics> out;
   for (auto& lane : lanes)
-    out.push_back(
-        lane->accounting.finish(plan.horizon, feeder.fired() + lane->strategy->events_handled()));
+    out.push_back(lane->accounting.finish(
+        plan.horizon, feeder.fired() + lane->strategy->events_handled(), failed));
   return out;
 }
 

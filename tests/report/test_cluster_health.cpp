@@ -15,12 +15,16 @@ using namespace goodput::test;
 
 TEST_CASE("time above a failed-GPU threshold and failed-GPU quantiles, on a hand-made history") {
   // 1,000 GPUs over 100 h: 0 down for 10 h, 2 down for 10 h, 6 down for 10 h, 0 for 70 h.
-  Accounting a(1000, {0.001, 0.005, 0.01});
-  a.gpus_down(0, 0);
-  a.gpus_down(from_hours(10), 2);
-  a.gpus_down(from_hours(20), 6);
-  a.gpus_down(from_hours(30), 0);
-  const RunMetrics m = a.finish(from_hours(100), 0);
+  FailedGpuTally failed(1000, {0.001, 0.005, 0.01});
+  failed.gpus_down(0, 0);
+  failed.gpus_down(from_hours(10), 2);
+  failed.gpus_down(from_hours(20), 6);
+  failed.gpus_down(from_hours(30), 0);
+  failed.finish(from_hours(100));
+  // Spare GPU-hours: 1,000 GPUs, none used by the job, less those down (800 GPU-hours).
+  const RunMetrics m = Accounting(1000).finish(from_hours(100), 0, failed);
+  CHECK(m.spare_gpu_hours == doctest::Approx(1000 * 100 - 80));
+  CHECK(m.gpu_hours_down == doctest::Approx(2 * 10 + 6 * 10));
   REQUIRE(m.time_above_failed.size() == 3);
   CHECK(m.time_above_failed[0] == doctest::Approx(0.2));  // more than 1 GPU: 20 h of 100
   CHECK(m.time_above_failed[1] == doctest::Approx(0.1));  // more than 5 GPUs: 10 h
@@ -30,6 +34,25 @@ TEST_CASE("time above a failed-GPU threshold and failed-GPU quantiles, on a hand
   CHECK(m.failed_gpus_p90 == 2);  // 90% of the time at most 2
   CHECK(m.failed_gpus_p99 == 6);
   CHECK(m.peak_failed_gpus == 6);
+}
+
+TEST_CASE("checkpoints: each durable save counts once, however the phase's time is cut up") {
+  // Running at full rate for 1,000 s: a save starts every 110 s (interval 100 s, blocking 10 s)
+  // and is durable 60 s after its start. Saves start at 100, 210, ..., 980; those durable by
+  // 1,000 s are the 8 that started at or before 940 s.
+  Phase p = Phase::running(1.0);
+  p.cycle = {0, from_seconds(100), from_seconds(10), from_seconds(60)};
+  auto checkpoints = [&](const std::vector<double>& cuts_s) {
+    Accounting a(8);
+    a.phase(0, p);
+    for (double c : cuts_s) a.gpus_in_use(from_seconds(c), 8);  // signals that cut the time
+    FailedGpuTally failed(8);
+    failed.finish(from_seconds(1000));
+    return a.finish(from_seconds(1000), 0, failed).checkpoints;
+  };
+  CHECK(checkpoints({}) == 8);
+  CHECK(checkpoints({120}) == 8);  // between save 0's start and its durable point
+  CHECK(checkpoints({105, 130, 150, 165, 215, 500, 950, 990}) == 8);
 }
 
 TEST_CASE("the failed-GPUs counter counts a GPU once however many open faults cover it") {
