@@ -88,6 +88,21 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   }
   const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
   const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
+  std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
+  if (domain_in_use_[domain] == 0 && healthy == gpus.size()) {
+    // Every GPU up and none in a group (every slot count 0): the slots take the GPUs in index
+    // order, as the general fill below would, without testing each one.
+    std::uint32_t g = gpus.front();
+    for (std::uint32_t k = 0; k < new_slots; ++k) {
+      const std::uint32_t size = k < groups ? static_cast<std::uint32_t>(tp_) : partial_degree;
+      std::fill_n(slot_.begin() + g, size, static_cast<std::uint16_t>(k + 1));
+      counts[k] = static_cast<std::uint16_t>(size);
+      g += size;
+    }
+    in_use_gpus_ += g - gpus.front();
+    commit(domain, groups, partial_degree, g - gpus.front());
+    return groups;
+  }
   // The scratch is sized once (reset), for the most slots a domain can have: plain loops over
   // the few slots in use, no vector resizing per call.
   std::uint32_t* const target = target_.data();
@@ -102,7 +117,6 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   if (partial_degree) target[groups] = partial_degree;
   // Members per old slot (kept in slot_members_); the fullest old slots become the new slots,
   // in order.
-  std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
   for (std::uint32_t k = 0; k < old_slots; ++k) {
     held[k] = counts[k];
     order[k] = k;
@@ -153,13 +167,18 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     counts[slot] = static_cast<std::uint16_t>(members[slot]);
   }
   for (std::uint32_t slot = new_slots; slot < old_slots; ++slot) counts[slot] = 0;
+  commit(domain, groups, partial_degree, in_use);
+  return groups;
+}
+
+void JobLayout::commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
+                       std::uint32_t in_use) {
   domain_in_use_[domain] = in_use;
   total_assigned_ +=
       static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
   partial_[domain] = static_cast<std::uint16_t>(partial_degree);
   index(domain);
-  return groups;
 }
 
 // Tops up every short slot to its size (tp, or the partial degree for the last one) from idle

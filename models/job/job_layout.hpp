@@ -70,6 +70,10 @@ class JobLayout {
  private:
   std::uint32_t refill(std::uint32_t domain, GpuRange gpus, std::uint32_t groups,
                        std::uint32_t partial_degree);
+  // assign()'s last step: domain d now holds `groups` full groups and a partial group of
+  // `partial_degree` (0: none), `in_use` GPUs tagged; updates the totals and indexes.
+  void commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
+              std::uint32_t in_use);
   void grow(std::int64_t groups);
   void shrink(std::int64_t groups);
   void sync_health();  // applies the health changes logged since the cursor to free_
