@@ -1,6 +1,7 @@
 #include "models/job/job_layout.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace goodput {
@@ -152,13 +153,14 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     while (k < new_slots && members[k] >= target[k]) ++k;
   };
   next_short();
-  for (auto g = gpus.begin(); k < new_slots && g != gpus.end(); ++g) {
-    if (slot_[*g] == 0 && health_->up(*g)) {
-      slot_[*g] = static_cast<std::uint16_t>(k + 1);
-      ++members[k];
-      ++in_use_gpus_;
-      next_short();
-    }
+  const std::uint32_t end = gpus.back() + 1;
+  for (std::uint32_t g = next_untagged(gpus.front(), end); k < new_slots && g < end;
+       g = next_untagged(g + 1, end)) {
+    if (!health_->up(g)) continue;
+    slot_[g] = static_cast<std::uint16_t>(k + 1);
+    ++members[k];
+    ++in_use_gpus_;
+    next_short();
   }
   // Member counts of the new slots; the old slots past them empty (past both, already 0).
   std::uint32_t in_use = 0;
@@ -200,16 +202,54 @@ std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32
     while (k < slots && counts[k] >= size(k)) ++k;
   };
   next_short();
-  for (std::uint32_t g = gpus.back() + 1; added < idle && k < slots && g-- > gpus.front();) {
-    if (slot_[g] == 0 && health_->up(g)) {
-      slot_[g] = static_cast<std::uint16_t>(k + 1);
-      ++counts[k];
-      ++in_use_gpus_;
-      ++added;
-      next_short();
-    }
+  for (std::uint32_t g = gpus.back() + 1; added < idle && k < slots;) {
+    g = prev_untagged(gpus.front(), g);
+    if (g == kNone) break;
+    if (!health_->up(g)) continue;
+    slot_[g] = static_cast<std::uint16_t>(k + 1);
+    ++counts[k];
+    ++in_use_gpus_;
+    ++added;
+    next_short();
   }
   return added;
+}
+
+namespace {
+
+// Whether any of the four 16-bit tags in `w` is 0 (the classic zero-lane test: exact as a
+// yes/no answer).
+bool any_zero_tag(std::uint64_t w) {
+  return ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull) != 0;
+}
+
+}  // namespace
+
+// Runs of tagged GPUs are skipped four tags at a time.
+std::uint32_t JobLayout::next_untagged(std::uint32_t from, std::uint32_t end) const {
+  for (; from + 4 <= end; from += 4) {
+    std::uint64_t w;
+    std::memcpy(&w, &slot_[from], sizeof w);
+    if (any_zero_tag(w)) break;
+  }
+  for (; from < end; ++from)
+    if (slot_[from] == 0) return from;
+  return end;
+}
+
+std::uint32_t JobLayout::prev_untagged(std::uint32_t begin, std::uint32_t below) const {
+  while (below > begin) {
+    if (below - begin >= 4) {
+      std::uint64_t w;
+      std::memcpy(&w, &slot_[below - 4], sizeof w);
+      if (!any_zero_tag(w)) {
+        below -= 4;
+        continue;
+      }
+    }
+    if (slot_[--below] == 0) return below;
+  }
+  return kNone;
 }
 
 void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {

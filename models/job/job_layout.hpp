@@ -74,6 +74,11 @@ class JobLayout {
   // `partial_degree` (0: none), `in_use` GPUs tagged; updates the totals and indexes.
   void commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
               std::uint32_t in_use);
+  // GPUs with tag 0 (idle, or down): the first in [from, end) (end: none), the last in
+  // [begin, below) (kNone: none).
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  std::uint32_t next_untagged(std::uint32_t from, std::uint32_t end) const;
+  std::uint32_t prev_untagged(std::uint32_t begin, std::uint32_t below) const;
   void grow(std::int64_t groups);
   void shrink(std::int64_t groups);
   void sync_health();  // applies the health changes logged since the cursor to free_
