@@ -104,6 +104,19 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     commit(domain, groups, partial_degree, g - gpus.front());
     return groups;
   }
+  if (new_slots == 0) {
+    // Every group released: untag the domain's tagged GPUs (domain_in_use_ of them).
+    std::uint32_t tagged = domain_in_use_[domain];
+    for (auto g = gpus.begin(); tagged > 0 && g != gpus.end(); ++g)
+      if (slot_[*g] != 0) {
+        slot_[*g] = 0;
+        --tagged;
+      }
+    in_use_gpus_ -= domain_in_use_[domain];
+    std::fill_n(counts, old_slots, std::uint16_t{0});
+    commit(domain, 0, 0, 0);
+    return 0;
+  }
   // The scratch is sized once (reset), for the most slots a domain can have: plain loops over
   // the few slots in use, no vector resizing per call.
   std::uint32_t* const target = target_.data();
