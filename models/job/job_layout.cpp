@@ -90,18 +90,28 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
   const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
   std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
-  if (domain_in_use_[domain] == 0 && healthy == gpus.size()) {
-    // Every GPU up and none in a group (every slot count 0): the slots take the GPUs in index
-    // order, as the general fill below would, without testing each one.
+  if (domain_in_use_[domain] == 0) {
+    // No GPU in a group (every slot count 0): the slots take the healthy GPUs in index order,
+    // as the general fill below would, without the relabelling set-up. `groups` and the partial
+    // degree fit the healthy GPUs (clamped above), so every slot fills.
     std::uint32_t g = gpus.front();
     for (std::uint32_t k = 0; k < new_slots; ++k) {
       const std::uint32_t size = k < groups ? static_cast<std::uint32_t>(tp_) : partial_degree;
-      std::fill_n(slot_.begin() + g, size, static_cast<std::uint16_t>(k + 1));
+      if (healthy == gpus.size()) {  // all up: a run of `size` GPUs
+        std::fill_n(slot_.begin() + g, size, static_cast<std::uint16_t>(k + 1));
+        g += size;
+      } else {
+        for (std::uint32_t taken = 0; taken < size; ++g)
+          if (health_->up(g)) {
+            slot_[g] = static_cast<std::uint16_t>(k + 1);
+            ++taken;
+          }
+      }
       counts[k] = static_cast<std::uint16_t>(size);
-      g += size;
     }
-    in_use_gpus_ += g - gpus.front();
-    commit(domain, groups, partial_degree, g - gpus.front());
+    const std::uint32_t in_use = groups * static_cast<std::uint32_t>(tp_) + partial_degree;
+    in_use_gpus_ += in_use;
+    commit(domain, groups, partial_degree, in_use);
     return groups;
   }
   if (new_slots == 0) {

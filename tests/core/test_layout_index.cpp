@@ -219,40 +219,55 @@ TEST_CASE("CapacityIndex: total and cut-off domain match a scan of healthy / tp 
   }
 }
 
-TEST_CASE("JobLayout: a domain's slots take its GPUs in index order, from empty or regrown") {
+TEST_CASE(
+    "JobLayout: a domain's slots take its healthy GPUs in index order, from empty or regrown") {
   // Which slot each GPU serves is seen through the hits of single-GPU faults.
   const Topology topo({"nvl32", "B200", 4, 8, 8, 16, 4});
   const std::uint32_t per = topo.gpus_per_domain();
+  const std::uint32_t d = 1;
   for (const int tp : {32, 16, 7}) {
-    for (std::uint32_t groups = 0; groups <= per / static_cast<std::uint32_t>(tp); ++groups) {
-      for (const std::uint32_t partial : {0u, 3u}) {
-        for (const bool regrown : {false, true}) {
-          CAPTURE(tp);
-          CAPTURE(groups);
-          CAPTURE(partial);
-          CAPTURE(regrown);
-          ClusterHealth health(topo);
-          JobLayout layout(health, tp);
-          const std::uint32_t d = 1;
-          if (regrown) layout.assign(d, 1);  // then re-formed from a domain already in use
-          const std::uint32_t placed = layout.assign(d, groups, partial);
-          const std::uint32_t want_partial =
-              partial < static_cast<std::uint32_t>(tp) && partial <= per - placed * tp ? partial
-                                                                                       : 0;
-          CHECK(layout.partial(d) == want_partial);
-          const std::uint32_t used = placed * static_cast<std::uint32_t>(tp) + want_partial;
-          CHECK(layout.in_use_gpus() == used);
-          for (std::uint32_t i = 0; i < per; ++i) {
-            const std::uint32_t g = topo.domain_gpus(d)[i];
-            CHECK(layout.in_use(g) == (i < used));
-            if (i >= used) continue;
-            // Copy the layout, fail GPU g there, and read which slot it served.
-            JobLayout probe = layout;
-            std::vector<GroupHit> hits;
-            const std::vector<std::uint32_t> down{g};
-            probe.release_down(down, &hits);
-            REQUIRE(hits.size() == 1);
-            CHECK(hits[0].slot == i / static_cast<std::uint32_t>(tp));
+    for (const bool one_down : {false, true}) {
+      const std::uint32_t healthy = per - (one_down ? 1 : 0);
+      for (std::uint32_t groups = 0; groups <= healthy / static_cast<std::uint32_t>(tp); ++groups) {
+        for (const std::uint32_t partial : {0u, 3u}) {
+          for (const bool regrown : {false, true}) {
+            CAPTURE(tp);
+            CAPTURE(one_down);
+            CAPTURE(groups);
+            CAPTURE(partial);
+            CAPTURE(regrown);
+            ClusterHealth health(topo);
+            const std::uint32_t down_gpu = topo.domain_gpus(d)[2];
+            if (one_down) health.fail(topo.id(ComponentKind::Gpu, down_gpu), nullptr);
+            JobLayout layout(health, tp);
+            if (regrown) layout.assign(d, 1);  // then re-formed from a domain already in use
+            const std::uint32_t placed = layout.assign(d, groups, partial);
+            CHECK(placed == groups);
+            const std::uint32_t want_partial =
+                partial < static_cast<std::uint32_t>(tp) && partial <= healthy - placed * tp
+                    ? partial
+                    : 0;
+            CHECK(layout.partial(d) == want_partial);
+            const std::uint32_t used = placed * static_cast<std::uint32_t>(tp) + want_partial;
+            CHECK(layout.in_use_gpus() == used);
+            std::uint32_t rank = 0;  // among the domain's healthy GPUs
+            for (std::uint32_t i = 0; i < per; ++i) {
+              const std::uint32_t g = topo.domain_gpus(d)[i];
+              if (one_down && g == down_gpu) {
+                CHECK_FALSE(layout.in_use(g));
+                continue;
+              }
+              const std::uint32_t r = rank++;
+              CHECK(layout.in_use(g) == (r < used));
+              if (r >= used) continue;
+              // Copy the layout, fail GPU g there, and read which slot it served.
+              JobLayout probe = layout;
+              std::vector<GroupHit> hits;
+              const std::vector<std::uint32_t> down{g};
+              probe.release_down(down, &hits);
+              REQUIRE(hits.size() == 1);
+              CHECK(hits[0].slot == r / static_cast<std::uint32_t>(tp));
+            }
           }
         }
       }
