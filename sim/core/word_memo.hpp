@@ -2,8 +2,10 @@
 // probing, power-of-two slots, at most half full) over one flat arena of key words: a lookup
 // allocates nothing and chases no nodes, and the key is reused between lookups. Use: fill
 // key(), then find(); on a miss compute the value and insert() it (same key, nothing between).
-// Contract: find() answers exactly what was inserted under an equal key (the hash only narrows
-// the search; the words are compared).
+// Bounded: an insert into a full memo (max_entries) first forgets everything, so a long run
+// whose keys rarely repeat keeps a fixed footprint (a memo kept across runs would otherwise
+// grow without end). Contract: find() answers exactly what was inserted under an equal key and
+// not forgotten since (the hash only narrows the search; the words are compared).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +18,8 @@ namespace goodput {
 template <class V>
 class WordMemo {
  public:
+  explicit WordMemo(std::size_t max_entries = std::size_t{1} << 16) : max_(max_entries) {}
+
   // The key of the next find()/insert(), emptied: push its words.
   std::vector<std::uint64_t>& key() {
     key_.clear();
@@ -36,6 +40,7 @@ class WordMemo {
   }
   // Remembers `value` under key() (right after a find() that returned nullptr).
   void insert(const V& value) {
+    if (values_.size() >= max_) forget();
     if (2 * (values_.size() + 1) > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = hash_ & mask;
@@ -65,6 +70,11 @@ class WordMemo {
     h *= 0xc4ceb9fe1a85ec53ull;
     return h ^ (h >> 33);
   }
+  void forget() {  // keeps the allocations
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    keys_.clear();
+    values_.clear();
+  }
   void grow() {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(std::max<std::size_t>(64, 2 * old.size()), Slot{});
@@ -77,6 +87,7 @@ class WordMemo {
     }
   }
 
+  std::size_t max_;                  // entries kept at most
   std::vector<std::uint64_t> key_;   // reused: a hit allocates nothing
   std::uint64_t hash_ = 0;           // key_'s, as of the last find()
   std::vector<std::uint64_t> keys_;  // every remembered key's words, back to back

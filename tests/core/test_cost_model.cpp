@@ -4,12 +4,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <initializer_list>
 
 #include "models/cost/cost_memo.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/scenario/model_presets.hpp"
 #include "models/strategies/job_controller.hpp"
+#include "sim/core/word_memo.hpp"
 #include "support.hpp"
 
 using namespace goodput;
@@ -176,6 +178,36 @@ TEST_CASE("CostMemo answers exactly what the cost model answers, asked in any or
   const std::vector<int> short_one{30};
   const std::vector<double> one{1.0};
   CHECK(memo.replica_throughput(short_one, one) == cost->replica_throughput(short_one, one));
+}
+
+TEST_CASE(
+    "WordMemo: exact keys, and a full memo forgets everything before it grows past its bound") {
+  WordMemo<int> memo(4);
+  auto key = [&](std::initializer_list<std::uint64_t> words) {
+    auto& k = memo.key();
+    k.insert(k.end(), words);
+  };
+  for (int i = 0; i < 4; ++i) {
+    key({7, static_cast<std::uint64_t>(i)});
+    REQUIRE(memo.find() == nullptr);
+    memo.insert(i * 10);
+  }
+  CHECK(memo.size() == 4);
+  key({7, 2});
+  REQUIRE(memo.find() != nullptr);
+  CHECK(*memo.find() == 20);
+  key({7});  // a prefix is another key
+  CHECK(memo.find() == nullptr);
+  key({7, 2, 0});
+  CHECK(memo.find() == nullptr);
+  // The fifth key: the memo forgets the four, then remembers it.
+  key({8});
+  REQUIRE(memo.find() == nullptr);
+  memo.insert(80);
+  CHECK(memo.size() == 1);
+  CHECK(*memo.find() == 80);
+  key({7, 2});
+  CHECK(memo.find() == nullptr);
 }
 
 TEST_CASE("measured profiles load and cover their models") {
