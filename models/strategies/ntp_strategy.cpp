@@ -1,6 +1,7 @@
 #include "models/strategies/ntp_strategy.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "models/strategies/tp_degrees.hpp"
 #include "models/strategies/tp_rule_read.hpp"
@@ -27,9 +28,22 @@ void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t parti
 
 void NtpJob::sync_indexes() {
   const int tp = scenario().job.tp;
-  if (!caps_) caps_ = std::make_unique<CapacityIndex>(*ctx().health, tp);
-  if (!partial_index_)
-    partial_index_ = std::make_unique<NtpPartialIndex>(*ctx().health, tp, o_.layout);
+  if (!caps_) {
+    auto make = [&] { return std::make_unique<Indexes>(*ctx().health, tp, o_.layout); };
+    Indexes* indexes = nullptr;
+    if (ctx().shared) {
+      // What the indexes depend on: tp and the degree rule (min_tp, allowed_tp).
+      std::string key =
+          "ntp-indexes/" + std::to_string(tp) + "/" + std::to_string(o_.layout.min_tp);
+      for (int d : o_.layout.allowed) key += "," + std::to_string(d);
+      indexes = &ctx().shared->get<Indexes>(key, make);
+    } else {
+      own_indexes_ = make();
+      indexes = own_indexes_.get();
+    }
+    caps_ = &indexes->caps;
+    partial_index_ = &indexes->partial;
+  }
   if (!memo_) {
     std::unique_ptr<StrategyMemo>& slot = ctx().memo ? *ctx().memo : own_memo_;
     memo_ = dynamic_cast<Memo*>(slot.get());

@@ -82,8 +82,17 @@ class NtpJob final : public JobController {
   NtpConfig config_;                     // its `use` is left empty: use_full_/use_partial_ hold it
   std::vector<std::uint32_t> use_full_;  // per domain: full groups of the applied config
   std::vector<std::uint16_t> use_partial_;  // per domain: partial degree of the applied config
-  std::unique_ptr<CapacityIndex> caps_;
-  std::unique_ptr<NtpPartialIndex> partial_index_;
+  // The capacity and partial indexes of the cluster health: one pair per run for every NTP
+  // strategy with the same tp and degree rule (JobContext::shared), else this lane's own.
+  struct Indexes final : StrategyMemo {
+    Indexes(const ClusterHealth& health, int tp, const NtpOptions& o)
+        : caps(health, tp), partial(health, tp, o) {}
+    CapacityIndex caps;
+    NtpPartialIndex partial;
+  };
+  std::unique_ptr<Indexes> own_indexes_;
+  CapacityIndex* caps_ = nullptr;
+  NtpPartialIndex* partial_index_ = nullptr;
   // The memo of this lane (JobContext::memo, else own_memo_): its lock-free front to ctx().cost
   // and its remembered layout figures.
   struct Memo final : StrategyMemo {

@@ -5,8 +5,10 @@
 // strategy_table.cpp; each declares its parameters once (ParamSection).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,11 +25,28 @@ namespace goodput {
 class CostModel;
 
 // What a strategy may keep from one run to the next of the same strategy, scenario and cost
-// model on one thread: memos of pure functions (reusing them changes no result, only how often
-// the answers are computed). Each strategy defines its own and finds it again in
-// JobContext::memo.
+// model on one thread (JobContext::memo: memos of pure functions), or share with the other
+// strategies of a run (RunShared: e.g. indexes of the one cluster health). Using either changes
+// no result, only how often the same answers are computed. Each strategy defines its own.
 struct StrategyMemo {
   virtual ~StrategyMemo() = default;
+};
+
+// State the strategies of one run share, by a key they agree on (the key names the type and
+// everything it depends on): made by the first strategy that asks, found by the others.
+class RunShared {
+ public:
+  template <class T, class Make>
+  T& get(const std::string& key, Make&& make) {
+    std::unique_ptr<StrategyMemo>& slot = items_[key];
+    if (!slot) slot = make();
+    T* t = dynamic_cast<T*>(slot.get());
+    if (!t) throw std::logic_error("RunShared: '" + key + "' holds another type");
+    return *t;
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<StrategyMemo>> items_;
 };
 
 struct JobContext {
@@ -43,6 +62,7 @@ struct JobContext {
   // The strategy's slot for its StrategyMemo, kept by the caller across runs (null: a run of
   // its own; the strategy then keeps its memo itself).
   std::unique_ptr<StrategyMemo>* memo = nullptr;
+  RunShared* shared = nullptr;  // this run's shared state (null: a strategy keeps its own)
 };
 
 // Snapshot mode: a fixed set of failed GPUs, no time axis.

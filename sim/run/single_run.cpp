@@ -27,7 +27,7 @@ constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 struct Lane {
   Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim,
        const StrategyConfig& config, JobObserver* extra, JobLayout& job_layout,
-       std::unique_ptr<StrategyMemo>& memo)
+       std::unique_ptr<StrategyMemo>& memo, RunShared& shared)
       : layout(job_layout),
         accounting(plan.topology->gpus(), plan.scenario.mode == RunMode::Snapshot
                                               ? 0.0
@@ -47,6 +47,7 @@ struct Lane {
     ctx.cost = plan.cost.get();
     ctx.job_faults_per_hour = plan.job_faults_per_hour;
     ctx.memo = &memo;
+    ctx.shared = &shared;
   }
   JobLayout& layout;
   Accounting accounting;
@@ -193,13 +194,14 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
                                   const std::vector<JobObserver*>& observers,
                                   RunWorkspace& workspace) {
   Simulator sim;
+  RunShared shared;  // state the strategies of this run share (e.g. NTP's health indexes)
   RunWorkspace::Parts& parts = workspace.parts(plan, strategies);
   ClusterHealth& health = *parts.health;
   std::vector<std::unique_ptr<Lane>> lanes;
   for (std::size_t i = 0; i < strategies.size(); ++i)
     lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i],
                                            i < observers.size() ? observers[i] : nullptr,
-                                           *parts.layouts[i], parts.memos[i]));
+                                           *parts.layouts[i], parts.memos[i], shared));
   FaultFeeder feeder(sim, faults, health, lanes, plan.horizon, plan.scenario.failed_gpu_thresholds);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
