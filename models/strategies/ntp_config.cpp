@@ -190,10 +190,6 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   c.reshard = c.degraded_replicas > 0 ? cost.model().reshard_overhead(min_degree) : 0.0;
 }
 
-}  // namespace goodput
-
-namespace goodput {
-
 void NtpFigures::fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs) {
   std::vector<std::uint64_t>& key = memo_.key();
   key.push_back(static_cast<std::uint64_t>(full_used));

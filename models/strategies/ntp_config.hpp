@@ -83,10 +83,8 @@ class NtpFigures {
   NtpFigures(int tp, int pp, int dp, NtpOptions o, CostMemo& cost)
       : tp_(tp), pp_(pp), dp_(dp), o_(std::move(o)), cost_(&cost) {}
   void fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs);
-  int tp() const { return tp_; }
   int pp() const { return pp_; }
   int dp() const { return dp_; }
-  const NtpOptions& options() const { return o_; }
   std::size_t remembered() const { return memo_.size(); }
 
  private:
