@@ -11,7 +11,7 @@
 // in training time).
 #pragma once
 
-#include <vector>
+#include <array>
 
 #include "models/job/job_signals.hpp"
 #include "sim/run/failed_gpu_tally.hpp"

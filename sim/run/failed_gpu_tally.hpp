@@ -19,7 +19,8 @@ class FailedGpuTally {
       : total_gpus_(total_gpus), failed_thresholds_(std::move(failed_thresholds)) {}
 
   void gpus_down(Time t, std::int64_t down);  // from t on, `down` GPUs are failed
-  void finish(Time horizon);                  // integrates up to the horizon (once)
+  // Integrates up to the horizon and works out the figures (once: every strategy takes them).
+  void finish(Time horizon);
   double down_gpu_s() const { return down_gpu_s_; }
   // Sets the failed-GPU fields of `out` (after finish): gpu_hours_down, peak_failed_gpus,
   // failed_gpus_mean/p50/p90/p99 and time_above_failed (fractions of the horizon).
@@ -34,6 +35,7 @@ class FailedGpuTally {
   Time last_ = 0;
   std::int64_t down_ = 0, peak_ = 0;
   double down_gpu_s_ = 0;
+  RunMetrics figures_;  // its failed-GPU fields, as of finish()
 };
 
 }  // namespace goodput
