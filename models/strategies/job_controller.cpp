@@ -31,6 +31,18 @@ void JobController::start(JobContext& ctx) {
   resume();
 }
 
+void JobController::settle(Time now) {
+  // Each inner boundary as its own stall-step event did: the step under way is paid, the next
+  // opens. The last one is the stall's engine event (end_stall), never settled here.
+  while (step_open_) {
+    const Time end = step_started_ + steps_[step_ - 1].duration;
+    if (end >= now || end >= stall_end_) return;
+    ++events_;
+    close_step(end);
+    open_next_step(end);
+  }
+}
+
 void JobController::on_fault(const FaultImpact& impact) {
   if (impact.hits.empty()) return;
   hit_domains_.clear();
@@ -70,9 +82,10 @@ void JobController::react_repair(const RepairImpact& impact) {
 
 void JobController::handle(std::uint32_t kind, std::uint64_t) {
   ++events_;
+  settle(ctx_->sim->now());
   switch (kind) {
     case kStallStep:
-      next_stall_step();
+      end_stall();
       break;
     case kJoin: {
       joins_.pop_front();
@@ -198,27 +211,39 @@ void JobController::begin_stall(const Steps& steps, After after) {
   after_ = after;
   mode_ = Mode::Stalled;
   stall_event_ = 0;
-  next_stall_step();
+  const Time now = ctx_->sim->now();
+  if (!open_next_step(now)) {
+    end_stall();
+    return;
+  }
+  stall_end_ = step_started_;
+  for (std::size_t i = step_ - 1; i < steps_.size(); ++i)
+    stall_end_ += std::max<Time>(0, steps_[i].duration);
+  stall_event_ = ctx_->sim->schedule_at(stall_end_, this, kStallStep);
 }
 
-void JobController::next_stall_step() {
-  const Time now = ctx_->sim->now();
-  close_step(now);
-  stall_event_ = 0;
+bool JobController::open_next_step(Time t) {
   while (step_ < steps_.size()) {
     const Step s = steps_[step_++];
     if (s.duration <= 0) {  // free: paid, no time
-      ctx_->signals->paid(now, s.mechanism, 0);
+      ctx_->signals->paid(t, s.mechanism, 0);
       continue;
     }
     const bool load = s.mechanism == Mechanism::CheckpointLoad;
     ctx_->signals->phase(
-        now, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
+        t, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
     step_open_ = true;
-    step_started_ = now;
-    stall_event_ = ctx_->sim->schedule_after(s.duration, this, kStallStep);
-    return;
+    step_started_ = t;
+    return true;
   }
+  return false;
+}
+
+void JobController::end_stall() {
+  close_step(ctx_->sim->now());
+  stall_event_ = 0;
+  if (open_next_step(ctx_->sim->now()))
+    throw std::logic_error("JobController: a timed step after the stall's end");
   switch (after_) {
     case After::Resume:
       resume();

@@ -44,6 +44,7 @@ class JobController : public Strategy {
   void on_fault(const FaultImpact& impact) final;
   void on_repair(const RepairImpact& impact) final;
   void handle(std::uint32_t kind, std::uint64_t arg) final;
+  void settle(Time now) final;
   std::int64_t events_handled() const final { return events_; }
 
  protected:
@@ -132,9 +133,12 @@ class JobController : public Strategy {
   enum class Mode { Running, Stalled, Waiting };
   enum class After { Resume, FullRestart, WaitForFullRestart };
 
+  // A stall queues one engine event, at its end; the boundaries between its steps are settled
+  // when the job is next touched (settle()), with their own times, in the same order.
   void begin_stall(const Steps& steps, After after);
-  void begin_full_restart();  // restart + checkpoint load, once capacity is there
-  void next_stall_step();
+  void begin_full_restart();    // restart + checkpoint load, once capacity is there
+  bool open_next_step(Time t);  // pays free steps; false when no timed step is left
+  void end_stall();             // at the stall's end: its last step closed
   void resume();
   void interrupt(bool rollback, bool count = true, bool lose_step = true);
   void close_step(Time now);  // reports the mechanism of the stall step under way as paid
@@ -157,6 +161,7 @@ class JobController : public Strategy {
   Steps steps_;
   std::size_t step_ = 0;
   EventId stall_event_ = 0;
+  Time stall_end_ = 0;  // when the stall's last timed step ends (its engine event)
   bool step_open_ = false;
   Time step_started_ = 0;
   Time next_due_ = 0;                  // start of the next save (while not running)

@@ -91,6 +91,10 @@ class Strategy : public EventHandler {
   virtual void start(JobContext& ctx) = 0;
   virtual void on_fault(const FaultImpact& impact) = 0;
   virtual void on_repair(const RepairImpact& impact) = 0;
+  // Brings what the strategy defers (e.g. the inner step boundaries of a stall) up to, but not
+  // including, `now`: called before anything else touches this strategy's job at `now` (its
+  // layout, its accounting) and with the horizon + 1 at the end of the run.
+  virtual void settle(Time /*now*/) {}
   virtual std::int64_t events_handled() const { return 0; }  // its own engine events fired
 };
 

@@ -109,6 +109,7 @@ class FaultFeeder final : public EventHandler {
       impact.newly_down = gpus_;
       prefetch_lanes(gpus_);
       for (auto& lane : lanes_) {
+        lane->strategy->settle(sim_.now());
         lane->hits.clear();
         const std::int64_t in_use = lane->layout.in_use_gpus();
         lane->layout.release_down(gpus_, &lane->hits);
@@ -133,7 +134,10 @@ class FaultFeeder final : public EventHandler {
       impact.newly_up = gpus_;
       impact.domains = domains_;
       prefetch_lanes(gpus_);
-      for (auto& lane : lanes_) lane->strategy->on_repair(impact);
+      for (auto& lane : lanes_) {
+        lane->strategy->settle(sim_.now());
+        lane->strategy->on_repair(impact);
+      }
     }
   }
 
@@ -208,6 +212,7 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
   sim.run_until(plan.horizon);
   const FailedGpuTally& failed = feeder.failed();
   std::vector<RunMetrics> out;
+  for (auto& lane : lanes) lane->strategy->settle(plan.horizon + 1);  // what is due by the horizon
   for (auto& lane : lanes)
     out.push_back(lane->accounting.finish(
         plan.horizon, feeder.fired() + lane->strategy->events_handled(), failed));

@@ -305,6 +305,48 @@ TEST_CASE("checkpoint_restart: a repair during detection does not cut detection 
   CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
 }
 
+TEST_CASE("a stall's steps are paid in order, cut short by a fault, kept through others' events") {
+  // Detection 100 s, restart 200 s, load 300 s. A second job fault 150 s in, during the restart:
+  // detection paid in full, the restart for its 50 s, the load never; then a whole new stall.
+  // A fault and its repair on the idle spare node (gpu/32) during the first stall change nothing.
+  const RunPlan plan = make_plan(scenario_from(small_scenario(3, 5)));
+  const Topology& topo = *plan.topology;
+  const double t0 = 36000;
+  for (bool idle_fault : {false, true}) {
+    CAPTURE(idle_fault);
+    FaultList faults = one_fault(topo, "gpu/0", t0 / 3600, 20.0);
+    if (idle_fault)
+      faults.faults.push_back(
+          {from_seconds(t0 + 120), from_seconds(t0 + 130), *topo.resolve("gpu/32"), 0});
+    faults.faults.push_back({from_seconds(t0 + 150), from_hours(20.0), *topo.resolve("gpu/8"), 0});
+    const RunMetrics m = simulate(plan, faults, config_for(plan.scenario, "checkpoint_restart"));
+    auto count = [&](Mechanism k) { return m.paid_count[static_cast<int>(k)]; };
+    auto stalled_s = [&](Mechanism k) { return m.paid_stall_hours[static_cast<int>(k)] * 3600; };
+    CHECK(m.interruptions == 2);  // a job fault interrupts a stall too (it starts over)
+    CHECK(count(Mechanism::Detection) == 2);
+    CHECK(count(Mechanism::JobRestart) == 2);
+    CHECK(count(Mechanism::CheckpointLoad) == 1);
+    CHECK(stalled_s(Mechanism::Detection) == doctest::Approx(200).epsilon(1e-9));
+    CHECK(stalled_s(Mechanism::JobRestart) == doctest::Approx(50 + 200).epsilon(1e-9));
+    CHECK(stalled_s(Mechanism::CheckpointLoad) == doctest::Approx(300).epsilon(1e-9));
+    CHECK(bucket(m, Bucket::InfrastructureRecovery) * H ==
+          doctest::Approx(100 + 50 + 100 + 200).epsilon(1e-9));
+    CHECK(bucket(m, Bucket::CheckpointRestore) * H == doctest::Approx(300).epsilon(1e-9));
+  }
+
+  // A stall under way at the horizon: the steps that ended by then (at it, too) are paid.
+  for (double before_end_s : {150.0, 100.0}) {
+    CAPTURE(before_end_s);
+    const RunMetrics e =
+        simulate(plan, one_fault(topo, "gpu/0", (H - before_end_s) / 3600, H / 3600),
+                 config_for(plan.scenario, "checkpoint_restart"));
+    CHECK(e.paid_count[static_cast<int>(Mechanism::Detection)] == 1);
+    CHECK(e.paid_count[static_cast<int>(Mechanism::JobRestart)] == 0);
+    CHECK(e.paid_stall_hours[static_cast<int>(Mechanism::Detection)] * 3600 ==
+          doctest::Approx(100).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("the step in flight is counted from the end of the last checkpoint save") {
   // Blocking 60 s saves every 600 s of running: 600-660, 1,260-1,320, ... A 10 s step.
   Json j = small_scenario(3, 4);
