@@ -1,7 +1,8 @@
 // A memo from short keys of 64-bit words to values, for one thread. Open addressing (linear
-// probing, power-of-two slots, at most half full) over one flat arena of key words: a lookup
-// allocates nothing and chases no nodes, and the key is reused between lookups. Use: fill
-// key(), then find(); on a miss compute the value and insert() it (same key, nothing between).
+// probing, power-of-two slots of one word each, at most half full) over a flat array of entries
+// (value, key place, hash) and one flat arena of key words: a lookup allocates nothing and chases
+// no nodes, and the key is reused between lookups. Use: fill key(), then find(); on a miss
+// compute the value and insert() it (same key, nothing between).
 // Bounded: an insert into a full memo (max_entries) first forgets everything, so a long run
 // whose keys rarely repeat keeps a fixed footprint (a memo kept across runs would otherwise
 // grow without end). Contract: find() answers exactly what was inserted under an equal key and
@@ -30,34 +31,41 @@ class WordMemo {
     hash_ = hash_words();
     if (slots_.empty()) return nullptr;
     const std::size_t mask = slots_.size() - 1;
+    const auto tag = static_cast<std::uint32_t>(hash_ >> 32);
     for (std::size_t i = hash_ & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.length == 0) return nullptr;
-      if (s.hash == hash_ && s.length == key_.size() &&
-          std::equal(key_.begin(), key_.end(), keys_.begin() + s.offset))
-        return &values_[s.value];
+      const std::uint64_t s = slots_[i];
+      if (s == 0) return nullptr;
+      if (static_cast<std::uint32_t>(s >> 32) != tag) continue;
+      const Entry& e = entries_[static_cast<std::uint32_t>(s) - 1];
+      if (e.length == key_.size() && std::equal(key_.begin(), key_.end(), keys_.begin() + e.offset))
+        return &e.value;
     }
   }
   // Remembers `value` under key() (right after a find() that returned nullptr).
   void insert(const V& value) {
-    if (values_.size() >= max_) forget();
-    if (2 * (values_.size() + 1) > slots_.size()) grow();
+    if (entries_.size() >= max_) forget();
+    if (2 * (entries_.size() + 1) > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = hash_ & mask;
-    while (slots_[i].length != 0) i = (i + 1) & mask;
-    slots_[i] = {hash_, static_cast<std::uint32_t>(keys_.size()),
-                 static_cast<std::uint32_t>(key_.size()),
-                 static_cast<std::uint32_t>(values_.size())};
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    entries_.push_back({value, static_cast<std::uint32_t>(keys_.size()),
+                        static_cast<std::uint32_t>(key_.size()), hash_});
+    slots_[i] = slot_word(hash_, entries_.size() - 1);
     keys_.insert(keys_.end(), key_.begin(), key_.end());
-    values_.push_back(value);
   }
-  std::size_t size() const { return values_.size(); }
+  std::size_t size() const { return entries_.size(); }
 
  private:
-  struct Slot {
+  // A slot is one word, so that the table probed first stays small: the hash's high half (a
+  // tag that rules out most other keys without reading them) and 1 + the entry's index (0: an
+  // empty slot).
+  static std::uint64_t slot_word(std::uint64_t hash, std::size_t entry) {
+    return (hash >> 32 << 32) | static_cast<std::uint32_t>(entry + 1);
+  }
+  struct Entry {
+    V value;
+    std::uint32_t offset = 0, length = 0;  // the key's words in keys_
     std::uint64_t hash = 0;
-    std::uint32_t offset = 0, length = 0;  // the key's words in keys_; length 0: empty
-    std::uint32_t value = 0;               // index into values_
   };
   std::uint64_t hash_words() const {
     // FNV-1a over the words, then MurmurHash3's 64-bit finaliser, so that every bit of every
@@ -71,28 +79,26 @@ class WordMemo {
     return h ^ (h >> 33);
   }
   void forget() {  // keeps the allocations
-    std::fill(slots_.begin(), slots_.end(), Slot{});
+    std::fill(slots_.begin(), slots_.end(), 0);
     keys_.clear();
-    values_.clear();
+    entries_.clear();
   }
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(std::max<std::size_t>(64, 2 * old.size()), Slot{});
+    slots_.assign(std::max<std::size_t>(64, 2 * slots_.size()), 0);
     const std::size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.length == 0) continue;
-      std::size_t i = s.hash & mask;
-      while (slots_[i].length != 0) i = (i + 1) & mask;
-      slots_[i] = s;
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      std::size_t i = entries_[k].hash & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = slot_word(entries_[k].hash, k);
     }
   }
 
-  std::size_t max_;                  // entries kept at most
-  std::vector<std::uint64_t> key_;   // reused: a hit allocates nothing
-  std::uint64_t hash_ = 0;           // key_'s, as of the last find()
-  std::vector<std::uint64_t> keys_;  // every remembered key's words, back to back
-  std::vector<Slot> slots_;
-  std::vector<V> values_;
+  std::size_t max_;                   // entries kept at most
+  std::vector<std::uint64_t> key_;    // reused: a hit allocates nothing
+  std::uint64_t hash_ = 0;            // key_'s, as of the last find()
+  std::vector<std::uint64_t> keys_;   // every remembered key's words, back to back
+  std::vector<std::uint64_t> slots_;  // see slot_word()
+  std::vector<Entry> entries_;        // in insertion order
 };
 
 }  // namespace goodput

@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <map>
+#include <random>
+#include <vector>
 
 #include "models/cost/cost_memo.hpp"
 #include "models/cost/cost_model.hpp"
@@ -208,6 +211,39 @@ TEST_CASE(
   CHECK(*memo.find() == 80);
   key({7, 2});
   CHECK(memo.find() == nullptr);
+}
+
+TEST_CASE("WordMemo: many keys of several lengths, each found with exactly its value") {
+  // Keys that differ only in their high bits or their length, enough to grow the table
+  // several times and to share slot tags; checked against std::map after every insert.
+  WordMemo<std::uint64_t> memo(1 << 20);
+  std::map<std::vector<std::uint64_t>, std::uint64_t> want;
+  std::mt19937_64 rng(7);
+  auto set_key = [&](const std::vector<std::uint64_t>& k) {
+    auto& words = memo.key();
+    words.insert(words.end(), k.begin(), k.end());
+  };
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<std::uint64_t> k(1 + rng() % 4);
+    for (auto& w : k) w = (rng() % 64) << (rng() % 2 ? 48 : 0);
+    set_key(k);
+    const std::uint64_t* found = memo.find();
+    const auto it = want.find(k);
+    REQUIRE((found != nullptr) == (it != want.end()));
+    if (found) {
+      REQUIRE(*found == it->second);
+      continue;
+    }
+    memo.insert(static_cast<std::uint64_t>(i));
+    want[k] = static_cast<std::uint64_t>(i);
+  }
+  CHECK(memo.size() == want.size());
+  for (const auto& [k, v] : want) {
+    set_key(k);
+    const std::uint64_t* found = memo.find();
+    REQUIRE(found != nullptr);
+    CHECK(*found == v);
+  }
 }
 
 TEST_CASE("measured profiles load and cover their models") {

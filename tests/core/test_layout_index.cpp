@@ -179,7 +179,9 @@ TEST_CASE("JobLayout rebuilds its indexes when the health it reads is reset") {
   CHECK(layout.retarget(6, {}) == 6);
 }
 
-TEST_CASE("CapacityIndex: total and cut-off domain match a scan of healthy / tp on random faults") {
+TEST_CASE(
+    "CapacityIndex: total, prefix sums and cut-off domain match a scan of healthy / tp on random "
+    "faults") {
   const Topology topo(ClusterShape{"hgx-8", "H100", 8, 1, 4, 16, 300});
   const Topology nvl(ClusterShape{"nvl32", "B200", 4, 8, 8, 16, 40});
   std::mt19937_64 rng(14);
@@ -206,6 +208,12 @@ TEST_CASE("CapacityIndex: total and cut-off domain match a scan of healthy / tp 
           prefix.push_back(prefix.back() + caps.cap(d));
         }
         REQUIRE(caps.total() == prefix.back());
+        // Prefix sums: a few fixed limits asked again and again (the tree keeps the last one
+        // asked up to date through later changes), one at random, the whole.
+        const std::uint32_t n = t->domains();
+        for (std::uint32_t limit :
+             {n - n / 7, n / 2, n - n / 7, static_cast<std::uint32_t>(rng() % n), n, n + 5})
+          REQUIRE(caps.prefix(limit) == prefix[std::min(limit, n)]);
         if (caps.total() == 0) continue;
         const std::int64_t k =
             1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(caps.total()));
