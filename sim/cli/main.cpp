@@ -78,10 +78,13 @@ int command_run(const RunArgs& a) {
   ProgressLine progress(progress_wanted(a.progress, a.quiet));
   progress.begin("runs");
   const auto t0 = std::chrono::steady_clock::now();
-  RecordedTimeline timeline;  // run 0 again, observed: recorded alongside the runs
+  RecordedTimeline timeline;  // run 0's, recorded while the Monte Carlo simulates it
+  TimelineRecording recording(plan);
+  RunWatch watch{0, [&] { return recording.observers(); },
+                 [&](const FaultList& faults) { timeline = recording.finish(0, faults); }};
   auto runs = run_monte_carlo(
       plan, threads, [&](int done, int total) { progress.update(done, total); }, 0,
-      [&] { timeline = record_timeline(plan, 0); });
+      plan.scenario.mode == RunMode::Snapshot ? nullptr : &watch);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Report report = build_report(plan, std::move(runs));
   report.command = a.command;

@@ -269,31 +269,42 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
   return j.dump() + "\n";
 }
 
-RecordedTimeline record_timeline(const RunPlan& plan, int run) {
-  if (plan.scenario.mode == RunMode::Snapshot) return {};
-  const FaultList faults = faults_for(plan, run);
-  std::vector<TimelineRecorder> recorders;
-  recorders.reserve(plan.scenario.strategies.size());
-  std::vector<JobObserver*> observers;
-  for (std::size_t i = 0; i < plan.scenario.strategies.size(); ++i) {
-    recorders.emplace_back(plan.horizon);
-    observers.push_back(&recorders.back());
-  }
-  simulate_all(plan, faults, plan.scenario.strategies, observers);  // one pass, every strategy
+TimelineRecording::TimelineRecording(const RunPlan& plan) : plan_(&plan) {
+  recorders_.reserve(plan.scenario.strategies.size());
+  for (std::size_t i = 0; i < plan.scenario.strategies.size(); ++i)
+    recorders_.emplace_back(plan.horizon);
+}
+
+std::vector<JobObserver*> TimelineRecording::observers() {
+  std::vector<JobObserver*> out;
+  for (TimelineRecorder& r : recorders_) out.push_back(&r);
+  return out;
+}
+
+RecordedTimeline TimelineRecording::finish(int run, const FaultList& faults) {
+  const RunPlan& plan = *plan_;
   RecordedTimeline out;
   out.run = run;
   out.horizon = plan.horizon;
   std::vector<StrategyTimeline> tracks;
-  for (std::size_t i = 0; i < recorders.size(); ++i) {
-    recorders[i].finish();
-    tracks.push_back({plan.scenario.strategies[i].name, &recorders[i]});
-    out.phases.emplace_back(plan.scenario.strategies[i].name, recorders[i].phases());
+  for (std::size_t i = 0; i < recorders_.size(); ++i) {
+    recorders_[i].finish();
+    tracks.push_back({plan.scenario.strategies[i].name, &recorders_[i]});
+    out.phases.emplace_back(plan.scenario.strategies[i].name, recorders_[i].phases());
   }
   FailedGpuCounter counter;  // counted once: for the trace and for report.html
   counter.points = failed_gpu_counter(plan, faults, kMaxCounterPoints, &counter.downsampled);
   out.json = timeline_json(plan, run, faults, counter, tracks);
   out.failed_gpus = std::move(counter.points);
   return out;
+}
+
+RecordedTimeline record_timeline(const RunPlan& plan, int run) {
+  if (plan.scenario.mode == RunMode::Snapshot) return {};
+  const FaultList faults = faults_for(plan, run);
+  TimelineRecording recording(plan);
+  simulate_all(plan, faults, plan.scenario.strategies, recording.observers());  // every strategy
+  return recording.finish(run, faults);
 }
 
 }  // namespace goodput

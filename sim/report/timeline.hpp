@@ -92,8 +92,21 @@ struct RecordedTimeline {
   std::vector<std::pair<Time, std::int64_t>> failed_gpus;  // failed_gpu_counter's points
   bool empty() const { return json.empty(); }
 };
-// Re-runs run `run` of the plan under each strategy with a recorder attached (snapshot-mode
-// plans have no timeline: an empty one).
+// Records one run's timeline while it is simulated: a recorder per strategy (observers(), in
+// the plan's strategy order), then finish() with the run's faults.
+class TimelineRecording {
+ public:
+  explicit TimelineRecording(const RunPlan& plan);
+  std::vector<JobObserver*> observers();
+  RecordedTimeline finish(int run, const FaultList& faults);
+
+ private:
+  const RunPlan* plan_;
+  std::vector<TimelineRecorder> recorders_;
+};
+// Simulates run `run` of the plan under each strategy with a recorder attached (snapshot-mode
+// plans have no timeline: an empty one). A Monte Carlo records its run 0 with a RunWatch
+// instead (monte_carlo.hpp), without simulating it twice.
 RecordedTimeline record_timeline(const RunPlan& plan, int run = 0);
 // The failed-GPU counter of a run as timeline_json writes it (failed_gpu_counter at
 // kMaxCounterPoints), with whether it was downsampled.

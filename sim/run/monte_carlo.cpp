@@ -1,6 +1,7 @@
 #include "sim/run/monte_carlo.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/core/parallel_for.hpp"
 #include "sim/run/single_run.hpp"
@@ -10,7 +11,7 @@ namespace goodput {
 
 std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
                                           const ProgressFn& progress, int first_run,
-                                          const std::function<void()>& side) {
+                                          const RunWatch* watch) {
   const int seeds = plan.scenario.seeds;
   const int count = std::max(0, seeds - first_run);
   const auto& strategies = plan.scenario.strategies;
@@ -19,27 +20,36 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
     out[s].strategy = strategies[s].name;
     out[s].runs.resize(static_cast<std::size_t>(count));
   }
-  const int extra = side ? 1 : 0;
+  const bool snapshot = plan.scenario.mode == RunMode::Snapshot;
+  if (watch && snapshot) throw std::logic_error("run_monte_carlo: a watched run in snapshot mode");
+  // The watched run first: it takes longest (its observers' work too), so it is not the tail.
+  const int watched = watch && watch->run >= first_run && watch->run < seeds ? watch->run : -1;
+  auto run_of = [&](int task) {
+    if (watched < 0) return first_run + task;
+    if (task == 0) return watched;
+    return first_run + task - 1 + (first_run + task - 1 >= watched ? 1 : 0);
+  };
   int done = 0;
   std::vector<RunWorkspace> workspaces(static_cast<std::size_t>(std::max(1, threads)));
   parallel_for(
-      count + extra, threads,
+      count, threads,
       [&](int task, int worker) {
-        if (task < extra) {
-          side();
-          return;
+        const int run = run_of(task);
+        RunWorkspace& workspace = workspaces[static_cast<std::size_t>(worker)];
+        std::vector<RunMetrics> m;
+        if (snapshot) {
+          m = simulate_snapshot(plan, run);
+        } else if (run == watched) {
+          const FaultList faults = faults_for(plan, run);
+          m = simulate_all(plan, faults, strategies, watch->observers(), &workspace);
+          watch->done(faults);
+        } else {
+          m = simulate_all(plan, faults_for(plan, run), strategies, {}, &workspace);
         }
-        const int i = task - extra;
-        const int run = first_run + i;
-        const auto m = plan.scenario.mode == RunMode::Snapshot
-                           ? simulate_snapshot(plan, run)
-                           : simulate_all(plan, faults_for(plan, run), strategies, {},
-                                          &workspaces[static_cast<std::size_t>(worker)]);
         for (std::size_t s = 0; s < strategies.size(); ++s)
-          out[s].runs[static_cast<std::size_t>(i)] = m[s];
+          out[s].runs[static_cast<std::size_t>(run - first_run)] = m[s];
       },
-      [&](int task) {
-        if (task < extra) return;
+      [&](int) {
         ++done;
         if (progress) progress(done, count);
       });

@@ -7,6 +7,8 @@
 #include <functional>
 #include <vector>
 
+#include "models/failures/fault.hpp"
+#include "models/job/job_signals.hpp"
 #include "sim/run/run_metrics.hpp"
 #include "sim/run/run_plan.hpp"
 
@@ -14,12 +16,21 @@ namespace goodput {
 
 using ProgressFn = std::function<void(int runs_done, int runs_total)>;
 
+// Watches one run of the Monte Carlo while it is simulated (e.g. to record its timeline), so
+// that run is not simulated a second time: observers() gives one extra observer per strategy
+// (in order) for that run; done() then gets the run's faults. Both are called on the thread that
+// runs it, once. Observers only observe: the run's results are the same with or without them.
+struct RunWatch {
+  int run = 0;
+  std::function<std::vector<JobObserver*>()> observers;
+  std::function<void(const FaultList&)> done;
+};
+
 // Runs first_run .. seeds - 1 (run r's results depend on r alone, so a later call can extend an
-// earlier one); the returned runs are in run order. `side` (optional): one more independent
-// task for the same threads (e.g. recording the timeline), started before the runs so it does
-// not end up as the tail.
+// earlier one); the returned runs are in run order. `watch` (optional; not in snapshot mode):
+// the run it names, if among them, is simulated with its observers.
 std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
                                           const ProgressFn& progress = {}, int first_run = 0,
-                                          const std::function<void()>& side = {});
+                                          const RunWatch* watch = nullptr);
 
 }  // namespace goodput

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "sim/report/timeline.hpp"
+#include "sim/run/monte_carlo.hpp"
 #include "support.hpp"
 
 using namespace goodput;
@@ -71,6 +72,32 @@ TEST_CASE("timeline.json is a Chrome trace whose phases tile the horizon per str
       t = ts + dur;
     }
     CHECK(t == plan.horizon * 1000);
+  }
+}
+
+TEST_CASE("a Monte Carlo records a run's timeline while it simulates it, results unchanged") {
+  const RunPlan plan =
+      make_plan(small_at({"/cluster/spare_domains=2", "/failures/rate_scale=60", "/seeds=4"}));
+  const std::vector<StrategyRuns> plain = run_monte_carlo(plan, 2);
+  for (int run : {0, 2}) {
+    CAPTURE(run);
+    TimelineRecording recording(plan);
+    RecordedTimeline got;
+    int done_calls = 0;
+    const RunWatch watch{run, [&] { return recording.observers(); },
+                         [&](const FaultList& faults) {
+                           ++done_calls;
+                           got = recording.finish(run, faults);
+                         }};
+    const std::vector<StrategyRuns> watched = run_monte_carlo(plan, 2, {}, 0, &watch);
+    CHECK(done_calls == 1);
+    CHECK(got.json == record_timeline(plan, run).json);
+    REQUIRE(watched.size() == plain.size());
+    for (std::size_t s = 0; s < plain.size(); ++s)
+      for (std::size_t r = 0; r < plain[s].runs.size(); ++r) {
+        CHECK(watched[s].runs[r].goodput == plain[s].runs[r].goodput);
+        CHECK(watched[s].runs[r].events == plain[s].runs[r].events);
+      }
   }
 }
 
