@@ -12,7 +12,7 @@ void Accounting::advance(Time t) {
     advance_cycle(t, dt);
   } else {
     progress_ += phase_.rate * dt;
-    for (int b = 0; b < kBucketCount; ++b) bucket_[b] += phase_.loss[b] * dt;
+    for (int k = 0; k < losses_; ++k) bucket_[lossy_[k]] += phase_.loss[lossy_[k]] * dt;
     if (phase_.rate > 0) run_time_ += dt;
     promote_pending(t);
   }
@@ -59,7 +59,7 @@ void Accounting::advance_cycle(Time t, double dt) {
   const CheckpointCycle& c = phase_.cycle;
   const double run = run_between(last_, t);
   progress_ += phase_.rate * run;
-  for (int b = 0; b < kBucketCount; ++b) bucket_[b] += phase_.loss[b] * run;
+  for (int k = 0; k < losses_; ++k) bucket_[lossy_[k]] += phase_.loss[lossy_[k]] * run;
   bucket_[static_cast<int>(Bucket::CheckpointSave)] += dt - run;
   run_time_ += run;
   // A snapshot an earlier phase started that became durable by now. This phase's own saves are
@@ -101,6 +101,9 @@ void Accounting::phase(Time t, const Phase& p) {
   const bool was_training = phase_.rate > 0 && !(phase_.cycle.on() && phase_.cycle.saving_at(t));
   if (p.rate > 0 && !was_training) running_since_ = t;
   phase_ = p;
+  losses_ = 0;
+  for (int b = 0; b < kBucketCount; ++b)
+    if (p.loss[b] != 0) lossy_[static_cast<std::size_t>(losses_++)] = static_cast<std::uint8_t>(b);
   phase_start_ = t;
   phase_progress_ = progress_;
   phase_run_time_ = run_time_;

@@ -56,6 +56,11 @@ class Accounting final : public JobObserver {
   Time completed_at_ = -1;  // when progress first reached it (-1: not yet)
   Time last_ = 0;
   Phase phase_ = Phase::stalled(Bucket::WaitingForCapacity);
+  // phase_'s buckets with a loss, first losses_ of them: integrating only those adds exactly
+  // what adding every bucket would (the others would add +0).
+  std::array<std::uint8_t, kBucketCount> lossy_{
+      static_cast<std::uint8_t>(Bucket::WaitingForCapacity)};
+  int losses_ = 1;
   double progress_ = 0;  // seconds
   std::array<double, kBucketCount> bucket_{};
   double durable_progress_ = 0, snapshot_progress_ = 0;
