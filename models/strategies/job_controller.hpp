@@ -63,11 +63,13 @@ class JobController : public Strategy {
 
   // One step of a stall: a mechanism at its price (checkpoint loads count as CHECKPOINT_RESTORE,
   // the rest as INFRASTRUCTURE_RECOVERY).
+  // Trivial (no member initializers), so a Steps' unused places cost nothing to construct.
   struct Step {
-    Time duration = 0;
-    Mechanism mechanism = Mechanism::Detection;
+    Time duration;
+    Mechanism mechanism;
   };
-  // A stall's steps, held inline (no recovery allocates): at most kMaxSteps.
+  // A stall's steps, held inline (no recovery allocates): at most kMaxSteps; the places past
+  // size() are never read, and left uninitialised (a stall is made at every fault).
   class Steps {
    public:
     static constexpr std::size_t kMaxSteps = 8;
@@ -90,7 +92,7 @@ class JobController : public Strategy {
     const Step* end() const { return items_.data() + size_; }
 
    private:
-    std::array<Step, kMaxSteps> items_{};
+    std::array<Step, kMaxSteps> items_;  // the first size_ set
     std::size_t size_ = 0;
   };
   Step pay(Mechanism m) const { return {price_time_[static_cast<int>(m)], m}; }
