@@ -56,6 +56,7 @@ void JobLayout::prefetch_domain(std::uint32_t d) const {
   __builtin_prefetch(&domain_in_use_[d]);
   __builtin_prefetch(&slot_members_[static_cast<std::size_t>(d) * slots_per_domain_]);
   __builtin_prefetch(&assigned_[d]);
+  __builtin_prefetch(&partial_[d]);
 }
 
 void JobLayout::release_down(std::span<const std::uint32_t> newly_down,

@@ -31,6 +31,11 @@ struct NtpStrategyOptions {
 class NtpJob final : public JobController {
  public:
   explicit NtpJob(NtpStrategyOptions o) : o_(std::move(o)) {}
+  void prefetch_domain(std::uint32_t d) const override {
+    if (d >= use_full_.size()) return;
+    __builtin_prefetch(&use_full_[d]);
+    __builtin_prefetch(&use_partial_[d]);
+  }
 
  protected:
   void react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) override;

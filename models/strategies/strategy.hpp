@@ -95,6 +95,9 @@ class Strategy : public EventHandler {
   // including, `now`: called before anything else touches this strategy's job at `now` (its
   // layout, its accounting) and with the horizon + 1 at the end of the run.
   virtual void settle(Time /*now*/) {}
+  // A cache hint, no effect on results: start loading what the strategy keeps about domain d
+  // (its layout is hinted separately), ahead of a fault or repair there.
+  virtual void prefetch_domain(std::uint32_t /*d*/) const {}
   virtual std::int64_t events_handled() const { return 0; }  // its own engine events fired
 };
 

@@ -153,8 +153,10 @@ class FaultFeeder final : public EventHandler {
         const std::uint32_t first = health_.topology().domain_of_gpu(r.front());
         const std::uint32_t last = health_.topology().domain_of_gpu(r.back());
         for (auto& lane : lanes_)
-          for (std::uint32_t d = first; d <= last && d < first + 4; ++d)
+          for (std::uint32_t d = first; d <= last && d < first + 4; ++d) {
             lane->layout.prefetch_domain(d);
+            lane->strategy->prefetch_domain(d);
+          }
       }
     }
   }
@@ -175,7 +177,10 @@ class FaultFeeder final : public EventHandler {
       const std::uint32_t d = topo.domain_of_gpu(g);
       if (d == last) continue;
       last = d;
-      for (auto& lane : lanes_) lane->layout.prefetch_domain(d);
+      for (auto& lane : lanes_) {
+        lane->layout.prefetch_domain(d);
+        lane->strategy->prefetch_domain(d);
+      }
     }
   }
 
