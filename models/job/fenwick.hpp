@@ -1,8 +1,9 @@
 // A Fenwick (binary indexed) tree of counts over indices [0, n): add to one index, the sum of a
 // prefix, and "the first index at which the running sum reaches k", each O(log n). Counts must
 // stay >= 0 for find(). The whole sum, and the sum of the prefix asked for last (kept up to date
-// by add()), cost O(1): callers tend to ask for the same prefix again. Used by CapacityIndex (full
-// TP groups per domain) and NtpPartialIndex (domains offering a partial group, per degree).
+// by add()), cost O(1): callers tend to ask for the same prefix again (prefix() updates that
+// memo, so a tree is for one thread at a time). Used by CapacityIndex (full TP groups per domain)
+// and NtpPartialIndex (domains offering a partial group, per degree).
 #pragma once
 
 #include <algorithm>
