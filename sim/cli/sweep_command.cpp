@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
@@ -16,6 +18,7 @@
 #include "sim/run/work_budget.hpp"
 #include "sim/sweep/goal_seek.hpp"
 #include "sim/sweep/seek_html.hpp"
+#include "sim/sweep/seek_prefetch.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/sweep/sweep_text.hpp"
 
@@ -105,13 +108,32 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   Json steps = Json::array();
   bool single_seed = true;  // every point ran one seed: no CI, the mean decides
   const bool tty = progress_wanted(a.progress, a.quiet);
-  const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
-    SweepPoint pt = run_point(scenario_at(v), threads, seeds);
-    pt.values = {std::to_string(v)};
+  auto summary_of = [&](const SweepPoint& pt) {
     const auto& st = pt.report.strategies;
     std::size_t i = 0;
     while (st[i].name != a.strategy) ++i;
-    const Summary s = target.metric->get(st[i]);
+    return target.metric->get(st[i]);
+  };
+  // Spread over workers (goodput-mpi): the values bisection may ask next are computed while it
+  // waits; it still asks, and records, exactly what the sequential search does.
+  std::mutex loading;
+  std::unique_ptr<SeekPrefetch> prefetch;
+  if (a.runner && a.workers > 1)
+    prefetch = std::make_unique<SeekPrefetch>(
+        a.seek_min, a.seek_max, a.workers,
+        [&](long v, int worker) {
+          std::unique_lock<std::mutex> lock(loading);
+          const Scenario s = scenario_at(v);
+          lock.unlock();
+          return a.runner(s, worker);
+        },
+        [&](const SweepPoint& pt) { return meets_target(summary_of(pt), target); });
+  const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
+    SweepPoint pt = prefetch   ? prefetch->get(v)
+                    : a.runner ? a.runner(scenario_at(v), 0)
+                               : run_point(scenario_at(v), threads, seeds);
+    pt.values = {std::to_string(v)};
+    const Summary s = summary_of(pt);
     const double bound = ci_bound(s, target.comparison);
     const bool ok = meets_target(s, target);
     single_seed = single_seed && s.n < 2;

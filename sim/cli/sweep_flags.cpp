@@ -16,8 +16,7 @@ void add_sweep_flags(CLI::App& sweep, SweepArgs& sw, SweepFlagSet set) {
   sweep.add_option("--out", sw.out,
                    std::string("sweep folder") + (local ? "" : " on rank 0") +
                        ": new, empty or an earlier goodput report (default: "
-                       "goodput-out/<scenario name>-sweep" +
-                       (local ? " or -seek)" : ")"));
+                       "goodput-out/<scenario name>-sweep or -seek)");
   affects_results(sweep.add_option("--seeds", sw.seeds,
                                    "Monte Carlo runs per point, or auto (with --ci-target)"));
   affects_results(
@@ -30,27 +29,24 @@ void add_sweep_flags(CLI::App& sweep, SweepArgs& sw, SweepFlagSet set) {
       ->check(CLI::Range(2, 1000000));
   sweep.add_flag("--resume", sw.resume,
                  "reuse the finished points of an interrupted sweep into the same --out");
-  if (local) {
-    affects_results(sweep.add_option(
-        "--seek", sw.seek,
-        "goal seek: /json/pointer of an integer field (instead of --axis); the answer is its "
-        "smallest value in [--min, --max] meeting --target, by bisection (assumes the metric "
-        "moves toward the target as the value grows)"));
-    affects_results(
-        sweep.add_option("--min", sw.seek_min, "goal seek: smallest value to consider"));
-    affects_results(sweep.add_option("--max", sw.seek_max, "goal seek: largest value to consider"));
-    affects_results(sweep.add_option(
-        "--target", sw.target,
-        "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI bound "
-        "clears X: mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any "
-        "per-strategy metric, e.g. goodput>=0.95, WAITING_FOR_CAPACITY<=0.01 (or <=1%), "
-        "paused_hours<=5, interruptions<=400 (a wrong name lists them)"));
-    affects_results(sweep.add_option("--target-goodput", sw.target_goodput,
-                                     "goal seek: the same as --target goodput>=X"))
-        ->check(CLI::Range(0.0, 1.0));
-    affects_results(sweep.add_option("--strategy", sw.strategy,
-                                     "goal seek: the strategy whose metric must reach the target"));
-  }
+  affects_results(sweep.add_option(
+      "--seek", sw.seek,
+      "goal seek: /json/pointer of an integer field (instead of --axis); the answer is its "
+      "smallest value in [--min, --max] meeting --target, by bisection (assumes the metric "
+      "moves toward the target as the value grows)"));
+  affects_results(sweep.add_option("--min", sw.seek_min, "goal seek: smallest value to consider"));
+  affects_results(sweep.add_option("--max", sw.seek_max, "goal seek: largest value to consider"));
+  affects_results(sweep.add_option(
+      "--target", sw.target,
+      "goal seek: 'METRIC>=X' or 'METRIC<=X' (quoted), met when the metric's 95% CI bound "
+      "clears X: mean - CI >= X, or mean + CI <= X (one seed: the mean). METRIC: any "
+      "per-strategy metric, e.g. goodput>=0.95, WAITING_FOR_CAPACITY<=0.01 (or <=1%), "
+      "paused_hours<=5, interruptions<=400 (a wrong name lists them)"));
+  affects_results(sweep.add_option("--target-goodput", sw.target_goodput,
+                                   "goal seek: the same as --target goodput>=X"))
+      ->check(CLI::Range(0.0, 1.0));
+  affects_results(sweep.add_option("--strategy", sw.strategy,
+                                   "goal seek: the strategy whose metric must reach the target"));
   affects_results(sweep.add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
       ->allow_extra_args(false);
   affects_results(

@@ -1,8 +1,9 @@
 // goodput-mpi: `mpirun -n N goodput-mpi sweep SCENARIO --axis ... [--out DIR] [--resume]
 // [--seeds N|auto --ci-target X --max-seeds M] [--set ...] [--strategies a,b] [--threads T]
-// [--quiet] [--progress]`.
-// The sweep of `goodput sweep` (same flags, same output bytes; --seek stays with goodput),
-// its points spread over the MPI ranks (mpi_sweep.hpp). --threads: Monte Carlo threads per
+// [--quiet] [--progress]`, or `--seek PTR --min A --max B --target ... --strategy S` instead of
+// the axes. The sweep of `goodput sweep` (same flags, same output bytes), its points spread over
+// the MPI ranks (mpi_sweep.hpp); a goal seek's ranks compute the values bisection may ask next
+// (seek_prefetch.hpp). --threads: Monte Carlo threads per
 // rank (default 1: ranks are the parallelism). Exit codes as goodput: 2 bad input, 1 other.
 #include <mpi.h>
 

@@ -2,7 +2,8 @@
 # sweep_identical.sh GOODPUT GOODPUT_MPI MPIEXEC WORKDIR
 # A small sweep run by `goodput sweep` (one process) and by `mpirun -n 3 goodput-mpi sweep`
 # must give the same files, byte for byte; so must an MPI sweep stopped after two points and
-# finished with --resume. Exit 0 on success, 1 with the first difference otherwise.
+# finished with --resume, one with --seeds auto, and a goal seek (--seek). Exit 0 on success, 1
+# with the first difference otherwise.
 set -euo pipefail
 gp=$1 gpm=$2 mpiexec=$3 work=$4
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,4 +24,20 @@ grep -qF '"line": "goodput sweep '"$src"'/scenarios/default.json --axis' "$work/
 if [ -e "$work/resumed/report.md" ]; then echo "an unfinished sweep wrote its report" >&2; exit 1; fi
 "${mpi[@]}" "$gpm" sweep "${margs[@]}" --out "$work/resumed" --resume
 diff -r "$work/single" "$work/resumed"
-echo "identical: single process, mpirun -n 3, and mpirun -n 3 interrupted + --resume"
+# --seeds auto: each point grows its seeds on the rank running it.
+auto=("$src/scenarios/default.json" --set /horizon_hours=240 --seeds auto --ci-target 0.02
+      --max-seeds 6 --axis /cluster/spare_domains=0,4,16 --quiet)
+"$gp" sweep "${auto[@]}" --threads 2 --out "$work/auto-single"
+"${mpi[@]}" "$gpm" sweep "${auto[@]}" --out "$work/auto-mpi"
+diff -r "$work/auto-single" "$work/auto-mpi"
+# Goal seek: the ranks compute the values bisection may ask next; it asks and records the same.
+seek=("$src/scenarios/default.json" --set /horizon_hours=240 --set /failures/rate_scale=3
+      --seeds 1 --seek /cluster/spare_domains --min 0 --max 32 --target 'goodput>=0.02'
+      --strategy checkpoint_restart --quiet)
+"$gp" sweep "${seek[@]}" --threads 2 --out "$work/seek-single"
+"${mpi[@]}" "$gpm" sweep "${seek[@]}" --out "$work/seek-mpi"
+diff -r "$work/seek-single" "$work/seek-mpi"
+steps=$(grep -o '"meets"' "$work/seek-single/sweep.json" | wc -l)
+if [ "$steps" -lt 5 ]; then echo "the seek evaluated only $steps values" >&2; exit 1; fi
+echo "identical: single process, mpirun -n 3, mpirun -n 3 interrupted + --resume, --seeds auto,"
+echo "and a goal seek of $steps steps"

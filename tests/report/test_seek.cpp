@@ -4,13 +4,73 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "sim/core/error.hpp"
 #include "sim/sweep/goal_seek.hpp"
+#include "sim/sweep/seek_prefetch.hpp"
 #include "support.hpp"
 
 using namespace goodput;
 using namespace goodput::test;
+
+TEST_CASE("seek over workers: the sequential search's answers, values asked ahead on idle ones") {
+  // A fake point: its value in values[0]; it meets the target from `threshold` on. Each worker
+  // runs one point at a time; failures of values never asked are not seen.
+  for (int workers : {1, 3, 7}) {
+    for (long threshold : {0L, 5L, 37L, 64L, 65L}) {
+      CAPTURE(workers);
+      CAPTURE(threshold);
+      std::mutex m;
+      std::vector<int> busy(static_cast<std::size_t>(workers), 0);
+      bool overlap = false;
+      auto run = [&](long v, int worker) {
+        {
+          std::lock_guard<std::mutex> lock(m);
+          overlap = overlap || busy[static_cast<std::size_t>(worker)]++ > 0;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        {
+          std::lock_guard<std::mutex> lock(m);
+          --busy[static_cast<std::size_t>(worker)];
+        }
+        if (v == 63 && threshold != 64) throw std::runtime_error("63 cannot be computed");
+        SweepPoint pt;
+        pt.values = {std::to_string(v)};
+        return pt;
+      };
+      auto meets = [&](const SweepPoint& pt) { return std::stol(pt.values.at(0)) >= threshold; };
+      const SeekResult plain = bisect_smallest(0, 64, [&](long v) { return v >= threshold; });
+      int asked = 0;
+      SeekResult ahead;
+      {
+        SeekPrefetch prefetch(0, 64, workers, run, meets);
+        ahead = bisect_smallest(0, 64, [&](long v) {
+          ++asked;
+          const SweepPoint pt = prefetch.get(v);
+          CHECK(pt.values.at(0) == std::to_string(v));
+          return meets(pt);
+        });
+        if (workers == 1) CHECK(prefetch.started() == asked);
+        if (workers > 1 && asked > 2) CHECK(prefetch.started() > asked);  // some asked ahead
+      }
+      CHECK_FALSE(overlap);
+      CHECK(ahead.answer == plain.answer);
+      REQUIRE(ahead.steps.size() == plain.steps.size());
+      for (std::size_t i = 0; i < plain.steps.size(); ++i)
+        CHECK(ahead.steps[i].value == plain.steps[i].value);
+    }
+  }
+  // A value the search asks whose computation failed: the failure reaches the caller.
+  SeekPrefetch failing(
+      0, 8, 3, [](long, int) -> SweepPoint { throw std::runtime_error("no"); },
+      [](const SweepPoint&) { return true; });
+  CHECK_THROWS_WITH_AS(failing.get(8), "no", std::runtime_error);
+}
 
 TEST_CASE("bisection finds a known threshold") {
   for (long threshold : {0L, 1L, 37L, 63L, 64L}) {
