@@ -49,6 +49,11 @@ struct Lane {
     ctx.memo = &memo;
     ctx.shared = &shared;
   }
+  // Cache hints for what this lane keeps about domain d (its layout and its strategy's).
+  void prefetch_domain(std::uint32_t d) const {
+    layout.prefetch_domain(d);
+    strategy->prefetch_domain(d);
+  }
   JobLayout& layout;
   Accounting accounting;
   JobSignals signals;
@@ -153,10 +158,7 @@ class FaultFeeder final : public EventHandler {
         const std::uint32_t first = health_.topology().domain_of_gpu(r.front());
         const std::uint32_t last = health_.topology().domain_of_gpu(r.back());
         for (auto& lane : lanes_)
-          for (std::uint32_t d = first; d <= last && d < first + 4; ++d) {
-            lane->layout.prefetch_domain(d);
-            lane->strategy->prefetch_domain(d);
-          }
+          for (std::uint32_t d = first; d <= last && d < first + 4; ++d) lane->prefetch_domain(d);
       }
     }
   }
@@ -177,10 +179,7 @@ class FaultFeeder final : public EventHandler {
       const std::uint32_t d = topo.domain_of_gpu(g);
       if (d == last) continue;
       last = d;
-      for (auto& lane : lanes_) {
-        lane->layout.prefetch_domain(d);
-        lane->strategy->prefetch_domain(d);
-      }
+      for (auto& lane : lanes_) lane->prefetch_domain(d);
     }
   }
 
