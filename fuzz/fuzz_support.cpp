@@ -190,8 +190,12 @@ void plan_and_run(Scenario s, std::size_t max_strategies) {
   s.horizon_hours = std::min(s.horizon_hours, kMaxHorizonHours);
   if (s.strategies.size() > max_strategies) s.strategies.resize(max_strategies);
   // make_plan already simulates (the adaptive-checkpoint pilot), so bound the faults first
-  // with the CLI's own estimate (no topology built), then exactly once the plan exists.
-  if (!(estimate_work(s, 1).failures_per_run <= kMaxExpectedFaults)) {
+  // with the CLI's own estimate (no topology built; it reads a trace), then exactly once the
+  // plan exists.
+  double expected = 0;
+  if (!input_errors_only("estimate_work", [&] { expected = estimate_work(s, 1).failures_per_run; }))
+    return;
+  if (!(expected <= kMaxExpectedFaults)) {
     if (verbose()) note("not run: more than 20000 faults expected (estimate)");
     return;
   }

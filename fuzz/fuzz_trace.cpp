@@ -2,9 +2,11 @@
 // its name: "csv", "json", "infinitehbd-json", "lanl-csv"). The input is written as a trace file,
 // read and paired the way a trace scenario does it (components gpu/.. leaf with index < 2^20
 // exist). Besides "InputError or success", what is read must be ordered, finite and non-negative,
-// and every paired fault must start at a time >= 0 and end no earlier than it starts.
+// and every paired fault must start at a time >= 0 and end no earlier than it starts; merged,
+// one component's faults must not overlap.
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& f : faults) {
     if (f.start < 0) fuzz::fail("a fault starts at " + std::to_string(f.start) + " ms");
     if (f.end < f.start) fuzz::fail("a fault ends before it starts");
+  }
+  // Merged: in start order, one component's faults apart from each other, records conserved.
+  const std::size_t records = faults.size();
+  const std::size_t merged = trace::merge_overlapping(faults);
+  if (faults.size() + merged != records) fuzz::fail("merge_overlapping lost count of records");
+  std::map<std::uint32_t, Time> last_end;
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    if (i > 0 && faults[i].start < faults[i - 1].start) fuzz::fail("merged faults out of order");
+    const auto it = last_end.find(faults[i].component);
+    if (it != last_end.end() && faults[i].start <= it->second)
+      fuzz::fail("merged faults of one component still overlap");
+    last_end[faults[i].component] = faults[i].end;
   }
   return 0;
 }

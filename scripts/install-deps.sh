@@ -8,7 +8,7 @@
 # without it). --bench adds what bench/run.sh needs:
 # Google Benchmark, valgrind (callgrind), GNU time (peak RSS) and python3 (the reference model).
 set -euo pipefail
-pkgs=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev doctest-dev libboost-graph-dev)
+pkgs=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev doctest-dev libboost-graph-dev libssl-dev)
 for flag in "$@"; do
   case "$flag" in
     --test) pkgs+=(chromium libopenmpi-dev openmpi-bin clang libclang-rt-dev clang-format clang-tidy

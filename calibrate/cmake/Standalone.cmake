@@ -38,6 +38,7 @@ goodput_header_package(CLI11 2.1 CLI/CLI.hpp CLI11::CLI11 libcli11-dev)  # the t
 # progress display; headers at the repository root, as there.
 add_library(goodput_core STATIC "${_goodput_repo_root}/sim/core/params.cpp"
                                 "${_goodput_repo_root}/sim/core/json_text.cpp"
+                                "${_goodput_repo_root}/sim/core/input_file.cpp"
                                 "${_goodput_repo_root}/sim/core/progress_line.cpp")
 target_include_directories(goodput_core PUBLIC "${_goodput_repo_root}")
 target_link_libraries(goodput_core PUBLIC nlohmann_json::nlohmann_json PRIVATE goodput_warnings)

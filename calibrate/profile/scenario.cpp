@@ -12,6 +12,7 @@
 #include "models/strategies/tp_degrees.hpp"
 #include "models/strategies/tp_rule_read.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_text.hpp"
 
 namespace goodput::calib {
 namespace {
@@ -70,8 +71,9 @@ ScenarioModel read_scenario(const std::string& path) {
   json doc;
   try {
     doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, "", std::string("invalid JSON: ") + e.what());
+  } catch (const json::parse_error& e) {  // named by position, never quoted
+    throw InputError(path, "byte " + std::to_string(e.byte),
+                     "invalid JSON: " + json_error_description(e));
   }
   ProfiledModel m;
   m.shape.name = std::filesystem::path(path).stem().string();

@@ -27,14 +27,10 @@ double CostMemo::replica_throughput(std::span<const int> degrees, std::span<cons
 
 double CostMemo::boost_power(int degree, double max_power) {
   if (degree < 0) return model_->boost_power(degree, max_power);
-  if (max_power != boost_cap_) {
-    boost_cap_ = max_power;
-    boost_.clear();
-  }
   const auto i = static_cast<std::size_t>(degree);
-  if (i >= boost_.size()) boost_.resize(i + 1, -1.0);
-  if (boost_[i] < 0) boost_[i] = model_->boost_power(degree, max_power);
-  return boost_[i];
+  if (i >= boost_.size()) boost_.resize(i + 1);
+  if (boost_[i].cap != max_power) boost_[i] = {max_power, model_->boost_power(degree, max_power)};
+  return boost_[i].power;
 }
 
 }  // namespace goodput

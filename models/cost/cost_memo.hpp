@@ -25,8 +25,11 @@ class CostMemo {
   const CostModel* model_;
   // Keys: the stage vector run-length encoded (a few words: one pair per run of equal stages).
   WordMemo<double> throughput_;
-  double boost_cap_ = 0;       // the max_power boost_ holds answers for
-  std::vector<double> boost_;  // by degree; < 0: not asked yet
+  struct Boost {
+    double cap = -1;  // the max_power `power` answers for (< 0: not asked yet)
+    double power = 0;
+  };
+  std::vector<Boost> boost_;  // by degree
 };
 
 }  // namespace goodput

@@ -4,12 +4,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <vector>
 
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
+#include "models/cost/last_fitting.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
 #include "models/strategies/strategy.hpp"
@@ -35,15 +37,26 @@ double CostModel::replica_throughput(int degree, double power) const {
   return replica_throughput(degrees, powers);
 }
 
-double CostModel::boost_power(int degree, double max_power) const {
-  if (replica_throughput(degree, 1.0) >= 1.0) return 1.0;
-  if (replica_throughput(degree, max_power) < 1.0) return max_power;
-  double lo = 1.0, hi = max_power;  // throughput(lo) < 1 <= throughput(hi)
+namespace {
+
+// The smallest power in [1, max_power] (to 1e-9) at which keeps_pace(power) holds, by bisection.
+template <class KeepsPace>
+double bisect_boost(double max_power, KeepsPace&& keeps_pace) {
+  if (keeps_pace(1.0)) return 1.0;
+  if (!keeps_pace(max_power)) return max_power;
+  double lo = 1.0, hi = max_power;  // !keeps_pace(lo), keeps_pace(hi)
   for (int i = 0; i < 60 && hi - lo > 1e-9; ++i) {
     const double mid = (lo + hi) / 2;
-    (replica_throughput(degree, mid) >= 1.0 ? hi : lo) = mid;
+    (keeps_pace(mid) ? hi : lo) = mid;
   }
   return hi;
+}
+
+}  // namespace
+
+double CostModel::boost_power(int degree, double max_power) const {
+  return bisect_boost(max_power,
+                      [&](double power) { return replica_throughput(degree, power) >= 1.0; });
 }
 
 std::vector<int> needed_tp_degrees(const Scenario& s) {
@@ -66,12 +79,19 @@ class ProportionalCost final : public CostModel {
   ProportionalCost(const Scenario& s, PowerCurve curve)
       : CostModel(std::move(curve), s.job.tp, s.job.pp),
         step_(s.job.step_s),
-        m_(s.job.microbatches) {}
+        m_(s.job.microbatches),
+        grain_(s.cost.local_batch == CostSpec::LocalBatch::Fractional ? 0.0
+               : s.cost.local_batch == CostSpec::LocalBatch::WholeMicrobatches
+                   ? static_cast<double>(m_)
+                   : static_cast<double>(m_) * s.job.micro_batch) {}
+  // The pace of the slowest stage; the local batch is that share of the replica's samples (or
+  // micro-batches), rounded down to a whole one under /cost/local_batch.
   double replica_throughput(std::span<const int> degrees,
                             std::span<const double> powers) const override {
     double pace = 1.0;
     for (std::size_t i = 0; i < degrees.size(); ++i)
       pace = std::min(pace, static_cast<double>(degrees[i]) / tp_ * curve_.speed(powers[i]));
+    if (grain_ > 0 && pace < 1.0) pace = std::floor(pace * grain_ * (1 + 1e-12)) / grain_;
     return pace;
   }
   double reshard_overhead(int) const override { return 0; }
@@ -81,6 +101,7 @@ class ProportionalCost final : public CostModel {
  private:
   double step_;
   int m_;
+  double grain_;  // units of a replica's local batch (0: any fraction)
 };
 
 // Per-stage times from step_model.hpp, the step from the exact pipeline schedule. Results are
@@ -93,7 +114,8 @@ class IterationCost final : public CostModel {
       : CostModel(std::move(curve), s.job.tp, s.job.pp),
         m_(s.job.microbatches),
         v_(s.job.virtual_stages),
-        partial_(s.cost.partial_microbatch) {
+        micro_batch_(s.job.micro_batch),
+        local_batch_(s.cost.local_batch) {
     detail_.setup = step_setup(s, shape, profile);
     detail_.profile = profile;
     const StepSetup& setup = detail_.setup;
@@ -151,7 +173,10 @@ class IterationCost final : public CostModel {
       std::lock_guard<std::mutex> lock(mutex_);
       if (auto it = boost_.find(key); it != boost_.end()) return it->second;
     }
-    const double p = CostModel::boost_power(degree, max_power);
+    // CostModel::boost_power's bisection, each step asking only whether the replica keeps
+    // pace (one schedule), not how much of a batch it can take when it does not (tens).
+    const double p =
+        bisect_boost(max_power, [&](double power) { return keeps_pace(degree, power); });
     std::lock_guard<std::mutex> lock(mutex_);
     boost_.emplace(key, p);
     return p;
@@ -201,37 +226,64 @@ class IterationCost final : public CostModel {
     return spec;
   }
 
-  // The largest local batch (whole micro-batches, then a shortened last one when allowed)
-  // whose step fits in the healthy step.
+  // replica_throughput(degree, power) >= 1, answered with one schedule: the last stage at
+  // `degree` and `power`, the others healthy.
+  bool keeps_pace(int degree, double power) const {
+    if (degree < lowest_) return false;
+    if (degree >= tp_ && power == 1.0) return true;
+    std::vector<int> degrees(static_cast<std::size_t>(pp_), tp_);
+    std::vector<double> powers(static_cast<std::size_t>(pp_), 1.0);
+    degrees.back() = degree;
+    powers.back() = power;
+    return pipeline_step_s(spec_for(degrees, powers)) <= healthy_step_ * (1 + 1e-12);
+  }
+
+  // The largest local batch whose step fits in the healthy step: whole micro-batches, then a
+  // last one shortened by whole sequences (whole_samples), to any fraction (fractional), or
+  // not at all (whole_microbatches).
   double compute_throughput(std::span<const int> degrees, std::span<const double> powers) const {
     PipelineSpec spec = spec_for(degrees, powers);
     const double limit = healthy_step_ * (1 + 1e-12);
-    auto fits = [&](int k, double frac) {
+    auto step = [&](int k, double frac) {
       spec.microbatches = k;
       spec.last_fraction = frac;
-      return pipeline_step_s(spec) <= limit;
+      return pipeline_step_s(spec);
     };
-    if (fits(m_, 1.0)) return 1.0;
+    double t_hi = step(m_, 1.0);
+    if (t_hi <= limit) return 1.0;
     int lo = 0, hi = m_;  // fits(lo) (0 trivially), !fits(hi)
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
-      (fits(mid, 1.0) ? lo : hi) = mid;
-    }
-    double frac = 0;
-    if (partial_) {
-      double a = 0, b = 1;  // fits(lo + 1, a) (a = 0: nothing added), !fits(lo + 1, b)
-      for (int i = 0; i < 40; ++i) {
-        const double mid = (a + b) / 2;
-        (fits(lo + 1, mid) ? a : b) = mid;
+      const double t = step(mid, 1.0);
+      if (t <= limit) {
+        lo = mid;
+      } else {
+        hi = mid;
+        t_hi = t;
       }
-      frac = a;
+    }
+    // One more micro-batch, cut to the largest j / grid of it that still fits: whole sequences
+    // (whole_samples), j / 2^40 (fractional: as 40 halvings of [0, 1] find it), or nothing
+    // (whole_microbatches); last_fitting finds j in fewer schedules than bisection.
+    const std::int64_t grid = local_batch_ == CostSpec::LocalBatch::Fractional
+                                  ? std::int64_t{1} << 40
+                              : local_batch_ == CostSpec::LocalBatch::WholeSamples ? micro_batch_
+                                                                                   : 1;
+    double frac = 0;
+    if (grid > 1) {
+      const auto g = static_cast<double>(grid);
+      const std::int64_t j = last_fitting(grid, t_hi, limit, [&](std::int64_t k) {
+        return step(lo + 1, static_cast<double>(k) / g);
+      });
+      frac = static_cast<double>(j) / g;
     }
     return (lo + frac) / m_;
   }
 
   IterationDetail detail_;
   int m_, v_, lowest_ = 1;
-  bool partial_;
+  int micro_batch_;
+  CostSpec::LocalBatch local_batch_;
   double healthy_step_ = 0;
   std::vector<StageBreakdown> mid_, last_;
   std::vector<double> reshard_;
@@ -257,13 +309,32 @@ calib::ModelShape shape_of(const Scenario& s) {
 
 }  // namespace
 
+bool uses_iteration_model(const Scenario& s) {
+  return s.cost.model == CostSpec::Model::Iteration ||
+         (s.cost.model == CostSpec::Model::Auto && !s.job.model.is_null());
+}
+
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* info) {
-  PowerCurve curve(s.cost.curve_power, s.cost.curve_speed);
-  const bool iteration = s.cost.model == CostSpec::Model::Iteration ||
-                         (s.cost.model == CostSpec::Model::Auto && !s.job.model.is_null());
-  if (!iteration) {
+  PowerCurve curve(s.cost.curve_power, s.cost.curve_speed,
+                   s.cost.curve_extension == CostSpec::CurveExtension::Flat);
+  if (!uses_iteration_model(s)) {
     if (info) *info = {CostSpec::Model::Proportional, "", "", "", "", s.job.step_s, {}};
     return std::make_shared<ProportionalCost>(s, curve);
+  }
+  // The exact schedule is laid out op by op: refuse one too large to lay out before any is.
+  const double ops =
+      schedule_ops(static_cast<std::size_t>(s.job.pp), s.job.microbatches, s.job.virtual_stages);
+  if (ops > kMaxScheduleOps) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "the exact pipeline schedule of /job/pp %d x /job/microbatches %d x "
+                  "/job/virtual_stages %d has %.3g ops (2 per micro-batch, chunk and stage), "
+                  "more than the %.3g one schedule may have; ",
+                  s.job.pp, s.job.microbatches, s.job.virtual_stages, ops, kMaxScheduleOps);
+    throw InputError(s.file, "/job/microbatches",
+                     std::string(buf) +
+                         "lower /job/microbatches (a larger /job/micro_batch keeps the batch), "
+                         "/job/pp or /job/virtual_stages, or set /cost/model to proportional");
   }
   const calib::ModelShape shape = shape_of(s);
   try {

@@ -1,8 +1,9 @@
 // How fast a replica runs with degraded pipeline stages, and what nonuniform TP costs the others.
 // replica_throughput(degrees, powers): samples per step of a replica whose stage i runs at TP
 // degree degrees[i] with power multiplier powers[i] on its compute, relative to a healthy
-// replica, with the local batch cut so its step fits in the healthy step time (never above 1;
-// 0 when a stage is below the lowest costed degree). replica_throughput(t, power): one stage
+// replica, with the local batch cut so its step fits in the healthy step time, by whole
+// samples, whole micro-batches or any fraction (/cost/local_batch) (never above 1; 0 when a
+// stage is below the lowest costed degree). replica_throughput(t, power): one stage
 // (the last) at t, the others healthy.
 // step_s(k): the step time of a healthy replica running k micro-batches (dp_drop accumulate).
 // reshard_overhead(t): the share of each step that every replica loses to the gradient reshard
@@ -87,5 +88,8 @@ std::vector<int> needed_tp_degrees(const Scenario& scenario);
 
 // Builds the scenario's cost model (loads and checks the calibration profile).
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& scenario, CostInfo* info);
+// Whether make_cost_model builds the iteration model (its exact pipeline schedule) for the
+// scenario: /cost/model iteration, or auto with a /job/model; else the proportional one.
+bool uses_iteration_model(const Scenario& scenario);
 
 }  // namespace goodput

@@ -10,12 +10,23 @@
 // it. `last_fraction` < 1 shortens the last micro-batch (fewer tokens; its ops scale by it).
 // Closed forms it reproduces with equal stages, no P2P and no tails: (m + pp - 1)(f + b) for
 // 1F1B and m (f + b) + (pp - 1)(f + b) / v interleaved (m a multiple of pp). Deterministic;
-// throws std::invalid_argument for an empty or inconsistent spec.
+// throws std::invalid_argument for an empty or inconsistent spec, or one above kMaxScheduleOps
+// (the cost model refuses such a scenario first, naming its /job keys).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace goodput {
+
+// The ops one evaluation lays out: a forward and a backward per micro-batch, chunk and stage.
+inline double schedule_ops(std::size_t pp, int microbatches, int virtual_stages) {
+  return 2.0 * static_cast<double>(pp) * microbatches * virtual_stages;
+}
+// The most ops one evaluation may take (about 25 MB of buffers and 10-20 ms); a cost model
+// evaluates the schedule some tens of times per degraded replica shape and per boost degree
+// (README "Work budget").
+inline constexpr double kMaxScheduleOps = 1e6;
 
 struct StageTimes {
   double fwd_s = 0, bwd_s = 0;          // one micro-batch through the whole stage

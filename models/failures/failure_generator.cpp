@@ -38,6 +38,41 @@ double draw_repair_hours(const RepairSpec& r, double restart_s, RandomStream& rn
   return 0;
 }
 
+double mode_mean_hours(const RepairMode& m) {
+  return m.median_hours * std::exp(m.sigma * m.sigma / 2);  // a lognormal's mean
+}
+
+}  // namespace
+
+double expected_repair_hours(const FailureSpec& spec, const RepairSpec& r, double restart_s) {
+  double once = 0;
+  switch (r.kind) {
+    case RepairSpec::Kind::Restart:
+      once = restart_s / 3600.0;
+      break;
+    case RepairSpec::Kind::Fixed:
+      once = r.modes.empty() ? 0 : r.modes.front().median_hours;
+      break;
+    case RepairSpec::Kind::Lognormal:
+      once = r.modes.empty() ? 0 : mode_mean_hours(r.modes.front());
+      break;
+    case RepairSpec::Kind::Mixture: {
+      double total = 0, sum = 0;
+      for (const auto& m : r.modes) {
+        total += m.weight;
+        sum += m.weight * mode_mean_hours(m);
+      }
+      once = total > 0 ? sum / total : 0;
+      break;
+    }
+  }
+  // A failed repair is redone with probability p each time: 1 / (1 - p) repairs on average.
+  const double p = std::clamp(spec.repair_failure_probability, 0.0, 0.999999);
+  return once / (1 - p);
+}
+
+namespace {
+
 // The lemon node a fault lands on, if any (GPU and node faults; other scopes are not lemons).
 std::optional<std::uint32_t> lemon_node(const Topology& topology,
                                         const std::vector<std::uint8_t>& is_lemon, const Fault& f) {
@@ -164,8 +199,9 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
       if (spec.repair_failure_probability > 0)
         while (redo.uniform() < spec.repair_failure_probability)
           hours += draw_repair_hours(c.repair, restart_s, redo);
+      if (c.repair.kind != RepairSpec::Kind::Restart) hours *= spec.repair_scale;
       const Time end = add_saturating(start, std::max<Time>(1, from_hours(hours)));
-      const auto cls = static_cast<std::uint16_t>(ci);
+      const auto cls = static_cast<std::uint32_t>(ci);
       if (keep(topology.id(c.scope, index)))
         out.faults.push_back({start, end, topology.id(c.scope, index), cls});
       if (c.scope == ComponentKind::Node && spec.correlated_fraction > 0 &&

@@ -33,6 +33,11 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
 double class_rate_per_hour(const FailureSpec& spec, const FailureClassSpec& c,
                            const Topology& topology);
 
+// The mean repair time of a fault of a class with repair `r` (hours): the mean of its draw
+// (a lognormal mode's mean is median x exp(sigma^2 / 2); restart: restart_s), times the mean
+// number of repairs 1 / (1 - repair_failure_probability).
+double expected_repair_hours(const FailureSpec& spec, const RepairSpec& r, double restart_s);
+
 // A stable 64-bit hash of a name (FNV-1a), used to number random streams.
 std::uint64_t stream_id(const std::string& name);
 

@@ -42,6 +42,7 @@ struct FailureSpec {
   Model model = Model::Statistical;
   std::string preset = "llama3";  // the class list used when none is given
   double rate_scale = 1;
+  double repair_scale = 1;  // multiplies every drawn repair time (restart-only classes excepted)
   std::vector<FailureClassSpec> classes;
   bool weibull = false;
   double weibull_shape = 0.7;

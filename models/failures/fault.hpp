@@ -15,7 +15,7 @@ struct Fault {
   Time start = 0;
   Time end = 0;  // kTimeInfinity: never repaired within the run
   std::uint32_t component = 0;
-  std::uint16_t fault_class = 0;
+  std::uint32_t fault_class = 0;  // index into FaultList::classes
 };
 
 struct FaultClassInfo {

@@ -38,6 +38,10 @@ const char* mechanism_name(Mechanism m) {
       return "spare_swap_in";
     case Mechanism::NtpReshard:
       return "ntp_reshard";
+    case Mechanism::NtpReconfig:
+      return "ntp_reconfig";
+    case Mechanism::Rejoin:
+      return "rejoin";
   }
   return "?";
 }

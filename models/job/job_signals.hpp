@@ -36,9 +36,11 @@ enum class Mechanism : std::uint8_t {
   CommunicatorRebuild,  // /recovery/communicator_rebuild_s
   StateCopy,            // /recovery/state_copy_s (or derived from bytes)
   SpareSwapIn,          // /recovery/spare_swap_s
-  NtpReshard,           // /recovery/ntp_reshard_s (or derived from bytes)
+  NtpReshard,           // /recovery/ntp_reshard_s (or derived from bytes): per changed TP group
+  NtpReconfig,          // /recovery/ntp_reconfig_s: per TP group re-formed at a new degree
+  Rejoin,               // /recovery/rejoin_s (default: communicator_rebuild_s): per replica
 };
-inline constexpr int kMechanismCount = 7;
+inline constexpr int kMechanismCount = 9;
 const char* mechanism_name(Mechanism m);  // the report's key, e.g. "communicator_rebuild"
 
 // Periodic checkpoints while running, described in closed form instead of as events: save k
@@ -97,8 +99,10 @@ class JobObserver {
   virtual void interruption(Time t) = 0;                  // a disruption stopped the whole job
   virtual void gpus_in_use(Time t, std::int64_t in_use) = 0;
   virtual void replicas(Time t, int active, int total) = 0;
-  // Power boost in force from t: extra power in GPU-TDP units, and domains boosted.
-  virtual void boost(Time t, double extra_power_gpus, int boosted_domains) = 0;
+  // Power boost in force from t: extra power in GPU-TDP units, domains boosted, and degraded
+  // domains held at a power cap (board power, domain budget, max_power) whose replica still
+  // falls short of its batch.
+  virtual void boost(Time t, double extra_power_gpus, int boosted_domains, int capped_domains) = 0;
   // A recovery mechanism was paid (at t, when it ended); `stalled`: how long the job stood
   // still for it (0 for work done in the background, e.g. a rejoining replica's state copy).
   virtual void paid(Time /*t*/, Mechanism /*m*/, Time /*stalled*/) {}
@@ -130,8 +134,8 @@ class JobSignals final : public JobObserver {
   void replicas(Time t, int a, int n) override {
     for (auto* o : observers_) o->replicas(t, a, n);
   }
-  void boost(Time t, double p, int d) override {
-    for (auto* o : observers_) o->boost(t, p, d);
+  void boost(Time t, double p, int d, int c) override {
+    for (auto* o : observers_) o->boost(t, p, d, c);
   }
   void paid(Time t, Mechanism m, Time s) override {
     for (auto* o : observers_) o->paid(t, m, s);

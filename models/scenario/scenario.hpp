@@ -41,6 +41,8 @@ struct RecoverySpec {
   double spare_swap_s = 180;
   double state_copy_s = -1;
   double ntp_reshard_s = -1;
+  double ntp_reconfig_s = 10;
+  double rejoin_s = -1;  // negative: the communicator rebuild's price
 };
 
 struct CheckpointSpec {
@@ -62,7 +64,14 @@ struct CostSpec {
   double scaleout_gbps = 50;  // per GPU
   double dp_overlap = 0.9;
   double reshard_overlap = 0.8;
-  bool partial_microbatch = true;  // a degraded replica's last micro-batch may be shortened
+  // A degraded replica's local batch (/cost/local_batch): whole samples (a micro-batch shrinks
+  // by whole sequences), whole micro-batches, or any fraction (the NTP paper's idealisation).
+  enum class LocalBatch { WholeSamples, WholeMicrobatches, Fractional };
+  LocalBatch local_batch = LocalBatch::WholeSamples;
+  // The power curve past its last point (/cost/curve_extension): the last segment's slope, or
+  // no further speed.
+  enum class CurveExtension { Linear, Flat };
+  CurveExtension curve_extension = CurveExtension::Linear;
   std::vector<double> curve_power{1.0, 1.1, 1.2};
   std::vector<double> curve_speed{1.0, 1.1 * 0.972, 1.2 * 0.935};
 };
@@ -85,6 +94,10 @@ struct Scenario {
   std::uint64_t seed = 1;
   ClusterShape cluster;
   int spare_domains = 0;
+  // /cluster: the GPU's nominal (TDP) power and its rated maximum board power, W (defaults from
+  // the GPU type, models/topology/gpu_power.hpp; 0: none declared), and a per-domain GPU power
+  // budget, kW (0: none).
+  double gpu_nominal_power_w = 0, gpu_max_power_w = 0, domain_power_budget_kw = 0;
   JobSpec job;
   FailureSpec failures;
   RecoverySpec recovery;

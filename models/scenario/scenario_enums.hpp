@@ -36,6 +36,14 @@ inline constexpr EnumName<CostSpec::Model> kCostModelNames[] = {
     {CostSpec::Model::Proportional, "proportional"},
     {CostSpec::Model::Iteration, "iteration"}};
 
+inline constexpr EnumName<CostSpec::LocalBatch> kLocalBatchNames[] = {
+    {CostSpec::LocalBatch::WholeSamples, "whole_samples"},
+    {CostSpec::LocalBatch::WholeMicrobatches, "whole_microbatches"},
+    {CostSpec::LocalBatch::Fractional, "fractional"}};
+
+inline constexpr EnumName<CostSpec::CurveExtension> kCurveExtensionNames[] = {
+    {CostSpec::CurveExtension::Linear, "linear"}, {CostSpec::CurveExtension::Flat, "flat"}};
+
 // Two-valued settings held as a flag: the flag is the second name.
 inline constexpr EnumName<bool> kBatchNames[] = {{false, "elastic"}, {true, "fixed"}};
 inline constexpr EnumName<bool> kInterArrivalNames[] = {{false, "exponential"}, {true, "weibull"}};

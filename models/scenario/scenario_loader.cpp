@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "models/failures/failure_presets.hpp"
 #include "models/scenario/model_presets.hpp"
@@ -11,7 +9,9 @@
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/topology/cluster_presets.hpp"
+#include "models/topology/gpu_power.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/json_text.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/engine/time.hpp"
@@ -20,13 +20,28 @@ namespace goodput {
 
 namespace {
 
-// A file named by `key`, relative to the scenario file's folder; it must exist.
+// A file named by `key`, relative to the scenario file's folder; it must exist and be a
+// regular file (after following symlinks).
 std::string existing_file(const ParamReader& r, const std::string& key, const std::string& what) {
   std::string path = r.string(key);
   const auto base = std::filesystem::path(r.file()).parent_path();
   if (!base.empty() && std::filesystem::path(path).is_relative())
     path = (base / path).lexically_normal().string();
-  if (!std::filesystem::exists(path)) throw r.error(key, what + " not found: " + path);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_type type = fs::status(path, ec).type();  // symlinks followed
+  if (type == fs::file_type::not_found || (ec && type == fs::file_type::none))
+    throw r.error(key, what + " not found: " + path);
+  // Only regular files: /dev/zero would be read forever, a FIFO would wait for a writer.
+  if (type != fs::file_type::regular)
+    throw r.error(key, "expected the " + what + " to be a regular file, found " +
+                           (type == fs::file_type::directory   ? "a folder"
+                            : type == fs::file_type::character ? "a character device"
+                            : type == fs::file_type::block     ? "a block device"
+                            : type == fs::file_type::fifo      ? "a FIFO (named pipe)"
+                            : type == fs::file_type::socket    ? "a socket"
+                                                               : "something else") +
+                           ": " + path);
   return path;
 }
 
@@ -69,8 +84,19 @@ void parse_cluster(const ParamReader& r, Scenario& s) {
   // A custom shape gives every count the presets would (the optional rows).
   const Json values = fields.values(s);
   for (const auto& row : fields.rows())
-    if (row.decl.optional && row.store && (values[row.decl.key] == 0 || values[row.decl.key] == ""))
+    if (row.decl.optional && row.store && row.decl.unit != "W" &&
+        (values[row.decl.key] == 0 || values[row.decl.key] == ""))
       throw r.error("", "preset '" + c.preset + "' needs '" + row.decl.key + "'");
+  // Power ratings: the GPU type's (gpu_power.hpp) unless given.
+  if (const GpuPowerRating* g = find_gpu_power(c.gpu_type)) {
+    if (!r.present("gpu_nominal_power_w")) s.gpu_nominal_power_w = g->nominal_w;
+    if (!r.present("gpu_max_power_w")) s.gpu_max_power_w = g->max_board_w;
+  }
+  if (s.gpu_nominal_power_w > 0 && s.gpu_max_power_w > 0 &&
+      s.gpu_max_power_w < s.gpu_nominal_power_w)
+    throw r.error("gpu_max_power_w",
+                  "below gpu_nominal_power_w: a GPU cannot work at more than "
+                  "its rated maximum board power");
 }
 
 void parse_job(const ParamReader& r, Scenario& s) {
@@ -212,11 +238,10 @@ Json class_to_json(const FailureClassSpec& c) {
 }  // namespace
 
 Json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return parse_json_text(buf.str(), path);
+  // The file's name goes into the report (scenario_file, command): it must be text too.
+  if (invalid_utf8_at(path))
+    throw InputError(json_show(Json(path)), "", "expected a scenario file name in UTF-8");
+  return parse_json_text(read_input_file(path, "the scenario file"), path);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
@@ -246,7 +271,27 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   }
 }
 
+namespace {
+// Keys a scenario may still hold from an earlier version: an error naming the replacement.
+void refuse_retired_keys(const Json& input, const std::string& file) {
+  if (input.is_object() && input.contains("cost") && input["cost"].is_object() &&
+      input["cost"].contains("partial_microbatch")) {
+    const Json& v = input["cost"]["partial_microbatch"];
+    const std::string instead =
+        v.is_boolean() ? (v.get<bool>() ? "\"fractional\"" : "\"whole_microbatches\"")
+                       : "\"fractional\" (was true) or \"whole_microbatches\" (was false)";
+    throw InputError(file, "/cost/partial_microbatch",
+                     "'partial_microbatch' was replaced by /cost/local_batch: write "
+                     "\"local_batch\": " +
+                         instead +
+                         " for the same model; the default is now \"whole_samples\" (a "
+                         "degraded replica cuts whole sequences, as frameworks do)");
+  }
+}
+}  // namespace
+
 Scenario parse_scenario(const Json& input, const std::string& file) {
+  refuse_retired_keys(input, file);
   Scenario s;
   s.file = file;
   s.input = input;
@@ -324,6 +369,8 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   rc["nodes_per_rack"] = s.cluster.nodes_per_rack;
   rc["nodes_per_leaf"] = s.cluster.nodes_per_leaf;
   rc["domains"] = s.cluster.domains;
+  if (s.gpu_nominal_power_w > 0) rc["gpu_nominal_power_w"] = s.gpu_nominal_power_w;
+  if (s.gpu_max_power_w > 0) rc["gpu_max_power_w"] = s.gpu_max_power_w;
   rc.erase("spare_domains");      // implied by domains; both together would not load
   Json ordered = Json::object();  // declaration order, so resolved files read the same every time
   for (const auto& d : sections::cluster().params)

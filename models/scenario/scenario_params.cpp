@@ -110,6 +110,11 @@ const BoundSection<Scenario>& failures_fields() {
                                     "ignored when `classes` is given")),
           in_failures(field::number(&F::rate_scale, "rate_scale", "", 0, kInf,
                                     "multiplies every failure rate (0: no failures)")),
+          in_failures(field::number(
+              &F::repair_scale, "repair_scale", "", 0.01, 100,
+              "multiplies every drawn repair time of the statistical model (restart-only classes "
+              "are no repair; trace replay keeps the trace's times): the plausible-range axis of "
+              "repair times, whose public figures vary widely (failure-rates.md)")),
           field::number(&Scenario::failed_fraction, "failed_fraction", "", 0, 1,
                         "snapshot mode: share of GPUs down"),
           field::declared<Scenario>(
@@ -190,6 +195,22 @@ const BoundSection<Scenario>& cluster_fields() {
                                "total domains; default: what the job needs plus spare_domains"))),
           field::integer(&Scenario::spare_domains, "spare_domains", "domains", 0, 1e7,
                          "domains beyond the job's needs (when domains is not given)"),
+          field::optional(field::number(
+              &Scenario::gpu_nominal_power_w, "gpu_nominal_power_w", "W", 1, 1e5,
+              "power a GPU of the job draws at work: the 1x of /cost/curve_power and of "
+              "ntp_boost's max_power. Default: the GPU type's TDP (H100, H200: 700; B200: 1000, "
+              "HGX; GB200: 1200; sources in models/topology/gpu_power.hpp)")),
+          field::optional(field::number(
+              &Scenario::gpu_max_power_w, "gpu_max_power_w", "W", 1, 1e5,
+              "rated maximum board power of one GPU: no boost exceeds it (ntp_boost's multiplier "
+              "is capped at gpu_max_power_w / gpu_nominal_power_w). Default: the GPU type's "
+              "(H100, H200, GB200: their TDP, no headroom; B200: 1200 W as in GB200, 1.2x its "
+              "1000 W HGX TDP)")),
+          field::number(&Scenario::domain_power_budget_kw, "domain_power_budget_kw", "kW", 0, 1e6,
+                        "GPU power budget of one NVLink domain (the sum of its GPUs' power; "
+                        "failed GPUs draw none, every other GPU of the domain but a boosted "
+                        "group's is counted at its nominal power); caps ntp_boost's power in a "
+                        "degraded domain. 0: no budget beyond each GPU's board power"),
       }};
   return s;
 }
@@ -237,10 +258,11 @@ const BoundSection<JobSpec>& job_fields() {
           field::choice(
               &J::fixed_batch, kBatchNames, "batch",
               "elastic: the job may train on fewer samples per step (fewer or degraded "
-              "replicas); fixed: the global batch is kept — the job pauses (WAITING_FOR_CAPACITY) "
-              "whenever it would fall short, dp_drop's accumulate keeps it with more "
-              "micro-batches, spare domains stand in for damaged groups, and a rejoining "
-              "replica's swap-in and state copy count as recovery"),
+              "replicas); fixed: the global batch is kept, counted in whole samples (a shortfall "
+              "below one sample is none) — the job pauses (WAITING_FOR_CAPACITY) whenever it "
+              "would fall short, dp_drop's accumulate keeps it with more micro-batches, spare "
+              "domains stand in for damaged groups, and waiting only for rejoining replicas' "
+              "swap-in and state copy counts as recovery (README: per strategy)"),
           field::integer(&J::micro_batch, "micro_batch", "sequences", 1, 1e6,
                          "sequences per micro-batch"),
           field::integer(&J::virtual_stages, "virtual_stages", "chunks", 1, 1024,
@@ -299,8 +321,27 @@ const BoundSection<RecoverySpec>& recovery_fields() {
           field::optional(field::number(
               &R::ntp_reshard_s, "ntp_reshard_s", "s", 0, kInf,
               "NTP in-place reshard: redistribute a stage's weights and optimizer state over the "
-              "surviving (or regained) ranks of a TP group. Default: derived, the busiest rank's "
-              "bytes over NVLink (/cost/nvlink_gbps); 0 under the proportional cost model")),
+              "surviving (or regained) ranks of a TP group. Paid once per TP group whose degree "
+              "changes; the groups reshard in parallel, each over its own NVLink domain (the "
+              "stall is the slowest). Default: derived, the busiest rank's bytes over NVLink "
+              "(/cost/nvlink_gbps); 0 under the proportional cost model")),
+          field::number(&R::ntp_reconfig_s, "ntp_reconfig_s", "s", 0, kInf,
+                        "NTP in-place TP reconfiguration: shrink or re-create the communicator of "
+                        "a TP group at its new degree inside its NVLink domain and re-form the "
+                        "stage's sharded modules and buffers for it. Paid once per TP group whose "
+                        "degree changes, the groups in parallel (the stall pays it once), on top "
+                        "of the job-wide communicator rebuild. Assumption: seconds; NCCL 2.27's "
+                        "ncclCommShrink re-forms a communicator without the full "
+                        "ncclCommInitRank bootstrap, and a TP group is at most one NVLink "
+                        "domain, whereas a full init at 96k ranks takes ~265 s (NCCLX, "
+                        "arXiv:2510.20171); README, price list"),
+          field::optional(field::number(
+              &R::rejoin_s, "rejoin_s", "s", 0, kInf,
+              "a replica that was dropped joins the job again: the communicator rebuild that "
+              "admits its ranks, after its hardware is attached and its state copied (in the "
+              "background). Paid once per rejoining replica; replicas joining the same rebuild "
+              "share its stall. Default: /recovery/communicator_rebuild_s (the same physical "
+              "action)")),
       }};
   return s;
 }
@@ -362,14 +403,24 @@ const BoundSection<CostSpec>& cost_fields() {
                         "share of the DP gradient all-reduce hidden behind backward"),
           field::number(&C::reshard_overlap, "reshard_overlap", "", 0, 1,
                         "share of the NTP gradient reshard hidden behind backward"),
-          field::boolean(&C::partial_microbatch, "partial_microbatch",
-                         "a degraded replica may shorten its last micro-batch (fewer tokens) to "
-                         "fit the healthy step; false: whole micro-batches only"),
+          field::choice(&C::local_batch, kLocalBatchNames, "local_batch",
+                        "what a degraded replica may cut from its local batch to keep pace with "
+                        "the healthy step: whole_samples (its last micro-batch shrinks by whole "
+                        "sequences of /job/micro_batch; what frameworks do), whole_microbatches "
+                        "(only whole micro-batches), fractional (any fraction of a sequence: not "
+                        "what any framework does; the NTP paper's idealised figures, kept for "
+                        "comparison). Replaces partial_microbatch (true: fractional, false: "
+                        "whole_microbatches)"),
           field::numbers(&C::curve_power, "curve_power", "x TDP", 0.1, 10,
                          "power multipliers of the power -> speed curve"),
           field::numbers(&C::curve_speed, "curve_speed", "x", 0.1, 10,
                          "speed multipliers at those powers (default: the NTP paper's TP30 perf/W "
                          "figures)"),
+          field::choice(&C::curve_extension, kCurveExtensionNames, "curve_extension",
+                        "the curve past its last point (the paper measured up to 1.2x): linear "
+                        "(the last segment's slope: an extrapolation; the paper's rack proposal "
+                        "assumes up to 1.3x) or flat (no speed gained past the last measured "
+                        "point; boost then never goes beyond it)"),
       }};
   return s;
 }

@@ -90,18 +90,107 @@ void JobController::handle(std::uint32_t kind, std::uint64_t) {
     case kJoin: {
       joins_.pop_front();
       --joining_;
-      ++active_;
+      ++attached_;
       const Time now = ctx_->sim->now();
       ctx_->signals->paid(now, Mechanism::SpareSwapIn, 0);  // in the background
       ctx_->signals->paid(now, Mechanism::StateCopy, 0);
-      // The replica joins through a communicator rebuild (in a stall under way: that one's).
-      if (mode_ == Mode::Running || (mode_ == Mode::Waiting && can_run()))
-        recover({pay(Mechanism::CommunicatorRebuild)}, false, /*planned=*/true);
+      admit_attached();
       break;
     }
     default:
       break;
   }
+}
+
+// --- rejoins ------------------------------------------------------------------------------
+
+bool JobController::repays(double gain_rate, double stall_s) const {
+  if (stall_s <= 0) return true;
+  if (ctx_->job_faults_per_hour <= 0) return gain_rate > 0;
+  return gain_rate * 3600.0 / ctx_->job_faults_per_hour >= stall_s;
+}
+
+int JobController::min_run_replicas() const {
+  // A fixed global batch needs every replica unless accumulation makes up their samples.
+  const bool full = scenario().job.fixed_batch && drop_.policy != BatchPolicy::Accumulate;
+  return full                                      ? scenario().job.dp
+         : drop_.policy == BatchPolicy::PauseBelow ? std::max(1, drop_.min_replicas)
+                                                   : 1;
+}
+
+double JobController::join_gain() const {
+  const JobSpec& j = scenario().job;
+  auto rate = [&](int a) {
+    return a >= min_run_replicas() ? drop_rate(drop_, a, j.dp, j.microbatches, ctx_->cost) : 0.0;
+  };
+  return rate(active_ + attached_) - rate(active_);
+}
+
+void JobController::admit_attached() {
+  if (attached_ == 0 || restarting()) return;
+  const Time now = ctx_->sim->now();
+  const auto rejoin = static_cast<int>(Mechanism::Rejoin);
+  switch (mode_) {
+    case Mode::Stalled: {
+      if (after_ != After::Resume) return;
+      // A full rebuild must run after the attach: the stall ends at attach + price at the earliest.
+      const Time extra = std::max<Time>(0, now + price_time_[rejoin] - stall_end_);
+      if (!repays(join_gain(), to_seconds(extra))) return;  // waits for the next stall
+      const auto n = static_cast<std::uint32_t>(attached_);
+      active_ += attached_;
+      attached_ = 0;
+      if (extra <= 0) {  // the stall already lasts a full rebuild past the attach: it overlaps
+        paid_free(now, Mechanism::Rejoin, n);
+        return;
+      }
+      if (steps_.back().mechanism == Mechanism::Rejoin) {
+        steps_.back().duration += extra;  // the stall's last step, a rejoin, runs longer
+        steps_.back().also += n;
+      } else if (steps_.size() < Steps::kMaxSteps) {
+        steps_.push_back({extra, Mechanism::Rejoin, n - 1});
+      } else {
+        steps_.back().duration += extra;  // no place left: the last step runs longer
+        paid_free(now, Mechanism::Rejoin, n);
+      }
+      stall_end_ += extra;
+      ctx_->sim->cancel(stall_event_);
+      stall_event_ = ctx_->sim->schedule_at(stall_end_, this, kStallStep);
+      return;
+    }
+    case Mode::Running: {
+      if (!repays(join_gain(), price_s(Mechanism::Rejoin))) return;  // waits for the next stall
+      const auto n = static_cast<std::uint32_t>(attached_);
+      active_ += attached_;
+      attached_ = 0;
+      recover({pay_each(Mechanism::Rejoin, price_s(Mechanism::Rejoin), n)}, false,
+              /*planned=*/true);
+      return;
+    }
+    case Mode::Waiting: {
+      // Not training: joining costs nothing the job would run in; it joins as soon as it can run.
+      active_ += attached_;
+      unpaid_rejoins_ += attached_;
+      attached_ = 0;
+      if (!can_run()) return;
+      const auto n = static_cast<std::uint32_t>(unpaid_rejoins_);
+      unpaid_rejoins_ = 0;
+      recover({pay_each(Mechanism::Rejoin, price_s(Mechanism::Rejoin), n)}, false,
+              /*planned=*/true);
+      return;
+    }
+  }
+}
+
+void JobController::fold_attached() {
+  const int n = attached_ + unpaid_rejoins_;
+  active_ += attached_;
+  attached_ = 0;
+  unpaid_rejoins_ = 0;
+  paid_free(ctx_->sim->now(), Mechanism::Rejoin, static_cast<std::uint32_t>(n));
+}
+
+void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
+  for (std::uint32_t k = 0; k < times; ++k) ctx_->signals->paid(t, m, 0);
 }
 
 // --- procedures ---------------------------------------------------------------------------
@@ -115,6 +204,8 @@ void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
   for (EventId id : joins_) ctx_->sim->cancel(id);
   joins_.clear();
   joining_ = 0;
+  attached_ = 0;
+  unpaid_rejoins_ = 0;
   active_ = scenario().job.dp;
   restarting_ = true;
   ctx_->layout->retarget(job_groups(), dirty);
@@ -136,19 +227,21 @@ void JobController::begin_full_restart() {
 void JobController::recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty) {
   const int lost =
       static_cast<int>(std::min<std::size_t>(groups_hit, static_cast<std::size_t>(active_)));
-  if (active_ - lost <= 0 && joining_ == 0) {
+  if (active_ - lost <= 0 && joining_ == 0 && attached_ == 0) {
     recover_by_restart(dirty);  // no replica holds the model state any more
     return;
   }
   interrupt(/*rollback=*/false);
   active_ -= lost;
   relayout_replicas(dirty, price_s(Mechanism::Detection));
+  fold_attached();  // attached before the rebuild starts: they join it
   begin_stall({pay(Mechanism::Detection), pay(Mechanism::CommunicatorRebuild)}, After::Resume);
 }
 
 void JobController::recover(const Steps& steps, bool rollback, bool planned) {
   if (restarting_ || full_restart_pending_) return;  // the restart under way re-forms the job
   interrupt(rollback, !planned, !planned);
+  fold_attached();
   Steps all = steps;
   if (!planned) all.push_front(pay(Mechanism::Detection));
   begin_stall(all, After::Resume);
@@ -167,14 +260,16 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
   const auto formed = layout.retarget(job_groups(), dirty);
   const int formable = static_cast<int>(formed / pp);
   active_ = std::min(active_, formable);
-  while (active_ + joining_ > formable) {
+  attached_ = std::min(attached_, formable - active_);
+  unpaid_rejoins_ = std::min(unpaid_rejoins_, active_);
+  while (active_ + attached_ + joining_ > formable) {
     ctx_->sim->cancel(joins_.back());
     joins_.pop_back();
     --joining_;
   }
   const Time join_after = from_seconds(noticed_after_s + price_s(Mechanism::SpareSwapIn) +
                                        price_s(Mechanism::StateCopy));
-  while (active_ + joining_ < formable) {
+  while (active_ + attached_ + joining_ < formable) {
     joins_.push_back(ctx_->sim->schedule_after(join_after, this, kJoin));
     ++joining_;
   }
@@ -200,7 +295,9 @@ void JobController::interrupt(bool rollback, bool count, bool lose_step) {
 void JobController::close_step(Time now) {
   if (!step_open_) return;
   step_open_ = false;
-  ctx_->signals->paid(now, steps_[step_ - 1].mechanism, now - step_started_);
+  const Step& s = steps_[step_ - 1];
+  ctx_->signals->paid(now, s.mechanism, now - step_started_);
+  paid_free(now, s.mechanism, s.also);
 }
 
 void JobController::begin_stall(const Steps& steps, After after) {
@@ -226,7 +323,7 @@ bool JobController::open_next_step(Time t) {
   while (step_ < steps_.size()) {
     const Step s = steps_[step_++];
     if (s.duration <= 0) {  // free: paid, no time
-      ctx_->signals->paid(t, s.mechanism, 0);
+      paid_free(t, s.mechanism, s.also + 1);
       continue;
     }
     const bool load = s.mechanism == Mechanism::CheckpointLoad;
@@ -267,12 +364,7 @@ void JobController::end_stall() {
 }
 
 bool JobController::can_run() const {
-  // A fixed global batch needs every replica unless accumulation makes up their samples.
-  const bool full = scenario().job.fixed_batch && drop_.policy != BatchPolicy::Accumulate;
-  const int min_run = full                                      ? scenario().job.dp
-                      : drop_.policy == BatchPolicy::PauseBelow ? std::max(1, drop_.min_replicas)
-                                                                : 1;
-  return !restarting_ && active_ >= min_run &&
+  return !restarting_ && active_ >= min_run_replicas() &&
          ctx_->layout->total_assigned() >= static_cast<std::int64_t>(active_) * scenario().job.pp;
 }
 
@@ -298,12 +390,15 @@ void JobController::resume() {
   if (!can_run()) {
     if (mode_ == Mode::Running) stop_cycle(now);
     mode_ = Mode::Waiting;
-    // Paused for a fixed batch while replicas are being brought back (swap-in, state copy):
-    // that is recovery; paused for lack of hardware: waiting for capacity.
-    const bool recovering = scenario().job.fixed_batch && joining_ > 0;
+    // Paused for a fixed batch only until the replicas being brought back (swap-in, state
+    // copy) arrive: that work is recovery. Paused while the job lacks samples even with them
+    // (hardware still missing): waiting for capacity.
+    const bool recovering = scenario().job.fixed_batch && joining_ > 0 &&
+                            active_ + attached_ + joining_ >= scenario().job.dp;
     ctx_->signals->phase(now, Phase::stalled(recovering ? Bucket::InfrastructureRecovery
                                                         : Bucket::WaitingForCapacity));
     set_in_use();
+    admit_attached();  // replicas that waited attached join a job that waits anyway
     return;
   }
   if (mode_ != Mode::Running)

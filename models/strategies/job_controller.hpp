@@ -4,9 +4,22 @@
 // step is a mechanism of the price list (/recovery, Mechanism in job_signals.hpp), paid at
 // its one price and reported through JobObserver::paid. A strategy file picks which
 // procedure answers each fault (react()). The controller keeps the job's replica counts and
-// always leaves the layout holding complete groups for the replicas that are active or
-// joining. A rejoining replica gets its hardware attached and its state copied in the
-// background (spare swap-in + state copy), then the job stalls for a communicator rebuild.
+// always leaves the layout holding complete groups for the replicas that are active, attached
+// or joining.
+//
+// Rejoins (the same rule for every strategy): a rejoining replica gets its hardware attached
+// and its state copied in the background (spare swap-in + state copy); it is then attached and
+// joins through a rebuild of its own price (Mechanism::Rejoin, paid once per replica, replicas
+// of one rebuild sharing its stall). The rebuild must run after the replica is attached:
+// - a stall whose rebuild starts after the attach (every stall begun later: a fault's, a
+//   reconfiguration's) admits it for free;
+// - a stall under way is extended so that a full rebuild runs after the attach (new end =
+//   max(end, attach + rejoin price)), the extension paid as Rejoin;
+// - while running, the job stalls for the rebuild.
+// The last two happen only if the join repays its stall (repays()): the gain in rate times the
+// time until the next expected job fault (where the replica joins for free) is at least the
+// stall. Else the replica waits, attached, for the next stall. ntp's upgrades on repair use the
+// same rule.
 #pragma once
 
 #include <algorithm>
@@ -64,9 +77,12 @@ class JobController : public Strategy {
   // One step of a stall: a mechanism at its price (checkpoint loads count as CHECKPOINT_RESTORE,
   // the rest as INFRASTRUCTURE_RECOVERY).
   // Trivial (no member initializers), so a Steps' unused places cost nothing to construct.
+  // `also`: further payments of the same mechanism made in parallel with it (e.g. one reshard
+  // per changed TP group): counted as paid, no stall of their own.
   struct Step {
     Time duration;
     Mechanism mechanism;
+    std::uint32_t also;
   };
   // A stall's steps, held inline (no recovery allocates): at most kMaxSteps; the places past
   // size() are never read, and left uninitialised (a stall is made at every fault).
@@ -87,6 +103,7 @@ class JobController : public Strategy {
                   items_.begin() + static_cast<std::ptrdiff_t>(size_));
     }
     std::size_t size() const { return size_; }
+    Step& back() { return items_[size_ - 1]; }
     const Step& operator[](std::size_t i) const { return items_[i]; }
     const Step* begin() const { return items_.data(); }
     const Step* end() const { return items_.data() + size_; }
@@ -95,8 +112,12 @@ class JobController : public Strategy {
     std::array<Step, kMaxSteps> items_;  // the first size_ set
     std::size_t size_ = 0;
   };
-  Step pay(Mechanism m) const { return {price_time_[static_cast<int>(m)], m}; }
-  Step pay(Mechanism m, double seconds) const { return {from_seconds(seconds), m}; }
+  Step pay(Mechanism m) const { return {price_time_[static_cast<int>(m)], m, 0}; }
+  Step pay(Mechanism m, double seconds) const { return {from_seconds(seconds), m, 0}; }
+  // `n` >= 1 payments in parallel: the stall of the slowest, `seconds`.
+  static Step pay_each(Mechanism m, double seconds, std::uint32_t n) {
+    return {from_seconds(seconds), m, n - 1};
+  }
   // The price list resolved for this scenario (derived state moves from the cost model); both
   // forms are resolved once, at start().
   double price_s(Mechanism m) const { return price_s_[static_cast<int>(m)]; }
@@ -118,6 +139,12 @@ class JobController : public Strategy {
     if (mode_ == Mode::Waiting && can_run()) resume();
   }
   void recover_by_drop(std::size_t groups_hit, std::span<const std::uint32_t> dirty);
+  // The shared rule for a planned change that stalls the job (a rejoin, ntp's upgrade): worth it
+  // now when the gain in rate, kept until the next expected job fault (which reconfigures
+  // anyway, and takes the change for free then), repays the stall: gain x 3600 / faults per
+  // hour >= stall_s. A free change (stall_s <= 0) always repays; with no faults expected, any
+  // gain does.
+  bool repays(double gain_rate, double stall_s) const;
 
   bool layout_full() const { return ctx_->layout->total_assigned() >= job_groups(); }
   std::int64_t job_groups() const {
@@ -126,7 +153,7 @@ class JobController : public Strategy {
   const Scenario& scenario() const { return *ctx_->scenario; }
   JobContext& ctx() { return *ctx_; }
   const JobContext& ctx() const { return *ctx_; }
-  bool degraded() const { return active_ + joining_ < scenario().job.dp; }
+  bool degraded() const { return active_ + attached_ + joining_ < scenario().job.dp; }
 
   DropOptions drop_;
 
@@ -151,6 +178,13 @@ class JobController : public Strategy {
   // background swap-in and state copy of a rejoining replica start then.
   void relayout_replicas(std::span<const std::uint32_t> dirty, double noticed_after_s = 0);
   void set_in_use();
+  // Rejoins (see the top): a replica attached now joins, waits, or is folded into a new stall.
+  void admit_attached();
+  void fold_attached();  // a stall begins: attached replicas join it for free
+  // `times` payments of `m` at t that stall nothing (work in parallel or overlapped).
+  void paid_free(Time t, Mechanism m, std::uint32_t times);
+  double join_gain() const;
+  int min_run_replicas() const;
 
   JobContext* ctx_ = nullptr;
   std::array<double, kMechanismCount> price_s_{};
@@ -174,6 +208,9 @@ class JobController : public Strategy {
  protected:
   int active_ = 0;
   int joining_ = 0;
+  int attached_ = 0;  // hardware attached and state copied, waiting for a rebuild to join
+  // Replicas that joined a waiting job (counted in active_) whose rebuild is still to come.
+  int unpaid_rejoins_ = 0;
 
  private:
   std::deque<EventId> joins_;

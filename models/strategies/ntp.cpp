@@ -55,12 +55,15 @@ const BoundSection<NtpStrategyOptions>& ntp_boost_fields() {
     auto rows = ntp_common();
     rows.push_back(in_layout(field::number(
         &NtpOptions::max_power, "max_power", "x TDP", 1.0, 3.0,
-        "rack power headroom: the highest power multiplier a degraded domain may get")));
+        "rack power headroom: the highest power multiplier a degraded domain may get; further "
+        "capped by the GPU's rated board power (/cluster/gpu_max_power_w over "
+        "gpu_nominal_power_w) and /cluster/domain_power_budget_kw")));
     return BoundSection<Options>{
         "ntp_boost",
-        "ntp plus power boosting of degraded domains: the least power (up to max_power) that keeps "
-        "the full batch; the batch is cut where even max_power is not enough. Power -> speed: "
-        "/cost/curve_power, /cost/curve_speed.",
+        "ntp plus power boosting of degraded domains: the least power (up to max_power, the "
+        "GPU's rated board power and the domain's power budget) that keeps the full batch; the "
+        "batch is cut where even that is not enough (reported as capped). Power -> speed: "
+        "/cost/curve_power, /cost/curve_speed, /cost/curve_extension.",
         std::move(rows)};
   }();
   return s;

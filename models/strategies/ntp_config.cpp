@@ -13,6 +13,18 @@ bool NtpConfig::operator==(const NtpConfig& o) const {
   return true;
 }
 
+double NtpOptions::boost_cap(int degree, int tp) const {
+  double cap = std::min(max_power, board_cap);
+  if (domain_budget_gpus > 0 && degree > 0)
+    cap = std::min(cap, (domain_budget_gpus - (gpus_per_domain - tp)) / degree);
+  return std::max(1.0, cap);
+}
+
+bool keeps_global_batch(double throughput, const JobSpec& job) {
+  const double samples = static_cast<double>(job.dp) * job.microbatches * job.micro_batch;
+  return (1 - throughput) * samples < 1 - 1e-9;
+}
+
 int allowed_degree(const NtpOptions& o, int tp, int available) {
   int best = 0;
   if (o.allowed.empty()) {
@@ -92,39 +104,72 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
   // `copies` identical replicas are costed once and counted `copies` times, so the work grows
   // with the number of runs, not of groups.
-  c.replicas = c.degraded_replicas = c.boosted_domains = 0;
+  c.replicas = c.degraded_replicas = c.boosted_domains = c.capped_domains = 0;
+  c.max_power = 1;
   c.extra_power_gpus = 0;
   double total = 0;
   int min_degree = tp;
   // Scratch reused across calls (this runs on every layout-changing event): no allocation once
   // warm. One set per thread; the function does not recurse.
-  thread_local std::vector<double> powers;
+  thread_local std::vector<double> powers, base, caps;
   thread_local std::vector<int> degrees;
   thread_local std::vector<NtpDegreeRun> seq;
+  const double useful = cost.model().power_curve().useful_power();
   auto add_degraded_replicas = [&](std::span<const int> stages, std::int64_t copies) {
     powers.assign(stages.size(), 1.0);
-    double extra = 0;
-    int boosted = 0;
+    caps.assign(stages.size(), 1.0);
     int last_degree = -1;  // stages come in runs of equal degree: one power lookup per run
-    double last_power = 1.0;
+    double last_power = 1.0, last_cap = 1.0;
     for (std::size_t i = 0; i < stages.size(); ++i) {
       const int deg = stages[i];
       if (deg >= tp) continue;
       if (deg != last_degree) {
         last_degree = deg;
-        last_power = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
+        last_cap = o.boost ? std::min(o.boost_cap(deg, tp), useful) : 1.0;
+        last_power = o.boost ? cost.boost_power(deg, last_cap) : 1.0;
       }
       powers[i] = last_power;
-      if (powers[i] > 1) {
-        extra += (powers[i] - 1) * deg;
-        ++boosted;
-      }
+      caps[i] = last_cap;
       min_degree = std::min(min_degree, deg);
     }
+    double r = cost.replica_throughput(stages, powers);
+    int capped = 0;
+    if (o.boost && r < 1.0) {
+      // Each stage's power kept pace were it the only degraded one; together they fall short
+      // (a stage's slack no longer hides another's): raise them together toward their caps,
+      // by bisection on the share of the way, to the least that keeps the full batch.
+      base = powers;
+      auto at = [&](double share) {
+        for (std::size_t i = 0; i < stages.size(); ++i)
+          if (stages[i] < tp) powers[i] = base[i] + share * (caps[i] - base[i]);
+        return cost.replica_throughput(stages, powers);
+      };
+      if (base != caps && at(1.0) >= 1.0) {
+        double lo = 0, hi = 1;  // at(lo) < 1 <= at(hi)
+        for (int k = 0; k < 50 && hi - lo > 1e-9; ++k) {
+          const double mid = (lo + hi) / 2;
+          (at(mid) >= 1.0 ? hi : lo) = mid;
+        }
+        r = at(hi);
+      } else {
+        r = at(1.0);
+        for (std::size_t i = 0; i < stages.size(); ++i)
+          capped += stages[i] < tp && powers[i] >= caps[i];
+      }
+    }
+    double extra = 0;
+    int boosted = 0;
+    for (std::size_t i = 0; i < stages.size(); ++i)
+      if (stages[i] < tp && powers[i] > 1) {
+        extra += (powers[i] - 1) * stages[i];
+        ++boosted;
+        c.max_power = std::max(c.max_power, powers[i]);
+      }
     const auto n = static_cast<double>(copies);
-    total += n * cost.replica_throughput(stages, powers);
+    total += n * r;
     c.extra_power_gpus += n * extra;
     c.boosted_domains += static_cast<int>(copies) * boosted;
+    c.capped_domains += static_cast<int>(copies) * capped;
     c.degraded_replicas += static_cast<int>(copies);
   };
   std::int64_t partial_groups = 0;
@@ -200,14 +245,16 @@ void NtpFigures::fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpD
     c.degraded_replicas = f->degraded_replicas;
     c.min_degree = f->min_degree;
     c.boosted_domains = f->boosted_domains;
+    c.capped_domains = f->capped_domains;
+    c.max_power = f->max_power;
     c.throughput = f->throughput;
     c.reshard = f->reshard;
     c.extra_power_gpus = f->extra_power_gpus;
     return;
   }
   ntp_replica_figures(c, full_used, runs, tp_, pp_, dp_, o_, *cost_);
-  memo_.insert({c.replicas, c.degraded_replicas, c.min_degree, c.boosted_domains, c.throughput,
-                c.reshard, c.extra_power_gpus});
+  memo_.insert({c.replicas, c.degraded_replicas, c.min_degree, c.boosted_domains, c.capped_domains,
+                c.throughput, c.reshard, c.extra_power_gpus, c.max_power});
 }
 
 }  // namespace goodput

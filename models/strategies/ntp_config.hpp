@@ -6,7 +6,10 @@
 // partial group degrades a replica of its own (as its last stage). A replica's stages keep their
 // order (full groups first, then partial groups by falling degree) and its throughput is the
 // cost model's for that stage vector; with boost, each degraded stage gets the least power
-// that would keep the full batch were it the only degraded stage (up to the cap).
+// that would keep the full batch were it the only degraded stage (up to its cap), raised
+// together toward their caps when the replica's stages together still fall short. A stage's
+// cap (boost_cap) is the least of max_power, the GPU's rated board power over its nominal
+// power, the domain's power budget and the power past which the curve buys no speed.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +30,14 @@ struct NtpOptions {
   bool packing = true;
   bool boost = false;
   double max_power = 1.3;
+  // Physical limits (read_ntp_options fills them from the scenario; defaults: none).
+  double board_cap = 1e300;       // rated maximum board power / nominal power
+  double domain_budget_gpus = 0;  // domain power budget in nominal GPU powers (0: none)
+  int gpus_per_domain = 0;
+  // The highest power multiplier a partial group of `degree` (of tp) may get: max_power, the
+  // board cap, and the domain budget less the domain's other GPUs at nominal power (its
+  // failed GPUs draw none): (budget - (gpus_per_domain - tp)) / degree; never below 1.
+  double boost_cap(int degree, int tp) const;
 };
 
 struct NtpDomainUse {
@@ -44,6 +55,8 @@ struct NtpConfig {
   double reshard = 0;           // share of each step lost to the reshard
   double extra_power_gpus = 0;  // boost: (power - 1) x degree, summed over boosted groups
   int boosted_domains = 0;
+  int capped_domains = 0;  // boosted groups at their cap in replicas still short of the batch
+  double max_power = 1;    // boost: the highest power multiplier any GPU of the layout gets
   bool operator==(const NtpConfig& o) const;
 };
 
@@ -55,6 +68,10 @@ struct NtpPartial {
 };
 
 int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
+// Under /job/batch fixed: whether a layout training `throughput` of the job's samples per step
+// keeps the global batch, counted in whole samples (dp x microbatches x micro_batch per step):
+// a shortfall below one sample is none (the layout then runs at its throughput).
+bool keeps_global_batch(double throughput, const JobSpec& job);
 // `domains`: only the first `domains` domains may be used (default: all).
 NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
                      const CostModel& cost, std::uint32_t domains = UINT32_MAX);
@@ -89,8 +106,8 @@ class NtpFigures {
 
  private:
   struct Figures {
-    int replicas, degraded_replicas, min_degree, boosted_domains;
-    double throughput, reshard, extra_power_gpus;
+    int replicas, degraded_replicas, min_degree, boosted_domains, capped_domains;
+    double throughput, reshard, extra_power_gpus, max_power;
   };
   int tp_, pp_, dp_;
   NtpOptions o_;

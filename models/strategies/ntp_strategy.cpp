@@ -5,6 +5,7 @@
 
 #include "models/strategies/tp_degrees.hpp"
 #include "models/strategies/tp_rule_read.hpp"
+#include "sim/core/error.hpp"
 
 namespace goodput {
 
@@ -22,8 +23,37 @@ void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t parti
   new_domains_ = new_domains_ || (used && !was_used);
   if (used ? layout.assigned(d) != full || layout.partial(d) != partial : was_used)
     layout.assign(d, full, partial);
+  if (full != use_full_[d] || partial != use_partial_[d])
+    note_change(use_full_[d], use_partial_[d], full, partial);
   use_full_[d] = full;
   use_partial_[d] = static_cast<std::uint16_t>(partial);
+}
+
+void NtpJob::note_change(std::uint32_t full0, std::uint32_t partial0, std::uint32_t full,
+                         std::uint32_t partial) {
+  // The fewest groups whose degree changes between the domain's old degrees (full0 x tp,
+  // partial0) and its new ones (full x tp, partial): groups of the same degree stay; a group
+  // that only vanishes (its stage moves elsewhere) or only appears (fresh hardware, its state
+  // from a peer) reshards nothing. What is left is at most one group that changes degree:
+  // the partial group shrinking or growing (partial0 -> partial, partial0 -> tp when it grows
+  // into a full group), or a full group shrinking to the new partial (tp -> partial).
+  if (partial0 == partial) return;
+  const auto tp = static_cast<std::uint32_t>(scenario().job.tp);
+  std::uint32_t from = 0, to = 0;
+  if (full0 > full) {  // full groups lost: the new partial group is an old group, shrunk
+    from = partial0 ? partial0 : tp;
+    to = partial;
+  } else if (full > full0) {  // full groups gained: the old partial group grew into one
+    from = partial0;
+    to = tp;
+  } else {
+    from = partial0;
+    to = partial;
+  }
+  if (from == 0 || to == 0 || from == to) return;
+  ++changed_.groups;
+  changed_.reshard_s = std::max(changed_.reshard_s,
+                                ntp_reshard_price_s(static_cast<int>(from), static_cast<int>(to)));
 }
 
 void NtpJob::sync_indexes() {
@@ -97,7 +127,7 @@ void NtpJob::apply_covering() {
   config_.min_degree = j.tp;
   config_.throughput = 1.0;
   active_ = config_.replicas;
-  ctx().signals->boost(ctx().sim->now(), 0, 0);
+  ctx().signals->boost(ctx().sim->now(), 0, 0, 0);
 }
 
 void NtpJob::apply_short(const Candidate& c) {
@@ -105,12 +135,14 @@ void NtpJob::apply_short(const Candidate& c) {
   apply_layout(c.limit, 0, c.choice);
   config_ = c.config;
   active_ = c.config.replicas;
-  ctx().signals->boost(ctx().sim->now(), c.config.extra_power_gpus, c.config.boosted_domains);
+  ctx().signals->boost(ctx().sim->now(), c.config.extra_power_gpus, c.config.boosted_domains,
+                       c.config.capped_domains);
 }
 
 void NtpJob::on_layout_reset() {
   config_ = NtpConfig{};
   new_domains_ = false;
+  changed_ = last_ = {};
   // The controller laid out dp x pp full groups; describe them (and drop any partial group).
   JobLayout& layout = *ctx().layout;
   const std::uint32_t domains = ctx().health->topology().domains();
@@ -126,24 +158,32 @@ void NtpJob::on_layout_reset() {
   config_.min_degree = scenario().job.tp;
   config_.throughput = 1.0;
   active_ = config_.replicas;
-  ctx().signals->boost(ctx().sim->now(), 0, 0);
+  ctx().signals->boost(ctx().sim->now(), 0, 0, 0);
 }
 
-JobController::Steps NtpJob::reconfiguration_steps(bool planned, int from, int to) const {
+JobController::Steps NtpJob::reconfiguration_steps(bool planned, std::uint32_t groups,
+                                                   double reshard_s) const {
   if (!o_.inplace) return {pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)};
   Steps steps;
   if (new_domains_) steps.push_back(pay(Mechanism::SpareSwapIn));
   if (!planned)
     steps.push_back(pay(Mechanism::StateCopy));  // the lost GPUs' shards, from a DP peer
-  if (from != to) steps.push_back(pay(Mechanism::NtpReshard, ntp_reshard_price_s(from, to)));
+  if (groups > 0) {
+    // Every changed group reshards and re-forms its TP communicator, each inside its own
+    // NVLink domain, all at once: the stall is the slowest, each group is paid.
+    steps.push_back(pay_each(Mechanism::NtpReshard, reshard_s, groups));
+    steps.push_back(pay_each(Mechanism::NtpReconfig, price_s(Mechanism::NtpReconfig), groups));
+  }
   steps.push_back(pay(Mechanism::CommunicatorRebuild));
   return steps;
 }
 
-void NtpJob::reconfigure(bool planned, int from) {
+void NtpJob::reconfigure(bool planned) {
   const bool rollback = !o_.inplace && !o_.in_memory_recovery && !planned;
-  recover(reconfiguration_steps(planned, from, config_.min_degree), rollback, planned);
+  recover(reconfiguration_steps(planned, changed_.groups, changed_.reshard_s), rollback, planned);
   new_domains_ = false;
+  last_ = changed_;
+  changed_ = {};
 }
 
 void NtpJob::candidate(bool own, Candidate* c) {
@@ -164,20 +204,28 @@ void NtpJob::candidate(bool own, Candidate* c) {
   }
   c->config = ntp_short_config(*caps_, *partial_index_, limit, memo_->figures, &c->choice);
   c->rate = c->config.throughput * (1 - c->config.reshard);
-  if (j.fixed_batch && c->config.throughput < 1 - 1e-12)
+  if (j.fixed_batch && !keeps_global_batch(c->config.throughput, j))
     c->rate = 0;  // would pause: short of the batch
 }
 
-const NtpJob::Candidate& NtpJob::best_candidate() {
+bool ntp_spare_repays(double any, double own, double faults_per_hour, double repair_s,
+                      double swap_s) {
+  if (any <= own) return false;
+  if (own <= 0 || (faults_per_hour <= 0 && repair_s <= 0)) return true;  // keeps it running
+  double until_s = faults_per_hour > 0 ? 3600.0 / faults_per_hour : repair_s;
+  if (repair_s > 0) until_s = std::min(until_s, repair_s);
+  return (any - own) * until_s > swap_s;
+}
+
+const NtpJob::Candidate& NtpJob::best_candidate(double repair_s) {
   sync_indexes();
   candidate(true, &own_);
   if (scenario().spare_domains <= 0 || own_.covering) return own_;
   candidate(false, &any_);
-  if (any_.rate <= own_.rate) return own_;
-  if (own_.rate <= 0 || ctx().job_faults_per_hour <= 0) return any_;
-  const double until_next_fault_s = 3600.0 / ctx().job_faults_per_hour;
-  return (any_.rate - own_.rate) * until_next_fault_s > price_s(Mechanism::SpareSwapIn) ? any_
-                                                                                        : own_;
+  return ntp_spare_repays(any_.rate, own_.rate, ctx().job_faults_per_hour, repair_s,
+                          price_s(Mechanism::SpareSwapIn))
+             ? any_
+             : own_;
 }
 
 void NtpJob::take(const Candidate& c) {
@@ -187,12 +235,12 @@ void NtpJob::take(const Candidate& c) {
     apply_short(c);
 }
 
-void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domains) {
+void NtpJob::react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) {
   // Fast path: every hit domain was refilled in place (idle GPUs of the domain stood in), so the
   // layout is unchanged; the job still pays the reconfiguration (the new GPU needs its shard).
   const JobLayout& layout = *ctx().layout;
-  const int from = config_.min_degree;
   new_domains_ = false;
+  start_changes();
   bool unchanged = true;
   for (std::uint32_t d : hit_domains) {
     const bool used = use_full_[d] || use_partial_[d];
@@ -200,61 +248,78 @@ void NtpJob::react(const FaultImpact&, std::span<const std::uint32_t> hit_domain
                 layout.partial(d) == use_partial_[d];
   }
   if (!unchanged) {
-    const Candidate& next = best_candidate();
+    // The damage lasts the expected repair of this fault's class (the declared model's mean).
+    const auto cls = impact.fault ? impact.fault->fault_class : 0;
+    const double repair_s =
+        cls < ctx().expected_repair_s.size() ? ctx().expected_repair_s[cls] : 0.0;
+    const Candidate& next = best_candidate(repair_s);
     if (!next.covering && next.config.replicas == 0) {
       recover_by_restart(hit_domains);
       return;
     }
     take(next);
   }
-  reconfigure(false, from);
+  reconfigure(false);
+}
+
+void NtpJob::start_changes() {
+  // A reconfiguration cut short by this one starts over with the groups of both.
+  changed_ = running() || waiting() ? Changed{} : last_;
 }
 
 void NtpJob::react_repair(const RepairImpact& impact) {
   if (!o_.upgrade_on_repair && !waiting()) return;
+  start_changes();
   // Nothing to gain when the job already runs every replica whole.
   if (config_.replicas == scenario().job.dp && config_.degraded_replicas == 0) return;
   // Nor when no repaired domain can now offer more than the layout takes from it (a further
   // full group, or a partial group of a higher degree): the best layout is unchanged.
   const int tp = scenario().job.tp;
   bool offers_more = false;
+  // What the upgrade is expected to pay: the repaired domains' partial groups that grow (into
+  // a full group or a partial group of a higher degree) reshard and re-form.
+  std::uint32_t groups = 0;
+  double reshard_s = 0;
   for (std::uint32_t d : impact.domains) {
     const auto healthy = static_cast<int>(ctx().health->healthy_in_domain(d));
     const auto full = static_cast<std::uint32_t>(healthy / tp);
     const int rest = healthy - static_cast<int>(use_full_[d]) * tp;
-    offers_more = offers_more || full > use_full_[d] ||
-                  (rest > 0 && rest < tp && allowed_degree(o_.layout, tp, rest) > use_partial_[d]);
+    const int higher = rest > 0 && rest < tp ? allowed_degree(o_.layout, tp, rest) : 0;
+    const bool more_full = full > use_full_[d], higher_partial = higher > use_partial_[d];
+    offers_more = offers_more || more_full || higher_partial;
+    if (use_partial_[d] > 0 && (more_full || higher_partial)) {
+      ++groups;
+      reshard_s =
+          std::max(reshard_s, ntp_reshard_price_s(use_partial_[d], more_full ? tp : higher));
+    }
   }
   if (!offers_more) return;
   // The next fault that changes the layout reconfigures anyway (and takes the better layout
-  // then): upgrade now only if the gain repays the stall before that fault is expected.
-  const int from = config_.min_degree;
+  // then): upgrade now only if the gain repays the stall before that fault is expected (the
+  // controller's rule, repays()).
   const double now_rate = config_.throughput * (1 - config_.reshard);
-  if (!waiting() && ctx().job_faults_per_hour > 0) {
-    // Not even the largest gain (to rate 1) repays the smallest stall (the steps every planned
-    // reconfiguration pays, without a reshard or a swap-in): the test below would refuse any
-    // candidate, so do not search for one. Most repairs of a large job end here.
-    double least_stall_s = 0;
-    for (const Step& s : reconfiguration_steps(true, from, from))
-      least_stall_s += static_cast<double>(s.duration) / kMillisPerSecond;
-    if ((1 - now_rate) * 3600.0 / ctx().job_faults_per_hour < least_stall_s) return;
-  }
-  const Candidate& next = best_candidate();
+  auto stall_s = [&](const Steps& steps) {
+    double total = 0;
+    for (const Step& s : steps) total += static_cast<double>(s.duration) / kMillisPerSecond;
+    return total;
+  };
+  // Not even the largest gain (to rate 1) repays the smallest stall (the steps every planned
+  // reconfiguration pays, without a reshard or a swap-in): the test below would refuse any
+  // candidate, so do not search for one. Most repairs of a large job end here.
+  if (!waiting() && !repays(1 - now_rate, stall_s(reconfiguration_steps(true, 0, 0)))) return;
+  // The damage left lasts a repair of the failure model's mean (rate-weighted over classes).
+  const Candidate& next = best_candidate(ctx().mean_expected_repair_s);
   const double gain = next.rate - now_rate;
   if (gain <= 1e-12) return;
-  if (!waiting() && ctx().job_faults_per_hour > 0) {
-    double stall_s = next.own ? 0.0 : price_s(Mechanism::SpareSwapIn);
-    for (const Step& s : reconfiguration_steps(
-             true, from, next.covering ? scenario().job.tp : next.config.min_degree))
-      stall_s += static_cast<double>(s.duration) / kMillisPerSecond;
-    if (gain * 3600.0 / ctx().job_faults_per_hour < stall_s) return;
+  if (!waiting()) {
+    const double swap_s = next.own ? 0.0 : price_s(Mechanism::SpareSwapIn);
+    if (!repays(gain, swap_s + stall_s(reconfiguration_steps(true, groups, reshard_s)))) return;
   }
   new_domains_ = false;
   take(next);
-  if (waiting())
-    resume_if_waiting();
-  else
-    reconfigure(true, from);  // an upgrade after repairs: planned, no detection, no rollback
+  // An upgrade after repairs: planned, no detection, no rollback. A job waiting for capacity
+  // pays it too once it can run (the groups reshard and re-form before it resumes).
+  if (!waiting() || can_run()) reconfigure(true);
 }
 
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost) {
@@ -265,7 +330,8 @@ Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   const auto o = read_ntp_options(*in.scenario, in.params, boost);
   const JobSpec& j = in.scenario->job;
   const NtpConfig c = ntp_config(*in.health, j.tp, j.pp, j.dp, o.layout, *in.cost);
-  if (j.fixed_batch && c.throughput < 1 - 1e-12) return Phase::stalled(Bucket::WaitingForCapacity);
+  if (j.fixed_batch && !keeps_global_batch(c.throughput, j))
+    return Phase::stalled(Bucket::WaitingForCapacity);
   return ntp_phase(c);
 }
 
@@ -274,8 +340,10 @@ Phase NtpJob::running_phase() const {
 }
 
 bool NtpJob::can_run() const {
-  // A fixed global batch: every replica's full batch (degraded ones keep it only with boost).
-  if (scenario().job.fixed_batch) return !restarting() && config_.throughput >= 1 - 1e-12;
+  // A fixed global batch: every replica's full batch (degraded ones keep it only with boost),
+  // short by less than one sample.
+  if (scenario().job.fixed_batch)
+    return !restarting() && keeps_global_batch(config_.throughput, scenario().job);
   return !restarting() && config_.replicas > 0;
 }
 
@@ -290,6 +358,19 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
   o.layout.min_tp = rule_min_tp(tp, rule);
   o.layout.allowed = rule.allowed;
   o.layout.boost = boost;
+  if (boost) {
+    // Physical limits: the GPU's rated board power, the domain's power budget.
+    if (scenario.gpu_nominal_power_w <= 0 || scenario.gpu_max_power_w <= 0)
+      throw InputError(scenario.file, "/cluster/gpu_max_power_w",
+                       "ntp_boost needs the GPU's power ratings: GPU '" +
+                           scenario.cluster.gpu_type +
+                           "' has none declared (H100, H200, B200, GB200 do): give "
+                           "/cluster/gpu_nominal_power_w and /cluster/gpu_max_power_w");
+    o.layout.board_cap = scenario.gpu_max_power_w / scenario.gpu_nominal_power_w;
+    o.layout.gpus_per_domain = scenario.cluster.gpus_per_domain();
+    o.layout.domain_budget_gpus =
+        scenario.domain_power_budget_kw * 1000.0 / scenario.gpu_nominal_power_w;
+  }
   return o;
 }
 

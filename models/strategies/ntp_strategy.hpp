@@ -1,9 +1,11 @@
 // The nonuniform-TP job (shared by ntp and ntp_boost): after every fault that hits the job, and
 // after repairs that allow a better layout, it recomputes the NTP layout (ntp_config.hpp),
 // moves the groups and pays a reconfiguration from the price list: `inplace` (detection, the
-// lost shards copied from a DP peer, the reshard between the old and new TP degrees over
-// NVLink, a communicator rebuild, and a spare swap-in when a group lands on a domain the job
-// was not using; an upgrade after repairs is planned: no detection, no state copy) or
+// lost shards copied from a DP peer, for every TP group whose degree changed a reshard between
+// its old and new degree over NVLink and a TP reconfiguration (/recovery/ntp_reconfig_s), the
+// changed groups in parallel (the stall pays the slowest, the report counts each group), a
+// communicator rebuild, and a spare swap-in when a group lands on a domain the job was not
+// using; an upgrade after repairs is planned: no detection, no state copy) or
 // `restart` (detection + job restart + checkpoint load, rolled back unless in-memory recovery
 // is on). With no replica left it falls back to a whole-job restart.
 #pragma once
@@ -58,13 +60,21 @@ class NtpJob final : public JobController {
   // Fills *c (its buffers reused: no allocation per fault once warm).
   void candidate(bool own, Candidate* c);
   // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
-  // foreground spare swap-in before the next expected job fault (or keeps replicas alive).
-  // One of own_/any_, valid until the next call.
-  const Candidate& best_candidate();
+  // foreground spare swap-in before the sooner of the next expected job fault and the expected
+  // repair of the damage (`repair_s`, from the declared failure model; <= 0: unknown), after
+  // which the own domains are as good (or it keeps replicas alive). One of own_/any_, valid
+  // until the next call.
+  const Candidate& best_candidate(double repair_s);
+
   void take(const Candidate& c);
-  // Pays the reconfiguration from the applied config's lowest degree `from` to the current one.
-  void reconfigure(bool planned, int from);
-  Steps reconfiguration_steps(bool planned, int from, int to) const;
+  // Pays the reconfiguration of the groups whose degree changed since the last one (changed_).
+  void reconfigure(bool planned);
+  // `groups` TP groups change degree, the slowest reshard taking `reshard_s`.
+  Steps reconfiguration_steps(bool planned, std::uint32_t groups, double reshard_s) const;
+  // set_domain's record of a domain whose groups change (at most one changes degree: the
+  // degrees of a domain are its full groups at tp and one partial group).
+  void note_change(std::uint32_t full0, std::uint32_t partial0, std::uint32_t full,
+                   std::uint32_t partial);
   // Both layouts ntp_config can give are found from indexes kept up to date from the health
   // change log, without scanning every domain:
   // - covering (the healthy full groups cover dp x pp): the prefix of domains whose capacity
@@ -110,6 +120,15 @@ class NtpJob final : public JobController {
   Memo* memo_ = nullptr;
   Candidate own_, any_;       // best_candidate's two candidates
   bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
+  // The TP groups whose degree changed since the last reconfiguration (set_domain), and the
+  // price of the slowest one's reshard.
+  struct Changed {
+    std::uint32_t groups = 0;
+    double reshard_s = 0;
+  };
+  Changed changed_;
+  Changed last_;         // those of the last reconfiguration (redone if a new one cuts it short)
+  void start_changes();  // before a layout change: the groups still to reshard
   // The layout is exactly the target of the last apply_layout: full groups below applied_cut_
   // (and some at it), the partial groups below it that applied_choice_ takes, with the health
   // as of log entry applied_log_.
@@ -118,6 +137,14 @@ class NtpJob final : public JobController {
   NtpPartialChoice applied_choice_;  // its threshold only (runs left empty)
   std::size_t applied_log_ = 0;
 };
+
+// ntp's spare rule (best_candidate): moving to spare hardware, at rate `any` instead of `own`,
+// repays its foreground swap-in (`swap_s`) when the gain, kept until the sooner of the next
+// expected job fault (3600 / faults_per_hour) and the expected repair of the damage
+// (`repair_s`; <= 0: unknown), exceeds it; always when it keeps the job running (own <= 0) or
+// neither horizon is known.
+bool ntp_spare_repays(double any, double own, double faults_per_hour, double repair_s,
+                      double swap_s);
 
 // The sections of ntp and ntp_boost (ntp.cpp), bound to NtpStrategyOptions but for min_tp and
 // allowed_tp, which depend on the job's tp: read_ntp_options and the table entries read them

@@ -27,6 +27,10 @@ double mechanism_price_s(const Scenario& s, const CostModel* cost, Mechanism m) 
       return r.state_copy_s >= 0 ? r.state_copy_s : cost ? cost->state_copy_s() : 0;
     case Mechanism::NtpReshard:
       return ntp_reshard_price_s(s, cost, s.job.tp, s.job.tp - 1);
+    case Mechanism::NtpReconfig:
+      return r.ntp_reconfig_s;
+    case Mechanism::Rejoin:
+      return r.rejoin_s >= 0 ? r.rejoin_s : r.communicator_rebuild_s;
   }
   return 0;
 }
@@ -42,10 +46,14 @@ std::string mechanism_price_source(const Scenario& s, const CostModel* cost, Mec
                      : "derived: 0 (proportional cost model, no model shape)";
     case Mechanism::NtpReshard:
       if (s.recovery.ntp_reshard_s >= 0) return "/recovery/ntp_reshard_s";
-      return derived ? "derived per reconfiguration from the TP degrees (shown: tp -> tp-1), "
-                       "busiest rank's "
-                       "bytes over NVLink"
+      return derived ? "derived per changed TP group from its degrees (shown: tp -> tp-1), "
+                       "busiest rank's bytes over NVLink"
                      : "derived: 0 (proportional cost model, no model shape)";
+    case Mechanism::NtpReconfig:
+      return "/recovery/ntp_reconfig_s";
+    case Mechanism::Rejoin:
+      return s.recovery.rejoin_s >= 0 ? "/recovery/rejoin_s"
+                                      : "/recovery/communicator_rebuild_s (rejoin_s unset)";
     case Mechanism::Detection:
       return "/recovery/detection_s";
     case Mechanism::JobRestart:

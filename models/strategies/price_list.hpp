@@ -13,7 +13,9 @@ namespace goodput {
 
 class CostModel;
 
-// NtpReshard: its price for one rank leaving a full TP group (tp -> tp - 1).
+// NtpReshard: its price for one rank leaving a full TP group (tp -> tp - 1); ntp pays it per TP
+// group whose degree changes (ntp_reshard_price_s of that group's degrees), as NtpReconfig.
+// Rejoin: /recovery/rejoin_s, else the communicator rebuild's price.
 double mechanism_price_s(const Scenario& s, const CostModel* cost, Mechanism m);
 // An NTP reshard between two TP degrees of a group.
 double ntp_reshard_price_s(const Scenario& s, const CostModel* cost, int from, int to);

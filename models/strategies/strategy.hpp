@@ -59,6 +59,10 @@ struct JobContext {
   const CheckpointSpec* checkpoint = nullptr;  // the strategy's save costs (null: the scenario's)
   const CostModel* cost = nullptr;
   double job_faults_per_hour = 0;  // expected faults touching the job (RunPlan); 0: none
+  // Per fault class (Fault::fault_class): its expected repair time in seconds under the declared
+  // failure model (RunPlan; a trace: the class's mean repair in the trace). Empty: unknown.
+  std::span<const double> expected_repair_s;
+  double mean_expected_repair_s = 0;  // over the classes, weighted by their job fault rates
   // The strategy's slot for its StrategyMemo, kept by the caller across runs (null: a run of
   // its own; the strategy then keeps its memo itself).
   std::unique_ptr<StrategyMemo>* memo = nullptr;

@@ -26,9 +26,9 @@ double check_time(const std::string& path, const std::string& where, std::option
 
 void check_component(const std::string& path, const std::string& where, const std::string& name) {
   if (!parse_component(name)) {
-    throw InputError(
-        path, where,
-        std::string("expected a component id ") + kComponentForm + ", found " + quote_text(name));
+    throw InputError(path, where,
+                     std::string("expected a component id ") + kComponentForm + ", found " +
+                         describe_field(name));
   }
 }
 
@@ -59,8 +59,8 @@ std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::str
           throw InputError(path, where,
                            std::string("expected a header with the columns ") + kColumnList +
                                " (any order, each once), found " +
-                               (k == kColumns.size() ? "unknown" : "repeated") + " column " +
-                               quote_text(fields[f]));
+                               (k == kColumns.size() ? "unknown" : "repeated") + " column, " +
+                               describe_field(fields[f]));
         }
         seen[k] = true;
         column[k] = f;
@@ -82,10 +82,10 @@ std::vector<TraceEvent> read_goodput_csv(const std::string& path, const std::str
     }
     TraceEvent ev;
     const std::string& time = fields[column[0]];
-    ev.time_hours = check_time(path, where, parse_number(time), quote_text(time));
+    ev.time_hours = check_time(path, where, parse_number(time), describe_field(time));
     ev.component = fields[column[1]];
     check_component(path, where, ev.component);
-    ev.start = parse_event(path, where, fields[column[2]], quote_text(fields[column[2]]));
+    ev.start = parse_event(path, where, fields[column[2]], describe_field(fields[column[2]]));
     ev.fault_class = fields[column[3]];
     ev.locator = where;
     events.push_back(std::move(ev));
@@ -120,7 +120,8 @@ std::vector<TraceEvent> read_goodput_json(const std::string& path, const std::st
       if (!known) {
         throw InputError(path, pointer_append(ptr, key),
                          std::string("expected only the keys ") + kColumnList +
-                             ", found unknown key " + quote_text(key));
+                             ", found unknown key " +
+                             quote_text(key));  // (the pointer names it too)
       }
     }
     for (const char* c : kColumns) {

@@ -121,7 +121,7 @@ std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string
     }
     const auto sys = parse_index(sys_text);
     if (!sys || *sys > 1'000'000) {
-      throw InputError(path, where, "expected a System number, found " + quote_text(sys_text));
+      throw InputError(path, where, "expected a System number, found " + describe_field(sys_text));
     }
     systems.insert(static_cast<int>(*sys));
     if (!system || static_cast<int>(*sys) != *system) continue;
@@ -131,14 +131,14 @@ std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string
     if (!node) {
       throw InputError(
           path, where,
-          "expected a node number in column 'nodenum', found " + quote_text(f[c_node]));
+          "expected a node number in column 'nodenum', found " + describe_field(f[c_node]));
     }
     r.node = *node;
     const auto start = parse_date(f[c_started]);
     if (!start) {
       throw InputError(
           path, where,
-          "expected 'Prob Started' as m/d/yyyy h:mm, found " + quote_text(f[c_started]));
+          "expected 'Prob Started' as m/d/yyyy h:mm, found " + describe_field(f[c_started]));
     }
     r.start_min = *start;
     const auto fixed = parse_date(f[c_fixed]);
@@ -151,7 +151,7 @@ std::vector<TraceEvent> read_lanl_csv(const std::string& path, const std::string
       throw InputError(path, where,
                        "expected 'Prob Fixed' as m/d/yyyy h:mm not before 'Prob Started', or "
                        "'Down Time' as minutes >= 0; found " +
-                           quote_text(f[c_fixed]) + " and " + quote_text(f[c_down]));
+                           describe_field(f[c_fixed]) + " and " + describe_field(f[c_down]));
     }
     for (std::size_t k = 0; k < kCauses.size(); ++k) {
       if (!is_blank(f[c_cause[k]])) {

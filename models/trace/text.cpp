@@ -1,25 +1,19 @@
 // File, line, CSV-field, number and JSON helpers shared by the trace readers.
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "models/trace/detail.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/json_text.hpp"
 
 namespace goodput::trace::detail {
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(path, "", std::string("cannot open trace file: ") + std::strerror(errno));
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  std::string text = read_input_file(path, "the trace file");
+  check_utf8(text, path);
+  return text;
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -92,7 +86,7 @@ std::vector<std::string> split_csv_line(std::string_view line, const std::string
       if (raw.find('"') != std::string_view::npos) {
         throw InputError(
             file, locator,
-            "expected a field with '\"' to be quoted as a whole, found " + quote_text(raw));
+            "expected a field with '\"' to be quoted as a whole, found " + describe_field(raw));
       }
       field = std::string(raw);
       pos = end;
@@ -132,7 +126,21 @@ std::string quote_text(std::string_view text) {
   return out;
 }
 
+std::string describe_field(std::string_view text) {
+  if (text.empty()) return "an empty field";
+  if (text.size() <= 24 && parse_number(text)) return "'" + std::string(text) + "'";  // a number
+  return "a field of " + std::to_string(text.size()) +
+         (text.size() == 1 ? " character" : " characters");
+}
+
 std::string describe_json(const Json& value) {
+  if (value.is_string()) {
+    const std::size_t n = value.get_ref<const std::string&>().size();
+    return "a string of " + std::to_string(n) + (n == 1 ? " character" : " characters");
+  }
+  if (value.is_structured())
+    return value.is_object() ? "an object of " + std::to_string(value.size()) + " keys"
+                             : "an array of " + std::to_string(value.size()) + " items";
   return std::string(value.type_name()) + " " + json_show(value);
 }
 

@@ -2,7 +2,10 @@
 // with ends.
 #include "models/trace/trace.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <numeric>
 #include <unordered_map>
 
 #include "models/topology/component_kind.hpp"
@@ -12,6 +15,8 @@
 namespace goodput::trace {
 
 namespace {
+
+std::atomic<std::uint64_t> parses{0};
 
 std::string hours(double h) {
   std::string s = std::to_string(h);  // fixed, 6 decimals; trim trailing zeros
@@ -38,6 +43,10 @@ void check_time(const Trace& trace, std::size_t i) {
 }
 
 }  // namespace
+
+std::uint64_t trace_parses() {
+  return parses.load(std::memory_order_relaxed);
+}
 
 std::vector<std::string> format_names() {
   std::vector<std::string> names;
@@ -92,6 +101,7 @@ Trace read_trace(const std::string& path, const TraceFormat& format, const ReadO
         "expected a finite time offset, found " + std::to_string(options.time_offset_hours));
   }
   const std::string text = detail::read_file(path);
+  parses.fetch_add(1, std::memory_order_relaxed);
   Trace trace{path, &format, format.read(path, text, options), 0};
   for (std::size_t i = 0; i < trace.events.size(); ++i) {
     TraceEvent& ev = trace.events[i];
@@ -159,6 +169,44 @@ std::vector<Fault> pair_faults(
     here.erase(match);
   }
   return faults;
+}
+
+std::size_t merge_overlapping(std::vector<Fault>& faults,
+                              const std::function<bool(const std::string&)>& restart_only) {
+  // Each component's records by start (ties: in list order), then one sweep over them.
+  std::vector<std::size_t> order(faults.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Fault& fa = faults[a];
+    const Fault& fb = faults[b];
+    return fa.component != fb.component ? fa.component < fb.component : fa.start < fb.start;
+  });
+  const auto hardware = [&](const Fault& f) {
+    return !restart_only || !restart_only(f.fault_class);
+  };
+  std::vector<std::pair<std::size_t, Fault>> merged;  // (first record's index, union)
+  merged.reserve(faults.size());
+  for (const std::size_t i : order) {
+    Fault& f = faults[i];
+    if (!merged.empty()) {
+      Fault& u = merged.back().second;
+      if (u.component == f.component && f.start <= u.end) {
+        u.end = std::max(u.end, f.end);
+        if (!hardware(u) && hardware(f)) u.fault_class = std::move(f.fault_class);
+        continue;
+      }
+    }
+    merged.emplace_back(i, std::move(f));
+  }
+  std::sort(merged.begin(), merged.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::size_t before = faults.size();
+  faults.clear();
+  for (auto& m : merged) faults.push_back(std::move(m.second));
+  // Restore start order (pair_faults gives it; a hand-made list may not).
+  std::stable_sort(faults.begin(), faults.end(),
+                   [](const Fault& a, const Fault& b) { return a.start < b.start; });
+  return before - faults.size();
 }
 
 }  // namespace goodput::trace

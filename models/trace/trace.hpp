@@ -3,11 +3,14 @@
 // Faults. Every input problem throws goodput::InputError naming the file and the record
 // ("line 12" for CSV, a JSON pointer such as "/17/time_hours" for JSON). Faults on one
 // component may overlap (they nest): a fault_end closes the fault of its own record, else the
-// oldest open one of its class, else (empty class) the oldest open one. See README.md here.
+// oldest open one of its class, else (empty class) the oldest open one; merge_overlapping then
+// makes them one fault per stretch of downtime. A trace is parsed once per process
+// (read_trace_shared). See README.md here.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,8 +64,18 @@ struct Trace {
   double span_hours = 0;           // time of the last event (0 when empty)
 };
 
+// Reads a regular file of at most kMaxInputFileBytes (sim/core/input_file.hpp) that is UTF-8
+// throughout (else InputError naming the line), then parses it with the format's reader.
 Trace read_trace(const std::string& path, const TraceFormat& format,
                  const ReadOptions& options = {});
+// read_trace, once per process: a later call for the same file (same path as given, and the
+// same device, inode, size and modification time) with the same format and options returns the
+// same parse. Thread-safe: concurrent callers of one file wait for a single parse; a failed
+// parse is not kept (the next call reads again). The most recently used traces are kept.
+std::shared_ptr<const Trace> read_trace_shared(const std::string& path, const TraceFormat& format,
+                                               const ReadOptions& options = {});
+// How many files read_trace has parsed in this process (tests observe the cache with it).
+std::uint64_t trace_parses();
 
 // A parsed component id; valid kinds are gpu, node, domain, rack, leaf.
 struct ComponentRef {
@@ -85,5 +98,16 @@ struct Fault {
 std::vector<Fault> pair_faults(
     const Trace& trace,
     const std::function<std::optional<std::uint32_t>(const std::string&)>& resolve);
+
+// Collapses the faults of each component whose down intervals overlap, nest or touch (logs
+// repeat an error while a node is down) into one fault over their union, so a component is
+// down once for each stretch of downtime. "Same component" is the same resolved id, i.e. the
+// same kind and index ("gpu/7" and "gpu/007" are one; "node/1" and the GPUs in it are not).
+// The merged fault keeps the class of its earliest record, unless that class is restart-only
+// (per `restart_only`, may be empty) and a later record's is not: then the earliest such
+// record's (the hardware is out). Faults stay in order of start (ties: their order before).
+// Returns how many records were merged into an earlier one (faults.size() shrinks by that).
+std::size_t merge_overlapping(std::vector<Fault>& faults,
+                              const std::function<bool(const std::string&)>& restart_only = {});
 
 }  // namespace goodput::trace

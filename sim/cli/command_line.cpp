@@ -3,8 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <filesystem>
+#include <iostream>
 #include <mutex>
 #include <set>
+
+#include "sim/core/error.hpp"
 
 namespace goodput {
 
@@ -73,6 +78,22 @@ std::vector<std::string> canonical_command(const CLI::App& sub) {
     }
   }
   return out;
+}
+
+int exit_code_for_current_exception(const char* program) {
+  try {
+    throw;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const FileError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << program << ": internal error: " << e.what() << "\n";
+  }
+  return 1;
 }
 
 }  // namespace goodput

@@ -27,4 +27,10 @@ CLI::Validator positive_number();
 // After parsing: {"goodput", subcommand name, marked arguments...}.
 std::vector<std::string> canonical_command(const CLI::App& subcommand);
 
+// The exit code for the exception being handled (error.hpp's table), its message printed on
+// stderr: InputError 2, FileError and file-system errors 1 ("error: ..."), anything else 1 as
+// an internal error of `program`. Call inside a catch block; goodput's and goodput-mpi's mains
+// share it.
+int exit_code_for_current_exception(const char* program);
+
 }  // namespace goodput

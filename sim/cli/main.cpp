@@ -73,7 +73,7 @@ int command_run(const RunArgs& a) {
   check_work_budget(work, budget, path);
   const RunPlan plan = make_plan(scenario, threads);
   // Claimed before the simulation, so a path goodput may not write fails at once.
-  OutputDir out(a.out.empty() ? default_output(scenario.name) : a.out,
+  OutputDir out(a.out.empty() ? default_output(scenario.name, path) : a.out,
                 a.out.empty() ? "default output" : "--out");
   ProgressLine progress(progress_wanted(a.progress, a.quiet));
   progress.begin("runs");
@@ -90,8 +90,8 @@ int command_run(const RunArgs& a) {
   report.command = a.command;
   report.timeline = std::move(timeline);
   const DependsOnPlan depends_on = plan_depends_on(report, scenario, work, budget, a.no_break_even);
-  // Bisection may stop early: the count shown is the most it can take.
-  if (!depends_on.params.empty())
+  // Root searches may stop early: the count shown is the most it can take.
+  if (depends_on.max_runs > 0)
     progress.begin("what the verdict depends on: runs of the scenario", true);
   add_depends_on(report, scenario, depends_on, threads,
                  [&](int done, int total) { progress.update(done, total); });
@@ -99,8 +99,7 @@ int command_run(const RunArgs& a) {
   write_report_files(report, out.staging());
   out.publish();
   if (!charts_available())
-    std::cerr
-        << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
+    std::cerr << "warning: report.html has no charts: " << charts_missing_reason() << "\n";
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": "
               << plan.topology->gpus() << " GPUs, " << scenario.horizon_hours << " h, "
@@ -165,13 +164,18 @@ int main(int argc, char** argv) {
                 "it is shown anyway, unless --quiet)");
   affects_results(run->add_flag(
       "--no-break-even", run_args.no_break_even,
-      "skip what the verdict depends on (the leader's break-even over each price of the "
-      "list: about 2-26 more runs of the scenario per price)"));
+      "skip what the verdict depends on (break-evens of the plausible inputs against every "
+      "rival, model switches and the robustness line: capped at about 2 runs of the scenario "
+      "per input plus 16 robustness points)"));
 
   SweepArgs sw;
   auto* sweep = app.add_subcommand(
       "sweep", "run a scenario over the cross product of axis values, or goal-seek one");
   goodput::add_sweep_flags(*sweep, sw, goodput::SweepFlagSet::Local);
+  sweep
+      ->add_option("--stop-after", sw.stop_after,
+                   "testing: compute this many points (seek: values), then stop unfinished")
+      ->group("");  // hidden, as goodput-mpi's
 
   std::vector<std::string> validate_files;
   auto* validate = app.add_subcommand("validate", "check scenario files without running them");
@@ -226,12 +230,8 @@ int main(int argc, char** argv) {
       std::cout << goodput::describe(topic);
       return 0;
     }
-  } catch (const goodput::InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "goodput: internal error: " << e.what() << "\n";
-    return 1;
+  } catch (const std::exception&) {
+    return goodput::exit_code_for_current_exception("goodput");
   }
   return 1;
 }

@@ -1,7 +1,8 @@
 // `goodput sensitivity SCENARIO [--param PTR[=LO:HI]]...`: what the verdict depends on. Moves
-// each uncertain input over a range under common random numbers, prints a tornado table of
-// the winner's Goodput and the break-even value at which the winner and runner-up swap, and
-// writes sensitivity.json and sensitivity.md (sim/report/sensitivity.hpp) into an OutputDir.
+// each uncertain input over a range (default: the plausible table, plausible.hpp, with its model
+// switches) under common random numbers, prints a tornado table of the winner's Goodput, the
+// break-evens against every rival and the robustness line, and writes sensitivity.json, .md
+// and .html (sim/report/sensitivity.hpp) into an OutputDir.
 // Throws InputError for bad input (exit 2); returns the exit code.
 #pragma once
 
@@ -23,6 +24,8 @@ struct SensitivityArgs {
   double max_events = 2e9;  // work budget (work_budget.hpp), over base and range ends
   std::string max_memory;
   bool progress = false;
+  int robustness_points = 32;        // 0: no robustness line
+  int robustness_seeds = 0;          // 0: max(2, seeds / 4), at most the scenario's
   std::vector<std::string> command;  // canonical, recorded in the outputs (command_line.hpp)
 };
 

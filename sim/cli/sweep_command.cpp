@@ -1,11 +1,15 @@
 #include "sim/cli/sweep_command.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
@@ -17,6 +21,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/run/work_budget.hpp"
 #include "sim/sweep/goal_seek.hpp"
+#include "sim/sweep/point_record.hpp"
 #include "sim/sweep/seek_html.hpp"
 #include "sim/sweep/seek_prefetch.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -26,22 +31,80 @@ namespace goodput {
 
 namespace {
 
-// The budget covers the whole sweep: events add up over points; points run side by side.
-void check_budget(const SweepArgs& a, const std::vector<Scenario>& points, int threads) {
-  WorkBudget budget;
-  budget.max_events = a.max_events;
-  if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
-  WorkEstimate total;
-  const int side_by_side = std::max(1, std::min(threads, static_cast<int>(points.size())));
-  for (Scenario sc : points) {
-    if (a.seeds == "auto") sc.seeds = std::max(sc.seeds, a.max_seeds);  // the most it may take
-    const WorkEstimate w = estimate_work(sc, std::max(1, threads / side_by_side));
-    total.events += w.events;
-    total.gpus = std::max(total.gpus, w.gpus);
-    total.failures_per_run = std::max(total.failures_per_run, w.failures_per_run);
-    total.memory_bytes = std::max(total.memory_bytes, w.memory_bytes * side_by_side);
+// What a finished point keeps in memory until the sweep's files are written: its plan (the
+// topology, at most kBytesPerGpu of work_budget.cpp per GPU) and every run's metrics. Rounded up
+// from sizeof(RunMetrics) and a RunPlan.
+constexpr double kBytesPerPointGpu = 256;
+constexpr double kBytesPerPointRun = 1024;
+constexpr double kBytesPerPoint = 16 * 1024;
+
+// The budget covers the whole sweep: events add up over points (each point's plan and runs,
+// work_budget.hpp); points run side by side; every finished point is kept until the end.
+// Checked as the points load, so a sweep far over the budget stops at the point that tips it.
+class SweepBudget {
+ public:
+  SweepBudget(const SweepArgs& a, std::size_t points, int threads)
+      : a_(a),
+        threads_(threads),
+        side_by_side_(std::max(1, std::min(threads, static_cast<int>(points)))) {
+    budget_.max_events = a.max_events;
+    if (!a.max_memory.empty()) budget_.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
   }
-  check_work_budget(total, budget, a.scenario);
+  void add(Scenario sc) {
+    if (a_.seeds == "auto") sc.seeds = std::max(sc.seeds, a_.max_seeds);  // the most it may take
+    const WorkEstimate w = estimate_work(sc, std::max(1, threads_ / side_by_side_));
+    total_.events += w.events;
+    total_.gpus = std::max(total_.gpus, w.gpus);
+    total_.failures_per_run = std::max(total_.failures_per_run, w.failures_per_run);
+    running_ = std::max(running_, w.memory_bytes * side_by_side_);
+    kept_ += kBytesPerPoint + w.gpus * kBytesPerPointGpu +
+             static_cast<double>(sc.seeds) * static_cast<double>(sc.strategies.size()) *
+                 kBytesPerPointRun;
+    total_.memory_bytes = running_ + kept_;
+    if (!(total_.events <= budget_.max_events)) check();  // no need to load the rest
+  }
+  void check() const { check_work_budget(total_, budget_, a_.scenario); }
+
+ private:
+  const SweepArgs& a_;
+  int threads_, side_by_side_;
+  WorkBudget budget_;
+  WorkEstimate total_;
+  double running_ = 0, kept_ = 0;
+};
+
+// A goal seek evaluates both ends, then halves [min, max]: at most 2 + log2(max - min) points,
+// each counted at the largest value's estimate.
+void check_seek_budget(const SweepArgs& a, const Scenario& largest, int threads) {
+  const double width = static_cast<double>(a.seek_max) - static_cast<double>(a.seek_min);
+  const int points = 2 + (width > 1 ? static_cast<int>(std::ceil(std::log2(width))) : 0);
+  SweepBudget b(a, 1, threads);
+  for (int i = 0; i < points; ++i) b.add(largest);
+  b.check();
+}
+
+// The sweep's size, counted from the --axis texts before any is expanded.
+void check_sweep_size(const std::vector<std::string>& axes) {
+  double points = 1;
+  std::string product;
+  for (const auto& t : axes) {
+    const double n = count_axis_values(t);
+    points *= n;
+    product += (product.empty() ? "" : " x ") + std::to_string(static_cast<long long>(n));
+  }
+  if (points > kMaxSweepPoints) {
+    char count[32];
+    if (points < 1e15)
+      std::snprintf(count, sizeof count, "%.0f", points);
+    else
+      std::snprintf(count, sizeof count, "%.3g", points);
+    throw InputError("--axis", "",
+                     std::string("this sweep has ") + count + " points (" + product +
+                         " values), more than the " +
+                         std::to_string(static_cast<long>(kMaxSweepPoints)) +
+                         " one sweep may have; split it into several sweeps (e.g. one per value or "
+                         "range of the first axis, each with its own --out)");
+  }
 }
 
 SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
@@ -100,9 +163,39 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
                      "not among the scenario's strategies" + did_you_mean(a.strategy, names));
   }
   // Both ends must be valid values; the maximum is the largest run.
-  check_budget(a, {scenario_at(a.seek_max)}, threads);
-  OutputDir out(a.out.empty() ? default_output(first.name + "-seek") : a.out,
+  check_seek_budget(a, scenario_at(a.seek_max), threads);
+  OutputDir out(a.out.empty() ? default_output(first.name, a.scenario, "-seek") : a.out,
                 a.out.empty() ? "default output" : "--out");
+  // Each evaluated value is streamed to a record (point_record.hpp), so a killed seek resumes
+  // with --resume without evaluating a finished value again; dropped once the files are out.
+  const std::filesystem::path records = out.records(a.resume);
+  auto record_path = [&](long v) {
+    return (records / ("value" + std::to_string(v) + ".json")).string();
+  };
+  std::mutex noting;
+  std::set<long> from_records;  // values taken from a record (under `noting`)
+  auto from_record = [&](long v, const Scenario& s) -> std::optional<SweepPoint> {
+    if (!a.resume) return std::nullopt;
+    RecordExpect expect;
+    expect.scenario = &s;
+    expect.index = v;
+    expect.values = {std::to_string(v)};
+    expect.max_seeds = seeds.ci_target > 0 ? seeds.max_seeds : 0;
+    const std::string path = record_path(v);
+    RecordRead read = read_point_record(path, expect);
+    if (!read.record) {
+      std::lock_guard<std::mutex> lock(noting);
+      if (read.problem && !a.quiet)
+        std::cerr << "note: " << display_path(path) << ": "
+                  << (read.problem->pointer.empty() ? "" : read.problem->pointer + ": ")
+                  << read.problem->why << "; this value is evaluated again\n";
+      return std::nullopt;
+    }
+    SweepPoint pt = point_from_record(s, std::move(*read.record));
+    std::lock_guard<std::mutex> lock(noting);
+    from_records.insert(v);
+    return pt;
+  };
   std::map<long, SweepPoint> evaluated;
   std::map<long, Summary> metric_at;
   Json steps = Json::array();
@@ -114,8 +207,9 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     while (st[i].name != a.strategy) ++i;
     return target.metric->get(st[i]);
   };
-  // Spread over workers (goodput-mpi): the values bisection may ask next are computed while it
-  // waits; it still asks, and records, exactly what the sequential search does.
+  // Spread over workers (goodput-mpi): the values bisection may ask next are computed (or read
+  // from their records) while it waits; it still asks, and records, exactly what the sequential
+  // search does.
   std::mutex loading;
   std::unique_ptr<SeekPrefetch> prefetch;
   if (a.runner && a.workers > 1)
@@ -125,33 +219,66 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
           std::unique_lock<std::mutex> lock(loading);
           const Scenario s = scenario_at(v);
           lock.unlock();
+          if (auto pt = from_record(v, s)) return std::move(*pt);
           return a.runner(s, worker);
         },
         [&](const SweepPoint& pt) { return meets_target(summary_of(pt), target); });
-  const SeekResult r = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
-    SweepPoint pt = prefetch   ? prefetch->get(v)
-                    : a.runner ? a.runner(scenario_at(v), 0)
-                               : run_point(scenario_at(v), threads, seeds);
-    pt.values = {std::to_string(v)};
-    const Summary s = summary_of(pt);
-    const double bound = ci_bound(s, target.comparison);
-    const bool ok = meets_target(s, target);
-    single_seed = single_seed && s.n < 2;
-    steps.push_back({{"value", v},
-                     {"mean", s.mean},
-                     {"ci95", s.ci95},
-                     {"bound", bound},
-                     {"seeds", s.n},
-                     {"meets", ok}});
-    if (tty)
-      std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " " << target.metric->name
-                << " " << format_metric_value(*target.metric, s.mean) << " (bound "
-                << format_metric_value(*target.metric, bound) << ")" << (ok ? " meets" : " misses")
-                << " the target\n";
-    metric_at.emplace(v, s);
-    evaluated.emplace(v, std::move(pt));
-    return ok;
-  });
+  int computed = 0, resumed = 0;
+  struct Stopped {};  // --stop-after (tests): as if killed after that many values
+  std::optional<SeekResult> result;
+  try {
+    result = bisect_smallest(a.seek_min, a.seek_max, [&](long v) {
+      SweepPoint pt;
+      bool recorded = false;
+      if (prefetch) {
+        pt = prefetch->get(v);
+        std::lock_guard<std::mutex> lock(noting);
+        recorded = from_records.count(v) > 0;
+      } else {
+        const Scenario s = scenario_at(v);
+        if (auto r = from_record(v, s)) {
+          pt = std::move(*r);
+          recorded = true;
+        } else {
+          if (a.stop_after >= 0 && computed >= a.stop_after) throw Stopped{};
+          pt = a.runner ? a.runner(s, 0) : run_point(s, threads, seeds);
+        }
+      }
+      pt.values = {std::to_string(v)};
+      if (recorded) {
+        ++resumed;
+      } else {
+        if (a.stop_after >= 0 && computed >= a.stop_after) throw Stopped{};
+        write_point_record(pt, v, record_path(v));
+        ++computed;
+      }
+      const Summary s = summary_of(pt);
+      const double bound = ci_bound(s, target.comparison);
+      const bool ok = meets_target(s, target);
+      single_seed = single_seed && s.n < 2;
+      steps.push_back({{"value", v},
+                       {"mean", s.mean},
+                       {"ci95", s.ci95},
+                       {"bound", bound},
+                       {"seeds", s.n},
+                       {"meets", ok}});
+      if (tty)
+        std::cerr << "  " << a.seek << "=" << v << ": " << a.strategy << " " << target.metric->name
+                  << " " << format_metric_value(*target.metric, s.mean) << " (bound "
+                  << format_metric_value(*target.metric, bound) << ")"
+                  << (ok ? " meets" : " misses") << " the target"
+                  << (recorded ? " (from a record)" : "") << "\n";
+      metric_at.emplace(v, s);
+      evaluated.emplace(v, std::move(pt));
+      return ok;
+    });
+  } catch (const Stopped&) {
+    if (!a.quiet)
+      std::cout << "goodput sweep --seek " << a.seek << ": " << computed
+                << " values evaluated, unfinished: rerun with --resume\n";
+    return 0;
+  }
+  const SeekResult& r = *result;
   Sweep sweep;
   sweep.scenario_file = a.scenario;
   sweep.command = a.command;
@@ -186,10 +313,15 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
   sweep.seek["reason"] = r.answer ? Json(nullptr) : Json(seek_reason(sweep.seek));
   write_sweep_files(sweep, out.staging());
   out.publish();
+  out.drop_records();  // only now: a crash while publishing keeps them for --resume
   if (!a.quiet) {
     for (const auto& w : warnings) std::cerr << "warning: " << w.get<std::string>() << "\n";
     std::cout << "goodput sweep --seek " << a.seek << ": " << seek_answer_text(sweep.seek, false)
-              << "\nreport: " << display_path(out.target()) << "/report.md\n";
+              << "\n";
+    if (a.resume)
+      std::cout << "resumed: " << resumed << " values from records, " << computed
+                << " evaluated now\n";
+    std::cout << "report: " << display_path(out.target()) << "/report.md\n";
   }
   return 0;
 }
@@ -217,10 +349,12 @@ int command_sweep(const SweepArgs& a) {
   Sweep sweep;
   sweep.scenario_file = a.scenario;
   sweep.command = a.command;
+  check_sweep_size(a.axes);
   for (const auto& t : a.axes) sweep.axes.push_back(parse_axis(t));
   const auto combos = axis_product(sweep.axes);
   // Validate every point before running any, so a bad value fails fast with its pointer.
   std::vector<Scenario> scenarios;
+  SweepBudget budget(a, combos.size(), threads);
   for (const auto& values : combos) {
     auto o = overrides;
     std::vector<std::string> flags(overrides.size(), "--set");
@@ -229,9 +363,11 @@ int command_sweep(const SweepArgs& a) {
       flags.emplace_back("--axis");
     }
     scenarios.push_back(load_scenario(a.scenario, o, flags));
+    budget.add(scenarios.back());
   }
-  check_budget(a, scenarios, threads);
-  const std::string out = a.out.empty() ? default_output(scenarios.front().name + "-sweep") : a.out;
+  budget.check();
+  const std::string out =
+      a.out.empty() ? default_output(scenarios.front().name, a.scenario, "-sweep") : a.out;
   SweepOptions opt;
   opt.threads = threads;
   opt.resume = a.resume;
@@ -240,6 +376,7 @@ int command_sweep(const SweepArgs& a) {
   opt.runner = a.runner;
   opt.workers = a.workers;
   opt.stop_after = a.stop_after;
+  if (!a.quiet) opt.note = [](const std::string& line) { std::cerr << "note: " << line << "\n"; };
   ProgressLine progress(progress_wanted(a.progress, a.quiet));
   progress.begin("points");
   if (progress.on())
@@ -248,8 +385,7 @@ int command_sweep(const SweepArgs& a) {
   const SweepOutcome r = run_sweep(sweep, scenarios, combos, opt, out);
   progress.finish();
   if (!charts_available())
-    std::cerr
-        << "warning: report.html has no charts: run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)\n";
+    std::cerr << "warning: report.html has no charts: " << charts_missing_reason() << "\n";
   if (!a.quiet)
     std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("

@@ -31,7 +31,7 @@ struct SweepArgs {
   // Set by goodput-mpi (sim/mpi/): where points run, and how many at once; --seek stays local.
   PointRunner runner;
   int workers = 1;
-  int stop_after = -1;  // tests: compute at most this many points, leave the sweep unfinished
+  int stop_after = -1;  // tests: compute at most this many points (seek: values), then stop
 };
 
 int command_sweep(const SweepArgs& args);

@@ -2,17 +2,18 @@
 // sweep point records and the calibration profiles; header-only, so calibrate/ builds it
 // standalone).
 // Contract: write_file_atomic() writes `text` to a temporary file in the same directory,
-// flushes it and renames it over `path`; on any failure the temporary is removed, `path` is
-// untouched and std::runtime_error is thrown.
+// fsyncs it and renames it over `path` (the folder fsync'd after); on any failure the temporary is
+// removed, `path` is untouched and std::runtime_error is thrown.
 #pragma once
 
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+
+#include "sim/core/durable_file.hpp"
 
 namespace goodput {
 
@@ -21,17 +22,12 @@ inline void write_file_atomic(const std::string& path, const std::string& text) 
   const fs::path target(path);
   fs::path tmp = target;
   tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("write failed for " + tmp.string());
-    }
+  try {
+    write_file_durable(tmp, text);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw;
   }
   std::error_code ec;
   fs::rename(tmp, target, ec);
@@ -40,6 +36,7 @@ inline void write_file_atomic(const std::string& path, const std::string& text) 
     fs::remove(tmp, ignored);
     throw std::runtime_error("cannot rename " + tmp.string() + " to " + path + ": " + ec.message());
   }
+  fsync_dir(target.has_parent_path() ? target.parent_path() : fs::path("."));
 }
 
 }  // namespace goodput

@@ -1,6 +1,7 @@
 // Error types of the library. Library code throws; only the CLI maps them to exit codes:
 //   InputError  -> exit 2 (bad scenario, trace, flag: names the file and the JSON pointer or line)
 //   NoDeviceError -> exit 3 (calibration without a usable GPU)
+//   FileError   -> exit 1 (the system refused a read or write: names the path and why)
 //   anything else -> exit 1
 // Simulated GPU failures are events, never exceptions.
 #pragma once
@@ -34,6 +35,13 @@ class InputError : public std::runtime_error {
   std::string file_;
   std::string locator_;
   std::string message_;
+};
+
+// A file or folder the system would not let goodput read or write (a full disk, an I/O error,
+// permissions) -> exit 1, printed as an error naming the path, not as an internal error.
+class FileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 class NoDeviceError : public std::runtime_error {

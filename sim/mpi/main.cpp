@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "sim/cli/command_line.hpp"
@@ -29,7 +30,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   goodput::add_sweep_flags(*sweep, sw, goodput::SweepFlagSet::Mpi);
   sweep
       ->add_option("--stop-after", stop_after,
-                   "testing: compute this many points, then stop unfinished")
+                   "testing: compute this many points (seek: values), then stop unfinished")
       ->group("");  // hidden
   try {
     app.parse(argc, argv);
@@ -52,12 +53,8 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
     }
     sw.runner = dispatcher.runner(sw.threads, seeds);
     return goodput::command_sweep(sw);
-  } catch (const goodput::InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "goodput-mpi: internal error: " << e.what() << "\n";
-    return 1;
+  } catch (const std::exception&) {
+    return goodput::exit_code_for_current_exception("goodput-mpi");
   }
 }
 

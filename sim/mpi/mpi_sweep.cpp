@@ -56,6 +56,10 @@ MPI_Status wait_for_rank0() {
   }
 }
 
+std::string where_of(int rank) {
+  return "rank " + std::to_string(rank);
+}
+
 }  // namespace
 
 Dispatcher::Dispatcher(int ranks) : ranks_(ranks) {
@@ -160,20 +164,19 @@ PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
                        {"ci_target", seeds.ci_target},
                        {"max_seeds", seeds.max_seeds}};
     const Json reply = from_wire(call(rank, to_wire(unit)));
-    if (reply.contains("error")) {
-      const std::string where = "rank " + std::to_string(rank);
+    if (reply.is_object() && reply.contains("error")) {
+      const std::string where = where_of(rank);
       if (reply.value("input", false))  // the message already names the file and pointer
         throw InputError("", "", reply.at("message").get<std::string>() + " (" + where + ")");
       throw std::runtime_error(where + ": " + reply.at("message").get<std::string>());
     }
-    // Rebuilt as a resumed point is (sweep_runner.cpp): same plan, the runs as computed.
-    SweepPoint pt;
-    const auto pilot = reply.contains("pilot") ? pilot_from_json(reply.at("pilot")) : std::nullopt;
-    pt.plan = make_plan(scenario, 1, pilot ? &*pilot : nullptr);  // the worker's pilot, not rerun
-    const int n = reply.at("seeds").get<int>();
-    pt.plan.scenario.seeds = n;
-    if (seeds.ci_target > 0) pt.plan.scenario.resolved["seeds"] = n;
-    pt.report = build_report(pt.plan, runs_from_json(reply.at("runs")));
+    // Checked as a record is, then rebuilt as a resumed point is (point_record.hpp): same
+    // plan, the runs as computed.
+    if (const auto bad =
+            check_point_runs(reply, scenario, seeds.ci_target > 0 ? seeds.max_seeds : 0))
+      throw std::runtime_error(where_of(rank) + ": a malformed reply: " + bad->pointer + ": " +
+                               bad->why);
+    SweepPoint pt = point_from_record(scenario, point_record_from_json(reply));
     return pt;
   };
 }

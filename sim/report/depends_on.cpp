@@ -1,5 +1,11 @@
 #include "sim/report/depends_on.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/core/error.hpp"
+#include "sim/report/plausible.hpp"
+
 namespace goodput {
 
 DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
@@ -10,49 +16,75 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
     return plan;
   }
   if (scenario.mode == RunMode::Snapshot || report.runner_up == report.winner) return plan;
-  std::vector<SensitivityParam> params;
-  for (auto& p : default_params(scenario))
-    if (p.pointer.rfind("/recovery/", 0) == 0) params.push_back(std::move(p));
-  if (params.empty()) return plan;
-  const double runs = 1 + static_cast<double>(params.size()) * (2 + 2 * kBreakEvenIterations);
+  PlausibleInputs in = plausible_inputs(scenario);
+  if (in.numbers.empty() && in.switches.empty()) return plan;
+  SensitivityRequest req;
+  req.params = std::move(in.numbers);
+  req.switches = std::move(in.switches);
+  req.robustness_points = kRunRobustnessPoints;
+  // Fewer seeds per evaluation (the first of the scenario's, so the same failures): a break-even
+  // is found on the paired mean difference, and a robustness point only needs to say who leads
+  // and whether the CI separates them.
+  plan.seeds = std::min(scenario.seeds, std::max(kRunAnalysisSeeds, scenario.seeds / 5));
+  const int rivals = static_cast<int>(report.strategies.size()) - 1;
+  int switch_values = 0;
+  for (const auto& sw : req.switches) switch_values += static_cast<int>(sw.values.size());
+  req.max_evaluations = 1 + 2 * static_cast<int>(req.params.size()) + switch_values +
+                        kRunRobustnessPoints + kRunCrossingEvaluations * std::max(1, rivals);
+  // Each evaluation builds the scenario's plan again and runs every seed: work.events (setup
+  // included, work_budget.hpp) per evaluation, the run already made counted as one.
+  const double runs = 1 + req.max_evaluations;
   if (work.events * runs > budget.max_events) {
-    plan.skip_note = "skipped: its worst case (" + std::to_string(static_cast<long long>(runs)) +
-                     " runs of the scenario) exceeds the work budget; run `goodput sensitivity`";
+    char events[32];
+    std::snprintf(events, sizeof events, "%.3g", work.events * runs);
+    plan.skip_note = "skipped: its cap (" + std::to_string(static_cast<long long>(runs)) +
+                     " runs of the scenario, each building its plan: about " + events +
+                     " events with the run) exceeds the work budget (--max-events); run "
+                     "`goodput sensitivity`";
     return plan;
   }
-  plan.params = std::move(params);
-  plan.max_runs = static_cast<int>(runs);
+  plan.max_runs = req.max_evaluations;
+  plan.request = std::move(req);
   return plan;
 }
 
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
                     int threads, const std::function<void(int, int)>& progress) {
-  if (plan.params.empty()) {
+  if (plan.request.params.empty() && plan.request.switches.empty()) {
     report.depends_on_note = plan.skip_note;
     return;
   }
   int evaluations = 0;
-  const SensitivityReport sr =
-      run_sensitivity(scenario, plan.params, monte_carlo_evaluator(threads),
-                      [&](const std::string&, double) { progress(evaluations++, plan.max_runs); });
-  Json list = Json::array();
-  for (const auto& p : sr.params) {
-    const std::string other = other_leader_sentence(sr, p);
-    const std::string sentence =
-        break_even_sentence(sr, p) + (other.empty() ? "" : " (" + other + ")");
-    report.depends_on.push_back(sentence);
-    Json crossings = Json::array();
-    for (const auto& c : p.crossings) crossings.push_back(c.value);
-    list.push_back({{"pointer", p.param.pointer},
-                    {"low", p.param.lo},
-                    {"base", p.param.base},
-                    {"high", p.param.hi},
-                    {"crossings", crossings},
-                    {"statement", sentence}});
+  // The analysis runs the first `seeds` of the scenario's seeds (the same failures); its base is
+  // the run just made, cut to those seeds, not simulated again.
+  const int seeds = plan.seeds > 0 ? std::min(plan.seeds, scenario.seeds) : scenario.seeds;
+  const Scenario analysed = seeds == scenario.seeds
+                                ? scenario
+                                : scenario_with(scenario, {"/seeds=" + std::to_string(seeds)});
+  std::vector<StrategyRuns> base = report.runs;
+  for (auto& r : base)
+    r.runs.resize(std::min<std::size_t>(r.runs.size(), static_cast<std::size_t>(seeds)));
+  const Evaluate mc = monte_carlo_evaluator(threads);
+  const Evaluate evaluate = [&](const Scenario& sc) { return &sc == &analysed ? base : mc(sc); };
+  SensitivityRequest req = plan.request;
+  req.winner = static_cast<int>(report.winner);
+  req.runner_up = static_cast<int>(report.runner_up);
+  SensitivityReport sr;
+  try {
+    sr = run_sensitivity(analysed, req, evaluate, [&](const std::string&, double) {
+      progress(evaluations++, plan.max_runs);
+    });
+  } catch (const InputError& e) {  // a plausible value this scenario refuses: the run stands
+    report.depends_on_note = std::string("not computed: ") + e.what();
+    return;
   }
-  report.depends_on_json = {{"leader", sr.strategies[sr.winner]},
-                            {"runner_up", sr.strategies[sr.runner_up]},
-                            {"prices", list}};
+  report.depends_on = verdict_lines(sr);
+  if (seeds < scenario.seeds)
+    report.depends_on.push_back("(computed on the first " + std::to_string(seeds) +
+                                " of the run's " + std::to_string(scenario.seeds) +
+                                " seeds, the same failures: leads above are theirs; `goodput "
+                                "sensitivity` runs all of them)");
+  report.depends_on_json = verdict_dependencies_json(sr);
 }
 
 }  // namespace goodput

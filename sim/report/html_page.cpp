@@ -1,16 +1,31 @@
 #include "sim/report/html_page.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/content_hash.hpp"
 #include "sim/core/data_dir.hpp"
 
 namespace goodput {
 
 namespace {
 
-std::string read_all(const std::string& path) {
+// The three libraries in load order, each with the SHA-256 of the pinned build that
+// scripts/vendor-js.sh fetches (scripts/vendor-js.sha256, compiled in by sim/CMakeLists.txt).
+struct Script {
+  const char* name;
+  const char* sha256;
+};
+constexpr Script kScripts[] = {{"vega.min.js", GOODPUT_JS_SHA256_VEGA},
+                               {"vega-lite.min.js", GOODPUT_JS_SHA256_VEGA_LITE},
+                               {"vega-embed.min.js", GOODPUT_JS_SHA256_VEGA_EMBED}};
+
+// A regular file's bytes; empty when it is missing or not a regular file (never a device).
+std::string read_all(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return {};
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   std::ostringstream s;
@@ -18,25 +33,52 @@ std::string read_all(const std::string& path) {
   return s.str();
 }
 
-// The three libraries, in load order, or empty if any is missing. Read once.
-const std::string& vendored_js() {
-  static const std::string js = [] {
+struct Vendored {
+  std::string html;     // the <script> elements, or empty
+  std::string problem;  // why they are not there (for stderr: names the file)
+  std::string note;     // the same for the page (names no path)
+};
+
+// Read and checked once: a script is inlined only if its SHA-256 is the one recorded at build
+// time, and then all three are; otherwise none is, and `problem` says why.
+const Vendored& vendored_js() {
+  static const Vendored js = [] {
     const char* env = std::getenv("GOODPUT_JS_DIR");
     const auto installed = installed_data_dir();  // an installed goodput: <data>/js
-    const std::string dir = env && *env          ? std::string(env)
-                            : !installed.empty() ? (installed / "js").string()
-                                                 : std::string(GOODPUT_JS_DIR);
-    std::string out;
-    for (const char* name : {"vega.min.js", "vega-lite.min.js", "vega-embed.min.js"}) {
-      std::string code = read_all(dir + "/" + name);
-      if (code.empty()) return std::string();
+    const std::filesystem::path dir = env && *env          ? std::string(env)
+                                      : !installed.empty() ? (installed / "js").string()
+                                                           : std::string(GOODPUT_JS_DIR);
+    Vendored v;
+    for (const Script& script : kScripts) {
+      std::string code = read_all(dir / script.name);
+      if (code.empty()) {
+        v.problem = "the plotting libraries were not found in " + dir.string() +
+                    ": run scripts/vendor-js.sh (or set GOODPUT_JS_DIR)";
+        v.note =
+            "the plotting libraries (Vega, Vega-Lite, vega-embed) were not vendored when this "
+            "report was written. Run <code>bash scripts/vendor-js.sh</code> and write the report "
+            "again.";
+        v.html.clear();
+        return v;
+      }
+      if (sha256_hex(code) != script.sha256) {
+        v.problem = (dir / script.name).string() +
+                    " does not match the SHA-256 recorded when goodput was built (" +
+                    script.sha256 + "), so no plotting library was inlined";
+        v.note = std::string("<code>") + script.name +
+                 "</code> does not match the SHA-256 recorded when goodput was built, so no "
+                 "unverified script was inlined. Run <code>bash scripts/vendor-js.sh</code> and "
+                 "write the report again.";
+        v.html.clear();
+        return v;
+      }
       // Keep the inlined code from closing its own <script> element ("<\/script" means the same).
       for (std::size_t at = code.find("</script"); at != std::string::npos;
            at = code.find("</script", at + 3))
         code.replace(at, 2, "<\\/");
-      out += "<script>" + code + "</script>\n";
+      v.html += "<script>" + code + "</script>\n";
     }
-    return out;
+    return v;
   }();
   return js;
 }
@@ -64,7 +106,11 @@ th:first-child,td:first-child{text-align:left}.note{color:#555;font-size:14px}
 }  // namespace
 
 bool charts_available() {
-  return !vendored_js().empty();
+  return !vendored_js().html.empty();
+}
+
+std::string charts_missing_reason() {
+  return vendored_js().problem;
 }
 
 std::string html_escape(const std::string& text) {
@@ -95,15 +141,11 @@ std::string html_page(const std::string& title, const std::string& intro_html,
   std::ostringstream s;
   s << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
     << html_escape(title) << "</title>\n"
-    << kStyle << vendored_js() << "</head><body>\n<h1>" << html_escape(title) << "</h1>\n"
+    << kStyle << vendored_js().html << "</head><body>\n<h1>" << html_escape(title) << "</h1>\n"
     << intro_html << "\n";
   if (!charts_available())
-    s << "<div class=\"missing\" id=\"charts-missing\"><b>Charts unavailable:</b> the plotting "
-         "libraries (Vega, "
-         "Vega-Lite, vega-embed) were not vendored when this report was written. Run "
-         "<code>bash scripts/vendor-js.sh</code> and write the report again. The tables below hold "
-         "the same "
-         "numbers.</div>\n";
+    s << "<div class=\"missing\" id=\"charts-missing\"><b>Charts unavailable:</b> "
+      << vendored_js().note << " The tables below hold the same numbers.</div>\n";
   nlohmann::ordered_json specs = nlohmann::ordered_json::object();
   for (const auto& c : charts) {
     s << "<h2>" << html_escape(c.title) << "</h2>\n";

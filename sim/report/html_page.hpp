@@ -1,7 +1,9 @@
 // A self-contained HTML page with Vega-Lite charts: the vendored vega, vega-lite and
 // vega-embed builds (scripts/vendor-js.sh; read from $GOODPUT_JS_DIR or the compiled-in
-// third_party/js) are inlined so the page opens offline. If they are missing the page is
-// still written, with a visible notice in place of the charts; charts_available() says so.
+// third_party/js, or <data>/js of an installed goodput) are inlined so the page opens offline,
+// each only if its SHA-256 is the one pinned in scripts/vendor-js.sha256 and compiled in. If one
+// is missing or differs, none is inlined: the page is still written, with a visible notice in
+// place of the charts; charts_available() says so and charts_missing_reason() why.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -16,6 +18,7 @@ struct HtmlChart {
 };
 
 bool charts_available();
+std::string charts_missing_reason();  // empty when charts_available(); names the file
 std::string html_escape(const std::string& text);
 // body_html comes first (headings, summary, tables), then each chart under its title.
 std::string html_page(const std::string& title, const std::string& intro_html,

@@ -10,11 +10,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <iostream>
+#include <set>
 #include <system_error>
 #include <vector>
 
+#include "sim/core/durable_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/folder_ops.hpp"
+#include "sim/report/report_marker.hpp"
 
 namespace goodput {
 
@@ -22,10 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMarker = ".goodput-report";
-constexpr const char* kMarkerText =
-    "goodput report folder: written by goodput, which may replace it whole on a later run into "
-    "this path\n";
+constexpr const char* kLockHead = "goodput lock";
 
 // Test hook: GOODPUT_TEST_CRASH_AT=<step> kills the process at that step of a publish (the
 // kill tests use it to hit the exact moments a crash could leave a half-replaced report).
@@ -68,10 +69,6 @@ bool is_within(const fs::path& inner, const fs::path& outer) {  // inner == oute
   return true;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
 fs::path normalised(const std::string& path) {
   fs::path p = fs::absolute(fs::path(path)).lexically_normal();
   while (!p.has_filename() && p.has_relative_path()) p = p.parent_path();  // "out/" -> "out"
@@ -80,10 +77,32 @@ fs::path normalised(const std::string& path) {
   return fs::weakly_canonical(p.parent_path()) / p.filename();
 }
 
+std::string list_entries(const std::vector<std::string>& entries) {
+  std::string s;
+  for (std::size_t i = 0; i < entries.size() && i < 8; ++i) s += (i ? ", " : "") + entries[i];
+  if (entries.size() > 8) s += " and " + std::to_string(entries.size() - 8) + " more";
+  return s;
+}
+
 }  // namespace
 
-std::string default_output(const std::string& name) {
-  return "goodput-out/" + name;
+std::string default_output(const std::string& name, const std::string& origin,
+                           const std::string& suffix) {
+  std::string s;
+  for (const char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    s += (c < 0x20 || c == 0x7f || c == '/' || c == '\\') ? '-' : ch;
+  }
+  const std::size_t first = s.find_first_not_of(".- ");
+  s = first == std::string::npos ? "" : s.substr(first);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  if (s.empty())
+    throw InputError(origin, "/name",
+                     "the scenario's name \"" + std::string(name.size() > 40 ? "..." : name) +
+                         "\" cannot name the default output folder goodput-out/<name>: give a "
+                         "name with a letter or digit, or --out");
+  if (s.size() > 200) s.resize(200);
+  return "goodput-out/" + s + suffix;
 }
 
 std::string display_path(const fs::path& p) {
@@ -94,16 +113,11 @@ std::string display_path(const fs::path& p) {
 }
 
 const char* OutputDir::marker_name() {
-  return kMarker;
+  return kMarkerFile;
 }
 
 bool OutputDir::is_goodput_folder(const fs::path& dir) {
-  std::error_code ec;
-  if (!fs::is_regular_file(fs::symlink_status(dir / kMarker, ec))) return false;
-  std::ifstream in(dir / kMarker, std::ios::binary);
-  std::string head(7, '\0');
-  in.read(head.data(), 7);
-  return in && head == "goodput";
+  return read_manifest(dir).has_value();
 }
 
 void OutputDir::refuse(const std::string& why) const {
@@ -112,6 +126,8 @@ void OutputDir::refuse(const std::string& why) const {
 
 OutputDir::OutputDir(const std::string& path, std::string flag) : flag_(std::move(flag)) {
   if (path.empty()) throw InputError(flag_, "", "an empty path");
+  if (path == "-")
+    throw InputError(flag_, path, "a report is a folder of files: give a folder, not -");
   try {
     target_ = normalised(path);
   } catch (const fs::filesystem_error& e) {
@@ -131,24 +147,23 @@ OutputDir::OutputDir(const std::string& path, std::string flag) : flag_(std::mov
           "refusing to write a report over the home folder or one of its parents; give a new "
           "folder");
   }
-  check_target();
+  check_target(true);
   const fs::path parent = target_.parent_path();
   fs::create_directories(parent, ec);
   if (ec) refuse("cannot create the folder " + parent.string() + ": " + ec.message());
-  lock_path_ = parent / ("." + target_.filename().string() + ".lock");
+  lock_path_ = parent / ("." + short_name(target_) + ".goodput-lock");
   lock();
   try {
     recover_leftovers();
-    check_target();  // again, now that no other goodput can be changing it
+    check_target(false);  // again, now that no other goodput can be changing it
+    in_place_ = is_mount_point(target_);
   } catch (...) {
-    ::unlink(lock_path_.c_str());
-    ::close(lock_fd_);
-    lock_fd_ = -1;
+    unlock();
     throw;
   }
 }
 
-void OutputDir::check_target() const {
+void OutputDir::check_target(bool before_recovery) const {
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(target_, ec);
   if (ec && ec != std::errc::no_such_file_or_directory)
@@ -161,14 +176,42 @@ void OutputDir::check_target() const {
            (fs::is_regular_file(st) ? "a file" : "not a folder (a device or special file)") +
            "; goodput writes reports only into a new folder, an empty one or an earlier goodput "
            "report");
-  if (fs::is_empty(target_, ec) || is_goodput_folder(target_)) return;
-  refuse(std::string("is a folder that is not empty and holds no goodput report (no ") + kMarker +
-         " marker); goodput never overwrites files it did not write: give a new or empty folder");
+  if (fs::is_empty(target_, ec)) return;
+  if (before_recovery && read_role(target_)) return;  // a crashed writer's: decided after
+  const auto manifest = read_manifest(target_);
+  // An empty folder but for goodput's own work in progress counts as empty. Before the lock
+  // this is a quick look (sizes, no hashes); the check under the lock decides.
+  const std::vector<std::string> foreign =
+      foreign_entries(target_, manifest.value_or(Manifest{}), !before_recovery);
+  if (foreign.empty()) return;
+  if (!manifest)
+    refuse(std::string("is a folder that is not empty and holds no goodput report (no ") +
+           kMarkerFile +
+           " marker); goodput never overwrites files it did not write: give a new or empty "
+           "folder");
+  refuse("is an earlier goodput report that also holds what goodput did not write: " +
+         list_entries(foreign) +
+         "; goodput replaces only the files it wrote and never deletes or moves yours: move "
+         "them out of the folder, or give another folder");
 }
 
 void OutputDir::lock() {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno == EEXIST) {
+      fd = ::open(lock_path_.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+      if (fd >= 0) {  // goodput's (empty if its writer died before saying so), or refused
+        char head[12] = {};
+        const ssize_t n = ::pread(fd, head, sizeof head, 0);
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+            (n != 0 && (n != 12 || std::memcmp(head, kLockHead, 12) != 0))) {
+          ::close(fd);
+          refuse("cannot take the lock: " + lock_path_.string() +
+                 " is in the way and goodput did not write it; move it away");
+        }
+      }
+    }
     if (fd < 0)
       refuse("cannot create the lock file " + lock_path_.string() + ": " + std::strerror(errno));
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -182,8 +225,14 @@ void OutputDir::lock() {
     // The holder before us may have removed the file after we opened it: lock the live one.
     struct stat opened {
     }, named{};
-    if (::fstat(fd, &opened) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
+    if (::fstat(fd, &opened) == 0 && ::lstat(lock_path_.c_str(), &named) == 0 &&
         opened.st_ino == named.st_ino && opened.st_dev == named.st_dev) {
+      const std::string text = std::string(kLockHead) + " for " + target_.string() + "\n";
+      if (::ftruncate(fd, 0) != 0 ||
+          ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+        ::close(fd);
+        refuse("cannot write the lock file " + lock_path_.string() + ": " + std::strerror(errno));
+      }
       lock_fd_ = fd;
       return;
     }
@@ -192,40 +241,103 @@ void OutputDir::lock() {
   refuse("cannot take the lock " + lock_path_.string());
 }
 
-// With the lock held nobody else is writing this path, so staging folders and old reports of
-// an earlier writer are leftovers of a crash: put a displaced report back, remove the rest.
-void OutputDir::recover_leftovers() {
-  const std::string name = target_.filename().string();
-  const std::string staging_prefix = name + ".staging-", old_prefix = name + ".old-";
+void OutputDir::unlock() {
+  if (lock_fd_ < 0) return;
+  // Ours: we wrote it, and it is still the file we locked.
+  struct stat opened {
+  }, named{};
+  if (::fstat(lock_fd_, &opened) == 0 && ::lstat(lock_path_.c_str(), &named) == 0 &&
+      opened.st_ino == named.st_ino && opened.st_dev == named.st_dev)
+    ::unlink(lock_path_.c_str());
+  ::close(lock_fd_);
+  lock_fd_ = -1;
+}
+
+// A displaced earlier report is deleted only if it still holds goodput's files alone;
+// otherwise it is left where it is, and the user told.
+void OutputDir::remove_displaced(const fs::path& dir) const {
+  // (no marker: a removal cut short after the marker went, so nothing of goodput's is left)
+  const std::vector<std::string> foreign =
+      foreign_entries(dir, read_manifest(dir).value_or(Manifest{}));
   std::error_code ec;
-  std::vector<fs::path> stale;
-  for (const auto& e : fs::directory_iterator(target_.parent_path(), ec)) {
-    const std::string n = e.path().filename().string();
-    if ((starts_with(n, staging_prefix) || starts_with(n, old_prefix)) && !e.is_symlink() &&
-        e.is_directory() && is_goodput_folder(e.path()))
-      stale.push_back(e.path());
-  }
-  for (const auto& p : stale) {
-    if (starts_with(p.filename().string(), old_prefix) &&
-        !fs::exists(fs::symlink_status(target_))) {
-      fs::rename(p, target_);  // the previous report, displaced by a crash mid-publish
-      continue;
+  if (foreign.empty()) {
+    try {
+      remove_owned(dir);
+      return;
+    } catch (const fs::filesystem_error& e) {
+      ec = e.code();
     }
-    fs::remove_all(p);
   }
+  std::cerr << "warning: left the earlier report " << dir.string()
+            << " in place: " << (ec ? ec.message() : "it holds " + list_entries(foreign)) << "\n";
+}
+
+// With the lock held nobody else is writing this path, so folders whose role file names this
+// target are leftovers of a crash: put a displaced report back, remove the rest.
+void OutputDir::recover_leftovers() {
+  const fs::path parent = target_.parent_path();
+  std::error_code ec;
+  std::vector<std::pair<fs::path, FolderRole>> found;
+  const std::string prefix = "." + short_name(target_) + ".goodput-";
+  std::vector<fs::path> abandoned;
+  for (const auto& e : fs::directory_iterator(parent, ec)) {
+    if (e.path() == target_) continue;
+    if (auto r = leftover_role(e.path(), target_))
+      found.emplace_back(e.path(), *r);
+    else if (abandoned_temp(e.path(), prefix))
+      abandoned.push_back(e.path());
+  }
+  for (const auto& dir : abandoned) fs::remove_all(dir);
+  if (fs::is_directory(fs::symlink_status(target_)))  // an in-place update's staging folder
+    for (const auto& e : fs::directory_iterator(target_, ec))
+      if (auto r = leftover_role(e.path(), target_); r && r->role == "staging")
+        found.emplace_back(e.path(), *r);
+  for (const auto& [dir, role] : found) {
+    if (role.role == "staging") {
+      remove_owned(dir);
+    } else if (role.role == "displaced") {
+      if (!fs::exists(fs::symlink_status(target_))) {  // displaced by a crash mid-publish
+        fs::rename(dir, target_);
+        fs::remove(target_ / kRoleFile);
+        fsync_dir(parent);
+      } else {
+        remove_displaced(dir);
+      }
+    }
+  }
+  // The new report, published just before a crash, may still hold its staging role file, or
+  // the earlier one its "displaced" mark: either way it is the report. ("updating" stays: the
+  // in-place update it describes is finished by the next publish.)
+  if (const auto r = read_role(target_); r && r->role != "updating") {
+    fs::remove(target_ / kRoleFile);
+    fsync_dir(target_);
+  }
+  if (fs::is_directory(fs::symlink_status(target_)))  // a role file being written at the kill
+    fs::remove(target_ / (std::string(kRoleFile) + ".tmp"), ec);
+}
+
+fs::path OutputDir::make_temp(const fs::path& where, const char* kind) const {
+  std::string tmpl = (where / ("." + short_name(target_) + ".goodput-" + kind + "-" +
+                               std::to_string(::getpid()) + "-XXXXXX"))
+                         .string();
+  if (::mkdtemp(tmpl.data()) == nullptr)
+    throw FileError("cannot create a folder in " + where.string() + ": " + std::strerror(errno));
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::chmod(tmpl.c_str(), 0777 & ~mask);  // mkdtemp makes it 0700; a report gets the usual mode
+  const fs::path dir(tmpl);
+  try {
+    write_role(dir, {kind, target_, dir, static_cast<long>(::getpid()), {}});
+  } catch (...) {
+    ::rmdir(tmpl.c_str());  // still empty: write_role removes its partial file
+    throw;
+  }
+  return dir;
 }
 
 const fs::path& OutputDir::staging() {
-  if (!staging_.empty()) return staging_;
-  staging_ = target_.parent_path() /
-             (target_.filename().string() + ".staging-" + std::to_string(::getpid()));
-  if (fs::exists(fs::symlink_status(staging_))) {
-    if (!is_goodput_folder(staging_))
-      refuse(staging_.string() + " is in the way and holds no goodput report");
-    fs::remove_all(staging_);  // a leftover of an earlier goodput process with our pid
-  }
-  fs::create_directory(staging_);
-  std::ofstream(staging_ / kMarker, std::ios::binary) << kMarkerText;
+  if (staging_.empty())
+    staging_ = make_temp(in_place_ ? target_ : target_.parent_path(), "staging");
   return staging_;
 }
 
@@ -233,54 +345,110 @@ void OutputDir::publish() {
   if (staging_.empty()) throw std::logic_error("OutputDir::publish without a staging folder");
   hold_point();
   crash_point("staged");
-  check_target();
-  std::error_code ec;
-  if (fs::exists(fs::symlink_status(target_)) && fs::is_empty(target_, ec) && !ec)
-    fs::remove(target_);  // an empty folder: nothing in it to keep
-  if (!fs::exists(fs::symlink_status(target_))) {
-    fs::rename(staging_, target_);
-  } else if (exchange(staging_, target_)) {
-    crash_point("swapped");
-    fs::remove_all(staging_);  // now the earlier report (or the empty folder)
+  write_file_durable(staging_ / kMarkerFile, manifest_text(digest_tree(staging_)));
+  fsync_tree(staging_);
+  check_target(false);
+  const fs::path parent = target_.parent_path();
+  if (in_place_) {
+    publish_in_place();
   } else {
-    const fs::path old = target_.parent_path() /
-                         (target_.filename().string() + ".old-" + std::to_string(::getpid()));
-    fs::rename(target_, old);
-    crash_point("aside");
-    fs::rename(staging_, target_);
-    fs::remove_all(old);
+    if (fs::is_directory(fs::symlink_status(target_)) && fs::is_empty(target_))
+      ::rmdir(target_.c_str());  // an empty folder: nothing in it to keep (fails if not empty)
+    if (!fs::exists(fs::symlink_status(target_))) {
+      fs::rename(staging_, target_);
+      crash_point("renamed");
+    } else {
+      write_role(target_, {"displaced", target_, staging_, static_cast<long>(::getpid()), {}});
+      crash_point("marked");
+      if (exchange(staging_, target_)) {
+        crash_point("swapped");
+        fs::remove(target_ / kRoleFile);
+        fsync_dir(target_);
+        fsync_dir(parent);
+        remove_displaced(staging_);  // now the earlier report
+      } else {
+        const fs::path old = make_temp(parent, "displaced");
+        write_role(target_, {"displaced", target_, old, static_cast<long>(::getpid()), {}});
+        fs::remove(old / kRoleFile);
+        fs::rename(target_, old);  // onto the empty folder mkdtemp made
+        crash_point("aside");
+        fs::rename(staging_, target_);
+        fsync_dir(parent);
+        remove_displaced(old);
+      }
+    }
+    fs::remove(target_ / kRoleFile);
+    fsync_dir(target_);
+    fsync_dir(parent);
   }
-  published_ = true;
   staging_.clear();
 }
 
-fs::path OutputDir::records(bool resume) {
-  const fs::path dir = target_.string() + ".partial";
-  const fs::file_status st = fs::symlink_status(dir);
-  if (fs::exists(st)) {
-    if (!fs::is_directory(st) || fs::is_symlink(st) || !is_goodput_folder(dir))
-      throw InputError(flag_, dir.string(),
-                       "exists and is not goodput's record folder (no " + std::string(kMarker) +
-                           " marker); move it away first");
-    if (!resume) fs::remove_all(dir);
+// A mount point: every old file goodput wrote and every new one are listed in the target's
+// role file first, so whatever a crash leaves, the folder holds goodput's files alone.
+void OutputDir::publish_in_place() {
+  std::vector<std::string> all;
+  std::set<std::string> fresh;
+  for (const auto& f : digest_tree(staging_)) fresh.insert(f.path);
+  std::vector<fs::path> old_top;  // the earlier report's top-level entries
+  for (const auto& e : fs::directory_iterator(target_)) {
+    const std::string n = e.path().filename().string();
+    if (e.path() == staging_ || n == kMarkerFile || n == kRoleFile) continue;
+    old_top.push_back(e.path());
   }
-  fs::create_directories(dir / "records");
-  if (!is_goodput_folder(dir)) std::ofstream(dir / kMarker, std::ios::binary) << kMarkerText;
-  return dir / "records";
+  for (const auto& f : digest_tree(target_)) {
+    if (fs::path(f.path).begin()->string() == staging_.filename().string()) continue;
+    all.push_back(f.path);
+  }
+  all.insert(all.end(), fresh.begin(), fresh.end());
+  write_role(target_, {"updating", target_, target_, static_cast<long>(::getpid()), all});
+  crash_point("updating");
+  for (const auto& p : old_top) {  // goodput's (checked): the new report replaces them all
+    const std::string n = p.filename().string();
+    if (fs::is_directory(fs::symlink_status(p)) || !fresh.count(n)) fs::remove_all(p);
+  }
+  for (const auto& e : fs::directory_iterator(staging_)) {
+    const std::string n = e.path().filename().string();
+    if (n == kMarkerFile || n == kRoleFile) continue;
+    fs::rename(e.path(), target_ / n);  // a file replaces the old one atomically
+  }
+  fs::rename(staging_ / kMarkerFile, target_ / kMarkerFile);
+  fsync_dir(target_);
+  fs::remove(target_ / kRoleFile);
+  fsync_dir(target_);
+  remove_owned(staging_);
+}
+
+fs::path OutputDir::records(bool resume) {
+  const fs::path parent = target_.parent_path();
+  std::error_code ec;
+  fs::path found;
+  for (const auto& e : fs::directory_iterator(parent, ec))
+    if (auto r = leftover_role(e.path(), target_); r && r->role == "records") {
+      if (found.empty() || e.path() < found) found = e.path();
+    }
+  if (!found.empty() && !resume) {
+    remove_owned(found);
+    found.clear();
+  }
+  records_ = found.empty() ? make_temp(parent, "records") : found;
+  fs::create_directories(records_ / "records");
+  return records_ / "records";
 }
 
 void OutputDir::drop_records() {
-  const fs::path dir = target_.string() + ".partial";
-  if (is_goodput_folder(dir)) fs::remove_all(dir);
+  if (!records_.empty() && leftover_role(records_, target_)) remove_owned(records_);
+  records_.clear();
 }
 
 OutputDir::~OutputDir() {
-  std::error_code ec;
-  if (!staging_.empty()) fs::remove_all(staging_, ec);
-  if (lock_fd_ >= 0) {
-    ::unlink(lock_path_.c_str());
-    ::close(lock_fd_);
+  if (!staging_.empty() && leftover_role(staging_, target_)) {
+    try {
+      remove_owned(staging_);
+    } catch (const fs::filesystem_error&) {  // left for the next writer to recognise
+    }
   }
+  unlock();
 }
 
 }  // namespace goodput

@@ -34,9 +34,9 @@ CompletionSummary summarize_completion(const std::vector<RunMetrics>& runs);
 
 struct StrategySummary {
   std::string name;
-  Summary goodput, ettr, interruptions, failures, job_failures, gpu_hours_down, peak_failed_gpus,
-      spare_gpu_hours, checkpoints, boost_energy_gpu_hours, boosted_domain_hours,
-      healthy_tp_groups_fraction;
+  Summary goodput, goodput_per_provisioned_gpu, ettr, interruptions, failures, job_failures,
+      gpu_hours_down, peak_failed_gpus, spare_gpu_hours, checkpoints, boost_energy_gpu_hours,
+      boosted_domain_hours, capped_domain_hours, healthy_tp_groups_fraction;
   std::array<Summary, kBucketCount> badput;
   Summary difference_vs_winner;    // paired: this strategy minus the winner, per seed
   Summary difference_vs_baseline;  // paired: minus /report/baseline (n = 0 without one)

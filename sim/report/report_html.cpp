@@ -181,7 +181,8 @@ OJson state_chart(const Report& rep) {
 
 std::string tables(const Report& rep) {
   std::ostringstream s;
-  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th>";
+  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th>"
+       "<th>per provisioned GPU %</th>";
   if (rep.baseline)  // paired over the same failures
     s << "<th>vs " << html_escape(rep.strategies[*rep.baseline].name)
       << " (pp, paired)</th><th>± 95% CI</th>";
@@ -194,7 +195,7 @@ std::string tables(const Report& rep) {
   s << "</tr>\n";
   for (const auto& st : rep.strategies) {
     s << "<tr><td>" << html_escape(st.name) << "</td><td>" << pct(st.goodput.mean) << "</td><td>"
-      << pct(st.goodput.ci95) << "</td>";
+      << pct(st.goodput.ci95) << "</td><td>" << pct(st.goodput_per_provisioned_gpu.mean) << "</td>";
     if (rep.baseline)
       s << "<td>" << fmt("%+.2f", 100 * st.difference_vs_baseline.mean) << "</td><td>"
         << (st.difference_vs_baseline.n < 2 ? std::string("n/a")

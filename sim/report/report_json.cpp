@@ -18,11 +18,17 @@ namespace {
 // strategy, under their own names; the others sit in their sections (badput, cluster_health,
 // mechanisms_paid), named there by their metric names less the section's prefix, or are derived
 // (boosted_domain_share). Every value below is read through the metric table by name.
-constexpr const char* kTopLevelMetrics[] = {"goodput",          "ettr",
-                                            "interruptions",    "failures",
-                                            "job_failures",     "gpu_hours_down",
-                                            "peak_failed_gpus", "spare_gpu_hours",
-                                            "checkpoints",      "boost_energy_gpu_hours"};
+constexpr const char* kTopLevelMetrics[] = {"goodput",
+                                            "goodput_per_provisioned_gpu",
+                                            "ettr",
+                                            "interruptions",
+                                            "failures",
+                                            "job_failures",
+                                            "gpu_hours_down",
+                                            "peak_failed_gpus",
+                                            "spare_gpu_hours",
+                                            "checkpoints",
+                                            "boost_energy_gpu_hours"};
 
 // The quantiles of failed GPUs in cluster_health, each the metric "failed_gpus_<q>".
 constexpr const char* kFailedGpuStats[] = {"mean", "p50", "p90", "p99"};
@@ -100,6 +106,10 @@ Json report_json(const Report& rep) {
       {"policy", plan.checkpoint_policy},
       {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
       {"job_faults_per_hour", plan.job_faults_per_hour}};
+  if (plan.trace_faults)
+    j["trace"] = {{"records", plan.trace_records.records},
+                  {"merged_records", plan.trace_records.merged},
+                  {"faults", plan.trace_faults->faults.size()}};
   const double job_domains =
       std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
   const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
@@ -129,6 +139,7 @@ Json report_json(const Report& rep) {
     out["goodput_minus_winner"] = summary_json(s.difference_vs_winner);
     out["boosted_domain_share"] =
         summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours));
+    out["capped_domain_share"] = summary_json(scale(s.capped_domain_hours, 1.0 / job_domain_hours));
     if (rep.baseline)
       strategies[s.name]["goodput_minus_baseline"] = summary_json(s.difference_vs_baseline);
     if (sc.mode != RunMode::Snapshot) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/report/csv_cell.hpp"
 #include "sim/report/report.hpp"
 
 namespace goodput {
@@ -25,7 +26,8 @@ std::string cell(const Json& value) {
 
 // The run metric fields that are columns of their own, in column order, after goodput and the
 // badput buckets; the threshold columns and completion_hours follow them.
-constexpr const char* kFieldColumns[] = {"ettr",
+constexpr const char* kFieldColumns[] = {"goodput_per_provisioned_gpu",
+                                         "ettr",
                                          "interruptions",
                                          "failures",
                                          "job_failures",
@@ -79,8 +81,8 @@ std::string runs_csv_header(const Scenario& sc) {
 
 std::string runs_csv_row(const Scenario& sc, const std::string& strategy, std::size_t r,
                          const RunMetrics& m) {
-  std::string out =
-      std::to_string(r) + "," + std::to_string(sc.seed) + "," + strategy + "," + num(m.goodput);
+  std::string out = std::to_string(r) + "," + std::to_string(sc.seed) + "," + csv_cell(strategy) +
+                    "," + num(m.goodput);
   for (double b : m.badput) out += "," + num(b);
   for (const RunMetricField* f : column_fields()) out += "," + cell(f->get(m));
   for (std::size_t k = 0; k < sc.failed_gpu_thresholds.size(); ++k)

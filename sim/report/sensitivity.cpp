@@ -6,11 +6,13 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "models/scenario/scenario_loader.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/robustness.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/run_plan.hpp"
 
@@ -63,7 +65,9 @@ struct Described {
   double max = std::numeric_limits<double>::infinity();
 };
 
-Described describe(const Scenario& s, const std::string& pointer) {
+// `derived_ok`: an optional number the scenario leaves unset (a derived price) is described with
+// base NaN and `derived` set instead of refused.
+Described describe(const Scenario& s, const std::string& pointer, bool derived_ok = false) {
   Json::json_pointer jp;
   try {
     jp = Json::json_pointer(pointer);
@@ -76,17 +80,19 @@ Described describe(const Scenario& s, const std::string& pointer) {
                       : s.resolved.contains(jp) ? &s.resolved.at(jp)
                       : s.input.contains(jp)    ? &s.input.at(jp)
                                                 : nullptr;
-  if (!found)
+  const ParamDecl* d = pointer.empty() ? nullptr : decl_of(jp);
+  const bool derived = !found && derived_ok && d && d->optional && d->type == ParamType::Number;
+  if (!found && !derived)
     throw InputError("--param", pointer,
                      "the scenario has no value here (see `goodput describe schema`; an optional "
                      "key needs a value from the file or --set first)");
-  const Json& v = *found;
-  const ParamDecl* d = decl_of(jp);
+  const Json v = found ? *found : Json(0.0);
   if (!v.is_number() || (d && d->type != ParamType::Number && d->type != ParamType::Integer))
     throw InputError("--param", pointer, "is not a number in the scenario (" + v.dump() + ")");
   Described out;
   out.p.pointer = pointer;
-  out.p.base = v.get<double>();
+  out.p.base = derived ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+  out.p.derived = derived;
   out.p.integer = d ? d->type == ParamType::Integer : v.is_number_integer();
   out.p.unit = d                              ? d->unit
                : ends_with(pointer, "_s")     ? "s"
@@ -97,6 +103,22 @@ Described describe(const Scenario& s, const std::string& pointer) {
     out.max = d->max;
   }
   return out;
+}
+
+// p's range rounded outwards for an integer key and clamped to d's declared bounds; nullopt when
+// nothing is left.
+std::optional<SensitivityParam> fitted(SensitivityParam p, const Described& d) {
+  if (p.integer) {
+    p.lo = std::floor(p.lo);
+    p.hi = std::ceil(p.hi);
+  }
+  if (p.lo < d.min || p.hi > d.max) {
+    p.lo = std::max(p.lo, d.min);
+    p.hi = std::min(p.hi, d.max);
+    p.range += ", clamped to the declared range";
+  }
+  if (!(p.lo < p.hi)) return std::nullopt;
+  return p;
 }
 
 // The default range of a described value; nullopt when the rule gives none (a 0 without unit).
@@ -114,17 +136,7 @@ std::optional<SensitivityParam> default_range(const Described& d) {
   } else {
     return std::nullopt;
   }
-  if (p.integer) {
-    p.lo = std::floor(p.lo);
-    p.hi = std::ceil(p.hi);
-  }
-  if (p.lo < d.min || p.hi > d.max) {
-    p.lo = std::max(p.lo, d.min);
-    p.hi = std::min(p.hi, d.max);
-    p.range += ", clamped to the declared range";
-  }
-  if (!(p.lo < p.hi)) return std::nullopt;
-  return p;
+  return fitted(p, d);
 }
 
 double parse_number(const std::string& text, const std::string& spec) {
@@ -143,22 +155,71 @@ std::string value_text(const SensitivityParam& p, double v) {
   return Json(v).dump();
 }
 
-SensitivityPoint point_of(double value, const std::vector<StrategyRuns>& runs, std::size_t winner,
-                          std::size_t runner_up) {
+SensitivityPoint point_of(double value, const std::vector<StrategyRuns>& runs, std::size_t winner) {
   SensitivityPoint pt;
   pt.value = value;
-  auto goodputs = [](const StrategyRuns& r) {
+  for (const auto& r : runs) {
     std::vector<double> v;
     for (const auto& m : r.runs) v.push_back(m.goodput);
-    return v;
-  };
-  for (const auto& r : runs) pt.goodput.push_back(summarize(goodputs(r)));
-  if (winner != runner_up)
-    pt.lead = summarize_difference(goodputs(runs[winner]), goodputs(runs[runner_up]));
+    pt.goodput.push_back(summarize(v));
+    pt.per_seed.push_back(std::move(v));
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    pt.lead.push_back(summarize_difference(pt.per_seed[winner], pt.per_seed[i]));
+  double faults = 0, wall = 0;
+  for (const auto& m : runs[winner].runs) {
+    faults += static_cast<double>(m.job_failures);
+    wall += m.wall_hours;
+  }
+  const double n = std::max<double>(1, static_cast<double>(runs[winner].runs.size()));
+  pt.winner_job_faults = faults / n;
+  pt.wall_hours = wall / n;
   return pt;
 }
 
 }  // namespace
+
+std::optional<SensitivityParam> param_in_range(const Scenario& s, const std::string& pointer,
+                                               double lo, double hi, const std::string& range) {
+  const Described d = describe(s, pointer, true);
+  SensitivityParam p = d.p;
+  p.lo = lo;
+  p.hi = hi;
+  p.range = range;
+  return fitted(p, d);
+}
+
+std::string assignment(const SensitivityParam& p, double value) {
+  return p.pointer + "=" + value_text(p, value);
+}
+
+Scenario scenario_with(const Scenario& s, const std::vector<std::string>& assignments) {
+  Json input = s.input;
+  std::string all;
+  for (const auto& a : assignments) all += (all.empty() ? "" : " ") + a;
+  try {
+    for (const auto& a : assignments) apply_override(input, a, s.file, &sections::scenario());
+    return parse_scenario(input, s.file);
+  } catch (const InputError& e) {
+    throw InputError("--param", all, e.what());
+  }
+}
+
+double stall_per_fault_s(const SensitivityPoint& p, std::size_t i) {
+  if (!(p.winner_job_faults > 0) || i >= p.lead.size())
+    return std::numeric_limits<double>::quiet_NaN();
+  return p.lead[i].mean * p.wall_hours * 3600 / p.winner_job_faults;
+}
+
+bool tied_at(const SensitivityPoint& p, std::size_t leader_index, std::size_t* second) {
+  std::size_t sec = leader_index == 0 ? 1 : 0;
+  if (p.goodput.size() < 2) return false;
+  for (std::size_t k = 0; k < p.goodput.size(); ++k)
+    if (k != leader_index && p.goodput[k].mean > p.goodput[sec].mean) sec = k;
+  if (second) *second = sec;
+  const Summary d = summarize_difference(p.per_seed[leader_index], p.per_seed[sec]);
+  return !(d.n >= 2 && d.mean > d.ci95);
+}
 
 SensitivityParam param_with_default_range(const Scenario& s, const std::string& pointer) {
   const auto p = default_range(describe(s, pointer));
@@ -217,14 +278,7 @@ std::vector<SensitivityParam> default_params(const Scenario& s) {
 }
 
 Scenario scenario_at(const Scenario& s, const SensitivityParam& param, double value) {
-  const std::string assignment = param.pointer + "=" + value_text(param, value);
-  Json input = s.input;
-  try {
-    apply_override(input, assignment, s.file, &sections::scenario());
-    return parse_scenario(input, s.file);
-  } catch (const InputError& e) {
-    throw InputError("--param", assignment, e.what());
-  }
+  return scenario_with(s, {assignment(param, value)});
 }
 
 double break_even(std::function<double(double)> diff, double lo, double hi, int iters) {
@@ -238,6 +292,48 @@ double break_even(std::function<double(double)> diff, double lo, double hi, int 
       hi = mid;
   }
   return 0.5 * (lo + hi);
+}
+
+Bracket break_even_secant(const std::function<double(double)>& diff, double a, double b, double fa,
+                          double fb, double width, int max_evals) {
+  Bracket br{a, b, 0};
+  const bool ahead_at_a = fa > 0;
+  int kept = 0;  // > 0: the lo end was kept by the last steps, < 0: the hi end (Illinois)
+  bool bisect = false;
+  // Moves the end on x's side to x; returns whether lo moved.
+  auto take = [&](double x, double fx) {
+    const bool lo_side = (fx > 0) == ahead_at_a;
+    (lo_side ? br.lo : br.hi) = x;
+    (lo_side ? fa : fb) = fx;
+    return lo_side;
+  };
+  while (br.hi - br.lo > width && br.evaluations < max_evals) {
+    const double before = br.hi - br.lo;
+    double x = 0.5 * (br.lo + br.hi);
+    if (!bisect && fa != fb) x = br.lo + fa * (br.hi - br.lo) / (fa - fb);
+    x = std::clamp(x, br.lo + 0.25 * width, br.hi - 0.25 * width);
+    const double fx = diff(x);
+    ++br.evaluations;
+    const bool lo_moved = take(x, fx);
+    // Illinois: an end kept twice in a row has its value halved, so the next point moves past
+    // the root instead of creeping towards it from one side.
+    kept = lo_moved ? std::min(kept, 0) - 1 : std::max(kept, 0) + 1;
+    if (kept >= 2) fa *= 0.5;
+    if (kept <= -2) fb *= 0.5;
+    const bool good = !bisect && br.hi - br.lo <= 0.5 * before;
+    // The probe: `width` past x towards the root closes a bracket that x landed next to.
+    if (good && br.hi - br.lo > width && br.evaluations < max_evals) {
+      const double y = lo_moved ? x + width : x - width;
+      if (y > br.lo && y < br.hi) {
+        const double fy = diff(y);
+        ++br.evaluations;
+        take(y, fy);
+        kept = 0;
+      }
+    }
+    bisect = !bisect && br.hi - br.lo > 0.5 * before;  // too slow: one bisection step next
+  }
+  return br;
 }
 
 std::optional<long> break_even_integer(const std::function<double(long)>& diff, long lo, long hi) {
@@ -272,6 +368,24 @@ void check_param_ends(const Scenario& s, const std::vector<SensitivityParam>& pa
 SensitivityReport run_sensitivity(const Scenario& s, const std::vector<SensitivityParam>& params,
                                   const Evaluate& evaluate,
                                   const std::function<void(const std::string&, double)>& progress) {
+  SensitivityRequest req;
+  req.params = params;
+  return run_sensitivity(s, req, evaluate, progress);
+}
+
+int most_evaluations(const SensitivityRequest& req, std::size_t strategies) {
+  const long rivals = static_cast<long>(std::max<std::size_t>(1, strategies) - 1);
+  long n = 1 + req.robustness_points;
+  for (const auto& sw : req.switches) n += static_cast<long>(sw.values.size());
+  n += static_cast<long>(req.params.size()) * (2 + 2 * rivals * 2 * kBreakEvenIterations);
+  if (req.max_evaluations > 0) n = std::min<long>(n, req.max_evaluations);
+  return static_cast<int>(std::min<long>(n, 1 << 30));
+}
+
+SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& req,
+                                  const Evaluate& evaluate,
+                                  const std::function<void(const std::string&, double)>& progress) {
+  const auto& params = req.params;
   // Every end must be a valid scenario before anything runs, so a bad range fails at once.
   for (const auto& p : params) {
     (void)scenario_at(s, p, p.lo);
@@ -283,6 +397,8 @@ SensitivityReport run_sensitivity(const Scenario& s, const std::vector<Sensitivi
   rep.seeds = s.seeds;
   rep.seed = s.seed;
   rep.resolved = s.resolved;
+  int used = 1;  // evaluations, the base included
+  const int cap = req.max_evaluations > 0 ? req.max_evaluations : std::numeric_limits<int>::max();
   if (progress) progress("base", 0);
   const std::vector<StrategyRuns> base_runs = evaluate(s);
   {
@@ -291,64 +407,117 @@ SensitivityReport run_sensitivity(const Scenario& s, const std::vector<Sensitivi
     rep.winner = base.winner;
     rep.runner_up = base.runner_up;
     rep.decided = base.decided;
+    const auto given = [&](int i) {
+      return i >= 0 && static_cast<std::size_t>(i) < base_runs.size();
+    };
+    if (given(req.winner) && static_cast<std::size_t>(req.winner) != base.winner) {
+      rep.winner = static_cast<std::size_t>(req.winner);
+      rep.runner_up = base.winner;  // the base's leader is then the winner's closest rival
+      rep.decided = false;
+    }
+    if (given(req.winner) && given(req.runner_up) && req.runner_up != req.winner)
+      rep.runner_up = static_cast<std::size_t>(req.runner_up);
   }
   for (const auto& r : base_runs) rep.strategies.push_back(r.strategy);
-  rep.base = point_of(0, base_runs, rep.winner, rep.runner_up);
-  const bool two = rep.winner != rep.runner_up;
+  rep.base = point_of(0, base_runs, rep.winner);
+  const std::size_t n = rep.strategies.size();
 
   for (const auto& p : params) {
     SensitivityResult res;
     res.param = p;
+    res.crossings.assign(n, {});
     std::map<double, SensitivityPoint> seen;  // each value evaluated once; the base is known
-    SensitivityPoint base = rep.base;
-    base.value = p.base;
-    seen.emplace(p.base, base);
+    if (!p.derived) {
+      SensitivityPoint base = rep.base;
+      base.value = p.base;
+      seen.emplace(p.base, base);
+    }
     auto at = [&](double v) -> const SensitivityPoint& {
       auto it = seen.find(v);
       if (it != seen.end()) return it->second;
       if (progress) progress(p.pointer, v);
       ++res.evaluations;
+      ++used;
       std::vector<StrategyRuns> runs;
       try {
         runs = evaluate(scenario_at(s, p, v));
       } catch (const InputError& e) {
-        throw InputError("--param", p.pointer + "=" + value_text(p, v), e.what());
+        throw InputError("--param", assignment(p, v), e.what());
       }
-      return seen.emplace(v, point_of(v, runs, rep.winner, rep.runner_up)).first->second;
+      return seen.emplace(v, point_of(v, runs, rep.winner)).first->second;
     };
     res.lo = at(p.lo);
     res.hi = at(p.hi);
     const double w_lo = res.lo.goodput[rep.winner].mean, w_hi = res.hi.goodput[rep.winner].mean;
     const double w_base = rep.base.goodput[rep.winner].mean;
-    res.swing = std::max({w_lo, w_hi, w_base}) - std::min({w_lo, w_hi, w_base});
-    // The crossing between a and b (their leads differ in sign), by bisection.
-    auto crossing = [&](double a, double b) {
-      Crossing c;
-      c.ahead_below = at(a).lead.mean > 0;
-      if (p.integer) {
-        const auto k =
-            break_even_integer([&](long v) { return at(static_cast<double>(v)).lead.mean; },
-                               std::lround(a), std::lround(b));
-        c.value = static_cast<double>(*k);
-      } else {
-        c.value = break_even([&](double v) { return at(v).lead.mean; }, a, b, kBreakEvenIterations);
-        c.resolution = (b - a) / std::ldexp(1.0, kBreakEvenIterations + 1);
+    res.swing = p.derived ? std::abs(w_hi - w_lo)
+                          : std::max({w_lo, w_hi, w_base}) - std::min({w_lo, w_hi, w_base});
+    const bool base_inside = !p.derived && p.lo <= p.base && p.base <= p.hi;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k == rep.winner) continue;
+      // The crossing against rival k between a and b (its leads differ in sign).
+      auto crossing = [&](double a, double b) {
+        Crossing c;
+        c.ahead_below = at(a).lead[k].mean > 0;
+        if (p.integer) {
+          const auto kk =
+              break_even_integer([&](long v) { return at(static_cast<double>(v)).lead[k].mean; },
+                                 std::lround(a), std::lround(b));
+          c.value = static_cast<double>(*kk);
+          c.winner_goodput = at(c.value).goodput[rep.winner].mean;
+        } else {
+          const int left = std::max(0, cap - used);
+          if (left < 2 * kBreakEvenIterations) rep.capped = true;
+          const Bracket br = break_even_secant([&](double v) { return at(v).lead[k].mean; }, a, b,
+                                               at(a).lead[k].mean, at(b).lead[k].mean,
+                                               (b - a) / std::ldexp(1.0, kBreakEvenIterations),
+                                               std::min(left, 2 * kBreakEvenIterations));
+          c.value = 0.5 * (br.lo + br.hi);
+          c.resolution = 0.5 * (br.hi - br.lo);
+          c.winner_goodput =
+              0.5 * (at(br.lo).goodput[rep.winner].mean + at(br.hi).goodput[rep.winner].mean);
+        }
+        return c;
+      };
+      const bool ahead_lo = res.lo.lead[k].mean > 0, ahead_hi = res.hi.lead[k].mean > 0;
+      if (base_inside && rep.base.lead[k].mean > 0) {
+        if (!ahead_lo) res.crossings[k].push_back(crossing(p.lo, p.base));
+        if (!ahead_hi) res.crossings[k].push_back(crossing(p.base, p.hi));
+      } else if (ahead_lo != ahead_hi) {
+        res.crossings[k].push_back(crossing(p.lo, p.hi));
       }
-      return c;
-    };
-    const bool ahead_lo = res.lo.lead.mean > 0, ahead_hi = res.hi.lead.mean > 0;
-    const bool base_inside = p.lo <= p.base && p.base <= p.hi && rep.base.lead.mean > 0;
-    if (two && base_inside) {
-      if (!ahead_lo) res.crossings.push_back(crossing(p.lo, p.base));
-      if (!ahead_hi) res.crossings.push_back(crossing(p.base, p.hi));
-    } else if (two && ahead_lo != ahead_hi) {
-      res.crossings.push_back(crossing(p.lo, p.hi));
     }
     rep.params.push_back(std::move(res));
   }
   std::stable_sort(
       rep.params.begin(), rep.params.end(),
       [](const SensitivityResult& a, const SensitivityResult& b) { return a.swing > b.swing; });
+
+  for (const SwitchInput& sw : req.switches) {
+    SwitchResult res;
+    res.input = sw;
+    for (const Json& v : sw.values) {
+      const std::string text = sw.pointer + "=" + v.dump();
+      if (progress) progress(sw.pointer, 0);
+      ++used;
+      try {
+        res.points.push_back(point_of(0, evaluate(scenario_with(s, {text})), rep.winner));
+        res.invalid.emplace_back();
+      } catch (const InputError& e) {
+        res.points.emplace_back();
+        res.invalid.emplace_back(e.what());
+      } catch (const std::invalid_argument& e) {  // a model the cost model cannot build
+        res.points.emplace_back();
+        res.invalid.emplace_back(text + ": " + e.what());
+      }
+    }
+    rep.switches.push_back(std::move(res));
+  }
+  if (req.robustness_points > 0)
+    rep.robustness = run_robustness(s, params, req.switches, req.robustness_points,
+                                    req.robustness_seeds, rep.winner, evaluate, [&](int) {
+                                      if (progress) progress("robustness", 0);
+                                    });
   return rep;
 }
 

@@ -21,7 +21,7 @@
 
 namespace goodput {
 
-inline constexpr int kSensitivitySchemaVersion = 1;
+inline constexpr int kSensitivitySchemaVersion = 2;
 inline constexpr int kBreakEvenIterations = 12;  // bisection halvings: range / 4096
 
 // One input to move. `pointer` names a number in the scenario (JSON pointer).
@@ -30,13 +30,29 @@ struct SensitivityParam {
   double lo = 0, base = 0, hi = 0;
   bool integer = false;  // an integer key: values and the break-even are whole numbers
   std::string unit;      // "s", "h" or "" (from the declaration or the key's suffix)
-  std::string range;     // how lo/hi were chosen ("given", "0.25x..4x", ...)
+  std::string range;     // how lo/hi were chosen ("given", "0.25x..4x", "plausible", ...)
+  std::string source;    // where a plausible range comes from (plausible.hpp), else ""
+  // The scenario derives the value (an optional price left unset): `base` is NaN, no point of
+  // the axis; crossings are searched between lo and hi only.
+  bool derived = false;
+};
+
+// A model switch: the scenario's value and the others it may plausibly take (plausible.hpp).
+struct SwitchInput {
+  std::string pointer;
+  Json base;
+  std::vector<Json> values;  // the alternatives, the base excluded
+  std::string source;
 };
 
 // The default range rule: prices (/recovery/*, /checkpoint/*_s, repair hours) 0.25x..4x of the
 // resolved value, or 0..60 s (0..1 h) when it is 0; /failures/rate_scale 0.5x..2x. Clamped to
 // the declared bounds; rounded outwards for integer keys.
 SensitivityParam param_with_default_range(const Scenario& s, const std::string& pointer);
+// `pointer` over [lo, hi] clamped to its declared bounds (rounded outwards for integer keys), an
+// optional price the scenario derives marked `derived`; nullopt when nothing is left.
+std::optional<SensitivityParam> param_in_range(const Scenario& s, const std::string& pointer,
+                                               double lo, double hi, const std::string& range);
 // "PTR" (default range) or "PTR=LO:HI". Throws InputError naming --param.
 SensitivityParam parse_param(const Scenario& s, const std::string& spec);
 // With no --param: every /recovery price the resolved scenario holds (state_copy_s and
@@ -47,39 +63,78 @@ std::vector<SensitivityParam> default_params(const Scenario& s);
 
 // The scenario with `param` set to `value` (--set's apply_override on s.input, then parsed).
 Scenario scenario_at(const Scenario& s, const SensitivityParam& param, double value);
+// The scenario with every "pointer=value" assignment applied (InputError names --param).
+Scenario scenario_with(const Scenario& s, const std::vector<std::string>& assignments);
+// "PTR=VALUE" as --set takes it (whole numbers without ".0", others the shortest round trip).
+std::string assignment(const SensitivityParam& p, double value);
 
 // The x in [lo, hi] where diff changes sign, by `iters` bisection halvings of the bracket (the
 // midpoint of the last bracket). NaN when diff(lo) and diff(hi) have the same sign (> 0 counts
 // as one sign, <= 0 as the other).
 double break_even(std::function<double(double)> diff, double lo, double hi, int iters);
+// The crossing of diff's sign between a and b (diff(a) = fa and diff(b) = fb of different signs,
+// > 0 one sign, <= 0 the other): regula falsi on the paired difference, each interpolated point
+// followed by a probe `width` beyond it towards the root, so a nearly linear difference is
+// bracketed to `width` in two evaluations; a step that does not halve the bracket is followed
+// by a bisection. Stops when the bracket is at most `width` wide or after `max_evals` calls.
+struct Bracket {
+  double lo = 0, hi = 0;  // diff(lo) and diff(hi) of different signs
+  int evaluations = 0;
+};
+Bracket break_even_secant(const std::function<double(double)>& diff, double a, double b, double fa,
+                          double fb, double width, int max_evals);
 // For integer keys: the first integer after lo at which the sign differs from diff(lo)'s (so
 // the last one on lo's side is the result - 1); nullopt when diff(lo) and diff(hi) agree.
 std::optional<long> break_even_integer(const std::function<double(long)>& diff, long lo, long hi);
 
-// Every strategy's Goodput at one value, and the paired winner - runner-up difference.
+// Every strategy's Goodput at one value, and the paired differences winner minus each strategy.
 struct SensitivityPoint {
   double value = 0;
   std::vector<Summary> goodput;  // per strategy, in the report's order
-  Summary lead;                  // winner minus runner-up, per seed
+  std::vector<Summary> lead;     // per strategy: the base winner minus it, per seed (its own: 0)
+  double winner_job_faults = 0;  // the winner's mean faults that hit the job, per run
+  double wall_hours = 0;         // the winner's mean wall time, per run
+  std::vector<std::vector<double>> per_seed;  // per strategy: each seed's Goodput
 };
 
 // Where the winner and runner-up swap: the winner leads on one side of `value`.
 struct Crossing {
   double value = 0;
-  double resolution = 0;     // half-width of the last bisection bracket (0: integer key)
-  bool ahead_below = false;  // the winner leads below `value` (else at and above it)
+  double resolution = 0;       // half-width of the last bracket (0: integer key)
+  bool ahead_below = false;    // the winner leads below `value` (else at and above it)
+  double winner_goodput = -1;  // the winner's mean Goodput at the crossing (bracket ends' mean)
 };
 
 struct SensitivityResult {
   SensitivityParam param;
   SensitivityPoint lo, hi;
   double swing = 0;  // max - min of the winner's mean Goodput over lo, base, hi
-  // In ascending order. With the scenario's value inside [lo, hi] (where the winner leads by
-  // definition) each end where it does not lead gives one crossing, searched between that end
-  // and the scenario's value, so a lead held only in the middle of the range is found (two
-  // crossings). Otherwise one crossing when the ends disagree.
-  std::vector<Crossing> crossings;
-  int evaluations = 0;  // Monte Carlo runs of the scenario for this input (lo, hi, bisection)
+  // Per strategy (the winner's own: empty), in ascending order. With the scenario's value inside
+  // [lo, hi] (where the winner leads that rival by definition) each end where it does not lead
+  // gives one crossing, searched between that end and the scenario's value, so a lead held only
+  // in the middle of the range is found (two crossings). Otherwise one crossing when the ends
+  // disagree. The rivals' searches share evaluations (one evaluation gives every strategy).
+  std::vector<std::vector<Crossing>> crossings;
+  int evaluations = 0;  // Monte Carlo runs of the scenario for this input (lo, hi, searches)
+};
+
+// A switch: every strategy at each alternative value (invalid values: the scenario's refusal).
+struct SwitchResult {
+  SwitchInput input;
+  std::vector<SensitivityPoint> points;  // per input.values entry (empty goodput: invalid)
+  std::vector<std::string> invalid;      // per input.values entry: why refused, or ""
+};
+
+// The robustness line (robustness.hpp): points of the plausible box sampled jointly.
+struct Robustness {
+  int points = 0;                   // sampled points evaluated (refused ones excluded)
+  int refused = 0;                  // sampled points the scenario refused
+  int seeds = 0;                    // seeds per point (the first of the scenario's)
+  std::vector<int> wins;            // per strategy: points where it leads every other beyond CI
+  int tied = 0;                     // points where the leader and the second are within CI
+  std::vector<std::string> inputs;  // the box's axes: numbers, then switches
+  std::vector<double> rank_correlation;  // per input: Spearman rho with the winner's gap
+  std::string deciding_input;            // the largest |rho| ("" when none)
 };
 
 struct SensitivityReport {
@@ -91,8 +146,11 @@ struct SensitivityReport {
   bool decided = false;  // the base lead is significant at 95%
   SensitivityPoint base;
   std::vector<SensitivityResult> params;  // sorted by swing, largest first
-  Json resolved;                          // the base scenario, defaults filled in
-  std::vector<std::string> command;       // the command that reproduces it (empty: none)
+  std::vector<SwitchResult> switches;     // in the order given
+  Robustness robustness;                  // points == 0 and refused == 0: not computed
+  bool capped = false;               // the evaluation cap stopped a search early (coarser brackets)
+  Json resolved;                     // the base scenario, defaults filled in
+  std::vector<std::string> command;  // the command that reproduces it (empty: none)
 };
 
 // Runs the scenario's Monte Carlo (every strategy, all seeds) for a modified scenario.
@@ -110,9 +168,41 @@ SensitivityReport run_sensitivity(
     const Scenario& s, const std::vector<SensitivityParam>& params, const Evaluate& evaluate,
     const std::function<void(const std::string&, double)>& progress = {});
 
+// Everything `goodput run` and `goodput sensitivity` ask for: numeric inputs, switches, the
+// robustness sample (robustness.hpp) and a cap on evaluations (0: none) after which each root
+// search stops at its current bracket.
+struct SensitivityRequest {
+  std::vector<SensitivityParam> params;
+  std::vector<SwitchInput> switches;
+  int robustness_points = 0;  // 0: no robustness line
+  int robustness_seeds = 0;   // seeds per point (0: the scenario's)
+  int max_evaluations = 0;
+  // The winner to explain (the full run's, when the analysis runs fewer seeds); -1: the base's.
+  int winner = -1;
+  int runner_up = -1;  // likewise (ignored unless `winner` is given and it differs from it)
+};
+SensitivityReport run_sensitivity(
+    const Scenario& s, const SensitivityRequest& request, const Evaluate& evaluate,
+    const std::function<void(const std::string&, double)>& progress = {});
+// The most evaluations a request takes (its cap, or its worst case without one).
+int most_evaluations(const SensitivityRequest& request, std::size_t strategies);
+
+// The winner's margin over rival `i` as seconds of stall per fault: the paired Goodput gap
+// times the wall time over the winner's job faults (gap x wall / faults); NaN without faults.
+double stall_per_fault_s(const SensitivityPoint& p, std::size_t i);
+
+// Sentences against rival `rival` (the runner-up when not given).
 // "ntp stays ahead of dp_drop while /recovery/communicator_rebuild_s < ~225 s" (or "> x", or
 // "x < PTR < y"), or over the whole range, or "... is ahead of ... at both ends".
 std::string break_even_sentence(const SensitivityReport& r, const SensitivityResult& p);
+std::string break_even_sentence(const SensitivityReport& r, const SensitivityResult& p,
+                                std::size_t rival);
+// "flipping /job/virtual_stages to 4 keeps ntp_boost ahead" / "... makes dp_drop the winner".
+std::string switch_sentence(const SensitivityReport& r, const SwitchResult& sw);
+// "ntp_boost wins in 71% of plausible worlds, dp_drop in 29%; the deciding input is X".
+std::string robustness_sentence(const SensitivityReport& r);
+// The leader of a point and whether the second is within the CI of the paired difference.
+bool tied_at(const SensitivityPoint& p, std::size_t leader_index, std::size_t* second = nullptr);
 
 // The strategy with the highest mean Goodput at a point (ties: the first), and the sentence
 // naming a leader at an end other than the winner and runner-up ("at /x = 480 s dp_drop leads
@@ -121,8 +211,14 @@ std::size_t leader(const SensitivityPoint& p);
 std::string other_leader_sentence(const SensitivityReport& r, const SensitivityResult& p);
 
 Json sensitivity_json(const SensitivityReport& r);
+// report.json's "depends_on" and sensitivity.json's "verdict": inputs, every rival's margin and
+// break-evens, switches and the robustness line.
+Json verdict_dependencies_json(const SensitivityReport& r);
+// The bullet lines of "What the verdict depends on": robustness, one per rival, one per switch.
+std::vector<std::string> verdict_lines(const SensitivityReport& r);
 std::string sensitivity_markdown(const SensitivityReport& r);
 std::string sensitivity_terminal(const SensitivityReport& r);
+std::string sensitivity_html(const SensitivityReport& r);  // tornado per rival (vega-lite)
 void write_sensitivity_files(const SensitivityReport& r, const std::filesystem::path& dir);
 
 }  // namespace goodput

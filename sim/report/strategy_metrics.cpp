@@ -55,7 +55,10 @@ const char* bucket_doc(Bucket b) {
 }
 
 std::vector<StrategyMetric> make_table() {
-  std::vector<StrategyMetric> t{of_run("goodput", &S::goodput), of_run("ettr", &S::ettr)};
+  std::vector<StrategyMetric> t{
+      of_run("goodput", &S::goodput),
+      of_run("goodput_per_provisioned_gpu", &S::goodput_per_provisioned_gpu),
+      of_run("ettr", &S::ettr)};
   for (int b = 0; b < kBucketCount; ++b) {
     const auto i = static_cast<std::size_t>(b);
     t.push_back(metric(
@@ -79,6 +82,7 @@ std::vector<StrategyMetric> make_table() {
                                    {"spare_gpu_hours", &S::spare_gpu_hours},
                                    {"boost_energy_gpu_hours", &S::boost_energy_gpu_hours},
                                    {"boosted_domain_hours", &S::boosted_domain_hours},
+                                   {"capped_domain_hours", &S::capped_domain_hours},
                                    {"healthy_tp_groups_fraction", &S::healthy_tp_groups_fraction},
                                    {"failed_gpus_mean", &S::failed_gpus_mean},
                                    {"failed_gpus_p50", &S::failed_gpus_p50},

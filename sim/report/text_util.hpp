@@ -4,9 +4,10 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
+
+#include "sim/core/durable_file.hpp"
 
 namespace goodput {
 
@@ -16,10 +17,10 @@ inline std::string fmt(const char* format, double v) {
   return buf;
 }
 
+// Every byte checked and fsync'd (sim/core/durable_file.hpp): a full disk is an error naming
+// the file, never an empty file and exit 0.
 inline void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  write_file_durable(path, text);
 }
 
 }  // namespace goodput

@@ -103,7 +103,7 @@ void TimelineRecorder::flush_saves(Time end) {
   cycle_ = {};
 }
 
-void TimelineRecorder::boost(Time t, double extra_power_gpus, int boosted_domains) {
+void TimelineRecorder::boost(Time t, double extra_power_gpus, int boosted_domains, int) {
   if (t >= horizon_) return;
   open(boosts_, t, extra_power_gpus > 0 ? "boost" : "", extra_power_gpus, boosted_domains);
 }

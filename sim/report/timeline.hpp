@@ -47,7 +47,7 @@ class TimelineRecorder final : public JobObserver {
   void interruption(Time t) override { instant(t, "interruption"); }
   void gpus_in_use(Time, std::int64_t) override {}
   void replicas(Time t, int active, int total) override;
-  void boost(Time t, double extra_power_gpus, int boosted_domains) override;
+  void boost(Time t, double extra_power_gpus, int boosted_domains, int capped_domains) override;
 
   // Closes the open spans at the horizon; call once after the run.
   void finish();

@@ -19,6 +19,7 @@ void Accounting::advance(Time t) {
   unused_gpu_s_ += static_cast<double>(total_gpus_ - in_use_) * dt;
   boost_energy_s_ += boost_power_ * dt;
   boosted_domain_s_ += boosted_domains_ * dt;
+  capped_domain_s_ += capped_domains_ * dt;
   note_completion(before, t);
   last_ = t;
 }
@@ -146,10 +147,11 @@ void Accounting::gpus_in_use(Time t, std::int64_t in_use) {
   in_use_ = in_use;
 }
 
-void Accounting::boost(Time t, double extra_power_gpus, int boosted_domains) {
+void Accounting::boost(Time t, double extra_power_gpus, int boosted_domains, int capped_domains) {
   advance(t);
   boost_power_ = extra_power_gpus;
   boosted_domains_ = boosted_domains;
+  capped_domains_ = capped_domains;
 }
 
 void Accounting::paid(Time, Mechanism m, Time stalled) {
@@ -181,6 +183,7 @@ RunMetrics Accounting::finish(Time horizon, std::int64_t events, const FailedGpu
   out.events = events;
   out.boost_energy_gpu_hours = boost_energy_s_ / 3600.0;
   out.boosted_domain_hours = boosted_domain_s_ / 3600.0;
+  out.capped_domain_hours = capped_domain_s_ / 3600.0;
   out.wall_hours = wall / 3600.0;
   out.completion_hours = target_s_ <= 0      ? 0.0
                          : completed_at_ < 0 ? -1.0

@@ -31,7 +31,7 @@ class Accounting final : public JobObserver {
   void interruption(Time t) override;
   void gpus_in_use(Time t, std::int64_t in_use) override;
   void replicas(Time, int, int) override {}
-  void boost(Time t, double extra_power_gpus, int boosted_domains) override;
+  void boost(Time t, double extra_power_gpus, int boosted_domains, int capped_domains) override;
   void paid(Time t, Mechanism m, Time stalled) override;
 
   // `gpus` GPUs of the job's groups failed at t (from the driver): they stop counting as in
@@ -76,6 +76,8 @@ class Accounting final : public JobObserver {
   double boost_power_ = 0, boost_energy_s_ = 0;
   int boosted_domains_ = 0;
   double boosted_domain_s_ = 0;
+  int capped_domains_ = 0;
+  double capped_domain_s_ = 0;
   RunMetrics m_;
 };
 

@@ -29,6 +29,10 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
     if (task == 0) return watched;
     return first_run + task - 1 + (first_run + task - 1 >= watched ? 1 : 0);
   };
+  // The job's GPUs over every GPU of the cluster (spare domains and unused GPUs included).
+  const JobSpec& job = plan.scenario.job;
+  const double job_share = static_cast<double>(job.tp) * job.pp * job.dp /
+                           static_cast<double>(std::max<std::int64_t>(1, plan.topology->gpus()));
   int done = 0;
   std::vector<RunWorkspace> workspaces(static_cast<std::size_t>(std::max(1, threads)));
   parallel_for(
@@ -46,8 +50,10 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
         } else {
           m = simulate_all(plan, faults_for(plan, run), strategies, {}, &workspace);
         }
-        for (std::size_t s = 0; s < strategies.size(); ++s)
+        for (std::size_t s = 0; s < strategies.size(); ++s) {
+          m[s].goodput_per_provisioned_gpu = m[s].goodput * job_share;
           out[s].runs[static_cast<std::size_t>(run - first_run)] = m[s];
+        }
       },
       [&](int) {
         ++done;

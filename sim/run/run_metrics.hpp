@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ namespace goodput {
 
 struct RunMetrics {
   double goodput = 0;
+  // Goodput x the job's GPUs / every GPU provisioned (the cluster's: the job's domains, spare
+  // domains and GPUs no group uses): what the hardware paid for keeps, spares included.
+  double goodput_per_provisioned_gpu = 0;
   std::array<double, kBucketCount> badput{};
   double ettr = 0;  // training time kept / wall time
   std::int64_t interruptions = 0;
@@ -28,6 +32,7 @@ struct RunMetrics {
   std::int64_t events = 0;                // engine events fired
   double boost_energy_gpu_hours = 0;      // extra power x time, in GPU-TDP-hours
   double boosted_domain_hours = 0;        // domains boosted x time
+  double capped_domain_hours = 0;         // degraded domains at a power cap, replica short x time
   double healthy_tp_groups_fraction = 0;  // snapshot mode: job TP groups with no failed GPU
   double wall_hours = 0;
   // Run to completion (/report/train_hours or train_steps): hours until the job's progress first
@@ -43,13 +48,19 @@ struct RunMetrics {
   std::array<double, kMechanismCount> paid_stall_hours{};
 };
 
-// The per-run metrics as a table (run_metrics.cpp): each field once, with its name, unit and
-// meaning, so records (sweep points, MPI transfers) store metrics by name and a new field is
-// one line there; the report's per-strategy metrics (strategy_metrics.cpp) take their names,
-// units and docs from it. to_json/from_json go through it; from_json throws std::out_of_range
-// when a field is missing (an older record).
+// The per-run metrics as a table (run_metrics.cpp): each field once, with its name, unit,
+// meaning and declared range, so records (sweep points, MPI transfers) store metrics by name,
+// are checked against the range before they are trusted, and a new field is one line there; the
+// report's per-strategy metrics (strategy_metrics.cpp) take their names, units and docs from it.
+// to_json/from_json go through it; from_json throws std::out_of_range when a field is missing
+// (an older record): check_run_metrics first.
 struct RunMetricField {
   std::string name, unit, doc;
+  double min = 0, max = 0;  // declared range of the value (of each element for arrays)
+  bool integer = false;     // a count: the JSON value must be an integer
+  // Arrays: -1 scalar; > 0 its fixed length (Bucket or Mechanism order); 0 one element per
+  // /report/failed_gpu_thresholds entry, or none (snapshot mode).
+  int length = -1;
   std::function<Json(const RunMetrics&)> get;
   std::function<void(RunMetrics&, const Json&)> set;
   std::function<double(const RunMetrics&)> scalar;  // a number field's value; empty for arrays
@@ -58,6 +69,17 @@ const std::vector<RunMetricField>& run_metric_fields();
 const RunMetricField* find_run_metric_field(const std::string& name);  // nullptr: unknown
 Json run_metrics_to_json(const RunMetrics& m);
 RunMetrics run_metrics_from_json(const Json& j);
+
+// Where a JSON document is wrong: the pointer of the first bad value, and why.
+struct JsonProblem {
+  std::string pointer, why;
+};
+// Whether `j` (at `pointer`) is one run's metrics as run_metrics_to_json writes them: an object
+// with every field, each of its JSON type (integers for counts), finite, within its declared
+// range (to 1e-9: rounding) and, for arrays, of its length (`thresholds`: the scenario's
+// /report/failed_gpu_thresholds count). Then run_metrics_from_json(j) cannot throw.
+std::optional<JsonProblem> check_run_metrics(const Json& j, const std::string& pointer,
+                                             std::size_t thresholds);
 
 struct StrategyRuns {
   std::string strategy;

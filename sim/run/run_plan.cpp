@@ -1,8 +1,10 @@
 #include "sim/run/run_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include "models/failures/failure_generator.hpp"
@@ -19,30 +21,70 @@ namespace goodput {
 
 namespace {
 
-std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topology& topo) {
-  const TraceSpec& t = s.failures.trace;
-  const trace::TraceFormat& format =
-      trace::parse_format(t.format, s.file, "/failures/trace/format");
-  trace::ReadOptions options;
-  if (t.lanl_system >= 0) options.lanl_system = t.lanl_system;
-  options.time_offset_hours = t.time_offset_hours;
-  const trace::Trace tr = trace::read_trace(t.path, format, options);
-  const auto paired = trace::pair_faults(tr, [&](const std::string& n) { return topo.resolve(n); });
+// The trace's faults on this topology, records of one component that overlap merged into one
+// (counted in `records`), class ids in order of first appearance.
+std::shared_ptr<const FaultList> trace_faults_on(const trace::Trace& tr, const TraceSpec& t,
+                                                 const Topology& topo,
+                                                 RunPlan::TraceRecords& records) {
+  auto paired = trace::pair_faults(tr, [&](const std::string& n) { return topo.resolve(n); });
+  const auto restart_only = [&](const std::string& cls) {
+    return std::find(t.restart_only_classes.begin(), t.restart_only_classes.end(), cls) !=
+           t.restart_only_classes.end();
+  };
+  records.records = paired.size();
+  records.merged = trace::merge_overlapping(paired, restart_only);
   auto out = std::make_shared<FaultList>();
-  std::map<std::string, std::uint16_t> ids;
+  std::map<std::string, std::uint32_t> ids;
   for (const auto& f : paired) {
     auto it = ids.find(f.fault_class);
     if (it == ids.end()) {
-      const bool restart = std::find(t.restart_only_classes.begin(), t.restart_only_classes.end(),
-                                     f.fault_class) != t.restart_only_classes.end();
-      it = ids.emplace(f.fault_class, static_cast<std::uint16_t>(out->classes.size())).first;
-      out->classes.push_back({f.fault_class, restart});
+      it = ids.emplace(f.fault_class, static_cast<std::uint32_t>(out->classes.size())).first;
+      out->classes.push_back({f.fault_class, restart_only(f.fault_class)});
     }
     out->faults.push_back({f.start, std::max(f.end, f.start + 1), f.component, it->second});
   }
   std::stable_sort(out->faults.begin(), out->faults.end(),
                    [](const Fault& a, const Fault& b) { return a.start < b.start; });
   return out;
+}
+
+// trace_faults_on, once per process for one parse of a trace, one cluster shape (what resolves
+// component ids) and one set of restart-only classes: the plans of a run's break-even steps and
+// of a sweep's points that keep them share the fault list (pairing and merging a large trace
+// costs as much as simulating it). The last few are kept.
+std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topology& topo,
+                                                   RunPlan::TraceRecords& records) {
+  struct Memo {
+    std::shared_ptr<const trace::Trace> trace;  // held, so the pointer stays this parse's
+    std::array<int, 5> shape{};
+    std::vector<std::string> restart_only;
+    std::shared_ptr<const FaultList> faults;
+    RunPlan::TraceRecords records;
+  };
+  static std::mutex mutex;
+  static std::vector<Memo> memo;  // most recent last
+  constexpr std::size_t kKept = 4;
+  const TraceSpec& t = s.failures.trace;
+  const ClusterShape& c = s.cluster;
+  const std::array<int, 5> shape{c.gpus_per_node, c.nodes_per_domain, c.nodes_per_rack,
+                                 c.nodes_per_leaf, c.domains};
+  std::shared_ptr<const trace::Trace> tr = scenario_trace(s);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (std::size_t i = 0; i < memo.size(); ++i)
+      if (memo[i].trace == tr && memo[i].shape == shape &&
+          memo[i].restart_only == t.restart_only_classes) {
+        std::rotate(memo.begin() + static_cast<std::ptrdiff_t>(i),
+                    memo.begin() + static_cast<std::ptrdiff_t>(i) + 1, memo.end());
+        records = memo.back().records;
+        return memo.back().faults;
+      }
+  }
+  auto faults = trace_faults_on(*tr, t, topo, records);  // InputErrors are not kept
+  const std::lock_guard<std::mutex> lock(mutex);
+  memo.push_back({std::move(tr), shape, t.restart_only_classes, faults, records});
+  if (memo.size() > kKept) memo.erase(memo.begin());
+  return faults;
 }
 
 // Which components' blast radius touches a GPU of the job's failure-free layout (by component
@@ -214,15 +256,39 @@ RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* k
     plan.idle_components = idle;
   }
   if (scenario.failures.model == FailureSpec::Model::Trace) {
-    plan.trace_faults = load_trace_faults(scenario, *topo);
+    plan.trace_faults = load_trace_faults(scenario, *topo, plan.trace_records);
     std::int64_t hits = 0;
     for (const auto& f : plan.trace_faults->faults) hits += f.start < plan.horizon ? 1 : 0;
     const double share_gpus = exposure[0];
     plan.job_faults_per_hour = static_cast<double>(hits) * share_gpus / scenario.horizon_hours;
+    std::vector<double> sum(plan.trace_faults->classes.size(), 0.0);
+    std::vector<std::int64_t> n(sum.size(), 0);
+    for (const auto& f : plan.trace_faults->faults)
+      if (f.end != kTimeInfinity && f.fault_class < sum.size()) {
+        sum[f.fault_class] += to_seconds(f.end - f.start);
+        ++n[f.fault_class];
+      }
+    double total = 0;
+    for (std::size_t c = 0; c < sum.size(); ++c) {
+      plan.expected_repair_s.push_back(n[c] ? sum[c] / static_cast<double>(n[c]) : 0.0);
+      total += sum[c];
+    }
+    std::int64_t all = 0;
+    for (auto k : n) all += k;
+    plan.mean_expected_repair_s = all ? total / static_cast<double>(all) : 0;
   } else {
-    for (const auto& c : scenario.failures.classes)
-      plan.job_faults_per_hour +=
+    double weighted = 0, rates = 0;
+    for (const auto& c : scenario.failures.classes) {
+      const double rate =
           class_rate_per_hour(scenario.failures, c, *topo) * exposure[static_cast<int>(c.scope)];
+      plan.job_faults_per_hour += rate;
+      const double repair_s =
+          3600.0 * expected_repair_hours(scenario.failures, c.repair, scenario.recovery.restart_s);
+      plan.expected_repair_s.push_back(repair_s);
+      weighted += rate * repair_s;
+      rates += rate;
+    }
+    plan.mean_expected_repair_s = rates > 0 ? weighted / rates : 0;
   }
 
   resolve_checkpointing(plan, threads, known);
@@ -242,6 +308,16 @@ FaultList faults_for(const RunPlan& plan, int run) {
                          static_cast<std::uint64_t>(run),
                          plan.idle_components ? std::span<const std::uint8_t>(*plan.idle_components)
                                               : std::span<const std::uint8_t>());
+}
+
+std::shared_ptr<const trace::Trace> scenario_trace(const Scenario& s) {
+  const TraceSpec& t = s.failures.trace;
+  const trace::TraceFormat& format =
+      trace::parse_format(t.format, s.file, "/failures/trace/format");
+  trace::ReadOptions options;
+  if (t.lanl_system >= 0) options.lanl_system = t.lanl_system;
+  options.time_offset_hours = t.time_offset_hours;
+  return trace::read_trace_shared(t.path, format, options);
 }
 
 }  // namespace goodput

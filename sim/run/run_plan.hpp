@@ -1,11 +1,11 @@
 // Everything a scenario's runs share, prepared once: the topology (with its blast radii),
 // each strategy's checkpoint interval (and why), the job's expected interruption rate, and,
-// for trace replay, the parsed trace. A fixed interval (or none) applies to every strategy;
-// the adaptive policies (young, daly, availability_optimal) put each strategy at its own
-// optimum, from the rate of the events that roll *it* back: a pilot simulation without
-// checkpoints (the first min(seeds, 2) runs' faults) counts each strategy's rollbacks.
-// faults_for(run) draws or replays the fault list of one Monte Carlo run; every strategy of that
-// run replays the same list.
+// for trace replay, the trace's faults (records of one component that overlap merged into one). A
+// fixed interval (or none) applies to every strategy; the adaptive policies (young, daly,
+// availability_optimal) put each strategy at its own optimum, from the rate of the events that roll
+// *it* back: a pilot simulation without checkpoints (the first min(seeds, 2) runs' faults) counts
+// each strategy's rollbacks. faults_for(run) draws or replays the fault list of one Monte Carlo
+// run; every strategy of that run replays the same list.
 #pragma once
 
 #include <memory>
@@ -16,6 +16,7 @@
 #include "models/failures/fault.hpp"
 #include "models/scenario/scenario.hpp"
 #include "models/topology/topology.hpp"
+#include "models/trace/trace.hpp"
 
 namespace goodput {
 
@@ -24,7 +25,12 @@ struct RunPlan {
   std::shared_ptr<const Topology> topology;
   Time horizon = 0;
   double job_faults_per_hour = 0;  // expected faults touching the job's GPUs (all of them up)
-  std::string checkpoint_policy;   // name of the policy in force
+  // Per fault class (FaultList::classes order): its expected repair time in seconds, from the
+  // declared failure model (a trace: the mean duration of the class's faults in the trace);
+  // and their mean weighted by each class's job fault rate (JobContext::expected_repair_s).
+  std::vector<double> expected_repair_s;
+  double mean_expected_repair_s = 0;
+  std::string checkpoint_policy;  // name of the policy in force
   struct Checkpointing {
     Time interval = 0;               // 0: no checkpoints
     std::string reason;              // one sentence: the formula and its inputs
@@ -37,6 +43,14 @@ struct RunPlan {
   Checkpointing default_checkpointing;
   const Checkpointing& checkpointing(const std::string& strategy) const;
   std::shared_ptr<const FaultList> trace_faults;  // trace replay only
+  // Trace replay only: the trace's fault records (paired starts and ends) and how many of them
+  // were merged into an overlapping record of the same component (trace::merge_overlapping);
+  // trace_faults holds records - merged faults.
+  struct TraceRecords {
+    std::size_t records = 0;
+    std::size_t merged = 0;
+  };
+  TraceRecords trace_records;
   // Components outside the job's failure-free layout (by id), when idle hardware fails at a
   // different rate (/failures/idle_rate_scale < 1); null otherwise.
   std::shared_ptr<const std::vector<std::uint8_t>> idle_components;
@@ -57,5 +71,8 @@ struct RunPlan {
 // it when its run count and strategies match, so the plan is the same, only cheaper.
 RunPlan make_plan(const Scenario& scenario, int threads = 1, const RunPlan::Pilot* known = nullptr);
 FaultList faults_for(const RunPlan& plan, int run);
+// The scenario's trace (/failures/trace), parsed once per process (trace::read_trace_shared):
+// the work budget counts its faults, and every plan of the process replays the same parse.
+std::shared_ptr<const trace::Trace> scenario_trace(const Scenario& scenario);
 
 }  // namespace goodput

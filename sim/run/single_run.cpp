@@ -46,6 +46,8 @@ struct Lane {
     ctx.checkpoint = &plan.checkpointing(config.name).spec;
     ctx.cost = plan.cost.get();
     ctx.job_faults_per_hour = plan.job_faults_per_hour;
+    ctx.expected_repair_s = plan.expected_repair_s;
+    ctx.mean_expected_repair_s = plan.mean_expected_repair_s;
     ctx.memo = &memo;
     ctx.shared = &shared;
   }

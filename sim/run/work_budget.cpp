@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "models/cost/cost_model.hpp"
+#include "models/cost/pipeline_schedule.hpp"
 #include "sim/core/error.hpp"
+#include "sim/run/run_plan.hpp"
 
 namespace goodput {
 
@@ -15,6 +18,32 @@ namespace {
 constexpr double kBytesPerGpu = 256;     // topology, blast radii, health, layout
 constexpr double kBytesPerGpuLane = 16;  // per strategy lane and thread
 constexpr double kBytesPerFault = 64;    // a run's fault list and its events
+
+// A replayed trace (read here, once per process: run_plan.hpp's scenario_trace): its fault
+// records that start before the horizon are every run's faults (an upper bound: overlapping
+// records are merged later), and its parsed events stay in memory for the whole process.
+// Measured peak while a trace is read (10^5-10^6 events): about 600 B per event for goodput
+// JSON (the JSON document), 190 B for CSV; rounded up.
+constexpr double kBytesPerTraceEvent = 640;
+double trace_work(const Scenario& s, WorkEstimate& w) {
+  const std::shared_ptr<const trace::Trace> tr = scenario_trace(s);
+  double starts = 0;
+  for (const auto& ev : tr->events) starts += ev.start && ev.time_hours < s.horizon_hours ? 1 : 0;
+  w.failures_per_run += starts;
+  return static_cast<double>(tr->events.size()) * kBytesPerTraceEvent;
+}
+
+// Schedule evaluations in building a plan and in its first degraded replica shapes: the healthy
+// step, a boost bisection (about 60) and a batch bisection (about 50); one event per op.
+constexpr double kPlanSchedules = 128;
+
+// The work of building one plan (make_plan), in events: one per GPU of the topology, plus the
+// exact pipeline schedule's ops for the iteration cost model (pipeline_schedule.hpp).
+double setup_events(const Scenario& s, double gpus) {
+  if (!uses_iteration_model(s)) return gpus;
+  return gpus + kPlanSchedules * schedule_ops(static_cast<std::size_t>(s.job.pp),
+                                              s.job.microbatches, s.job.virtual_stages);
+}
 
 std::string human(double x) {
   char buf[32];
@@ -57,14 +86,18 @@ WorkEstimate estimate_work(const Scenario& s, int threads) {
       w.failures_per_run += per_run;
     }
   }
+  const double trace_bytes =
+      f.model == FailureSpec::Model::Trace && s.mode != RunMode::Snapshot ? trace_work(s, w) : 0;
   const double strategies = static_cast<double>(std::max<std::size_t>(1, s.strategies.size()));
   const double lanes = std::min<double>(std::max(1, threads), s.seeds);
   if (s.mode == RunMode::Snapshot)
     w.events = static_cast<double>(s.seeds) * std::ceil(s.failed_fraction * w.gpus) * strategies;
   else
     w.events = static_cast<double>(s.seeds) * w.failures_per_run * (1 + strategies);
+  w.setup_events = setup_events(s, w.gpus);
+  w.events += w.setup_events;
   w.memory_bytes = w.gpus * (kBytesPerGpu + lanes * strategies * kBytesPerGpuLane) +
-                   lanes * w.failures_per_run * kBytesPerFault;
+                   lanes * w.failures_per_run * kBytesPerFault + trace_bytes;
   return w;
 }
 

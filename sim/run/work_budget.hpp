@@ -3,8 +3,15 @@
 // out of memory; estimate_work computes, from the scenario alone (no topology is built):
 //   events = seeds x (expected failures per run, correlated events included) x (1 + strategies)
 //            (snapshot mode: seeds x failed GPUs x strategies)
+//            + setup: building the plan (GPUs, and with the iteration cost model the exact
+//              pipeline schedule's ops x kPlanSchedules), counted once per plan built, so a
+//              break-even or sensitivity step (one plan and its runs each) counts it again
 //   memory = GPUs x (kBytesPerGpu + threads x strategies x kBytesPerGpuLane)
 //            + threads x expected failures per run x kBytesPerFault
+//            + trace events x kBytesPerTraceEvent (trace replay: reading it, and the parse)
+// A replayed trace's failures per run are its fault records before the horizon: the trace is
+// read for the estimate (once per process; the plans reuse that parse), so an unreadable trace
+// throws its InputError here.
 // check_work_budget refuses (InputError, exit 2) a scenario above the budget, with the
 // estimate and the flag that raises it (--max-events, --max-memory). The defaults and the
 // constants are documented in the README ("Work budget").
@@ -25,7 +32,8 @@ struct WorkBudget {
 struct WorkEstimate {
   double gpus = 0;
   double failures_per_run = 0;
-  double events = 0;
+  double events = 0;        // setup_events included
+  double setup_events = 0;  // building one plan (topology, pipeline schedules)
   double memory_bytes = 0;
 };
 

@@ -1,8 +1,10 @@
 #include "sim/sweep/seek_prefetch.hpp"
 
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
+#include "sim/core/parallel_for.hpp"
 #include "sim/sweep/goal_seek.hpp"
 
 namespace goodput {
@@ -66,30 +68,41 @@ std::vector<long> SeekPrefetch::wanted(std::size_t count) const {
   return out;
 }
 
+SeekPrefetch::Outcome SeekPrefetch::evaluate(long v, int worker) const {
+  Outcome o;
+  try {
+    o.point = run_(v, worker);
+    o.meets = meets_(o.point);
+  } catch (...) {
+    o.error = std::current_exception();
+  }
+  return o;
+}
+
 void SeekPrefetch::start(long v) {
   const int worker = free_workers_.back();
   free_workers_.pop_back();
   running_.insert(v);
-  threads_.emplace_back([this, v, worker] {
-    Outcome o;
-    try {
-      o.point = run_(v, worker);
-      o.meets = meets_(o.point);
-    } catch (...) {
-      o.error = std::current_exception();
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    threads_.push_back(make_thread([this, v, worker] {
+      Outcome o = evaluate(v, worker);
+      std::lock_guard<std::mutex> lock(mutex_);
+      running_.erase(v);
+      done_.emplace(v, std::move(o));
+      free_workers_.push_back(worker);
+      cv_.notify_all();
+    }));
+  } catch (const std::system_error&) {  // no thread to be had: get() computes what it asks
     running_.erase(v);
-    done_.emplace(v, std::move(o));
     free_workers_.push_back(worker);
-    cv_.notify_all();
-  });
+    no_threads_ = true;
+  }
 }
 
 void SeekPrefetch::start_wanted() {
-  if (free_workers_.empty()) return;
+  if (free_workers_.empty() || no_threads_) return;
   for (long v : wanted(free_workers_.size() + running_.size())) {
-    if (free_workers_.empty()) return;
+    if (free_workers_.empty() || no_threads_) return;
     if (!running_.count(v) && !done_.count(v)) start(v);
   }
 }
@@ -106,6 +119,18 @@ SweepPoint SeekPrefetch::get(long v) {
     }
     start_wanted();  // v first: it is the first value the replay does not know
     if (!running_.count(v) && !free_workers_.empty()) start(v);
+    if (!running_.count(v) && !free_workers_.empty() && no_threads_) {  // here, then
+      const int worker = free_workers_.back();
+      free_workers_.pop_back();
+      running_.insert(v);
+      lock.unlock();
+      Outcome o = evaluate(v, worker);
+      lock.lock();
+      running_.erase(v);
+      done_.emplace(v, std::move(o));
+      free_workers_.push_back(worker);
+      continue;
+    }
     cv_.wait(lock);
   }
 }

@@ -5,7 +5,8 @@
 // records, is the sequential one: get(v) returns exactly the point a sequential seek computes for
 // v, and a value it never asks is computed and dropped. A failure computing a value is thrown by
 // get() of that value only. Speculation still running when the seek ends is waited for (at most
-// one point per worker) by the destructor.
+// one point per worker) by the destructor. When no thread can be created, get() computes the
+// value it is asked on the caller's thread, and nothing more is speculated.
 #pragma once
 
 #include <condition_variable>
@@ -42,7 +43,8 @@ class SeekPrefetch {
   };
   // The values bisection may ask next, nearest first, at most `count` (lock held).
   std::vector<long> wanted(std::size_t count) const;
-  void start(long v);   // on a free worker (lock held, one free)
+  Outcome evaluate(long v, int worker) const;  // run_ and meets_, an exception kept
+  void start(long v);   // on a free worker (lock held, one free); a thread, if one can be made
   void start_wanted();  // fills the free workers (lock held)
 
   long lo_, hi_;
@@ -55,6 +57,7 @@ class SeekPrefetch {
   std::map<long, Outcome> done_;
   std::set<long> taken_;  // values get() returned (their points moved out)
   std::vector<std::thread> threads_;
+  bool no_threads_ = false;  // a thread could not be created: no more speculation
 };
 
 }  // namespace goodput

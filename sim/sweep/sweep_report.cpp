@@ -11,6 +11,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/report/command_record.hpp"
+#include "sim/report/csv_cell.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/runs_csv.hpp"
@@ -57,13 +58,6 @@ std::string seek_markdown(const Json& k) {
   return s.str();
 }
 
-std::string csv_field(const std::string& v) {
-  if (v.find_first_of(",\"\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string sweep_markdown(const Sweep& sw) {
   std::ostringstream s;
   const Scenario& sc = sw.points.front().plan.scenario;
@@ -105,6 +99,19 @@ std::string sweep_markdown(const Sweep& sw) {
     }
     s << "\n";
   }
+  // What the hardware paid for keeps: a sweep over spare domains shows their cost here.
+  s << "\nGoodput per provisioned GPU (Goodput x the job's GPUs / every GPU of the cluster, spare "
+       "domains included), mean over seeds:\n\n| point |";
+  for (const auto& st : sw.points.front().report.strategies) s << " " << st.name << " |";
+  s << "\n|---|";
+  for (std::size_t i = 0; i < sw.points.front().report.strategies.size(); ++i) s << "---|";
+  s << "\n";
+  for (std::size_t p = 0; p < sw.points.size(); ++p) {
+    s << "| " << fmt("%03.0f", static_cast<double>(p)) << " |";
+    for (const auto& st : sw.points[p].report.strategies)
+      s << " " << fmt("%.2f", 100 * st.goodput_per_provisioned_gpu.mean) << "% |";
+    s << "\n";
+  }
   if (!sw.seek.is_null()) s << seek_markdown(sw.seek);
   s << "\nCharts: [report.html](report.html) (Goodput vs each axis with 95% CI bands; opens "
        "offline).\n";
@@ -124,8 +131,13 @@ bool as_number(const std::string& v, double& x) {
   return !v.empty() && end && *end == '\0' && std::isfinite(x);
 }
 
-// "a:b:step" (inclusive, any numbers) or "a..b/step" (integers); empty when `v` is neither.
-std::vector<std::string> expand_range(const std::string& v, const std::string& text) {
+struct Range {
+  double from = 0, step = 0;
+  int count = 0;  // 0: not a range
+};
+
+// "a:b:step" (inclusive, any numbers) or "a..b/step" (integers); count 0 when `v` is neither.
+Range parse_range(const std::string& v, const std::string& text) {
   double a = 0, b = 0, step = 0;
   bool ints = false;
   const auto dots = v.find("..");
@@ -151,41 +163,62 @@ std::vector<std::string> expand_range(const std::string& v, const std::string& t
     throw InputError("--axis", text, "a range needs FROM <= TO and a step > 0");
   const double count = std::floor((b - a) / step * (1 + 1e-12)) + 1;
   if (count > 10000) throw InputError("--axis", text, "more than 10,000 values in one range");
+  return {a, step, static_cast<int>(count)};
+}
+
+std::vector<std::string> expand_range(const Range& r) {
   std::vector<std::string> out;
-  for (int i = 0; i < static_cast<int>(count); ++i) {
+  for (int i = 0; i < r.count; ++i) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.12g", a + i * step);  // 12 digits: no 0.30000000000000004
+    std::snprintf(buf, sizeof buf, "%.12g",
+                  r.from + i * r.step);  // 12 digits: no 0.30000000000000004
     out.push_back(buf);
   }
   return out;
 }
 
-}  // namespace
-
-SweepAxis parse_axis(const std::string& text) {
+// The text after '=' of "/json/pointer=v1,v2,...", checked like parse_axis checks it; each item
+// (a value or a range) goes to `take`.
+template <class Take>
+void for_each_axis_item(const std::string& text, Take&& take) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || text[0] != '/')
     throw InputError("--axis", text,
                      "expected /json/pointer=v1,v2,... (or a range: FROM:TO:STEP, FROM..TO/STEP)");
-  SweepAxis a;
-  a.pointer = text.substr(0, eq);
   std::string cur;
-  auto take = [&] {
+  auto item = [&] {
     if (cur.empty()) throw InputError("--axis", text, "empty value in the list");
-    const auto range = expand_range(cur, text);
-    if (range.empty())
-      a.values.push_back(cur);
-    else
-      a.values.insert(a.values.end(), range.begin(), range.end());
+    take(cur, parse_range(cur, text));
     cur.clear();
   };
   for (char c : text.substr(eq + 1)) {
     if (c == ',')
-      take();
+      item();
     else
       cur += c;
   }
-  take();
+  item();
+}
+
+}  // namespace
+
+double count_axis_values(const std::string& text) {
+  double n = 0;
+  for_each_axis_item(text, [&](const std::string&, const Range& r) { n += r.count ? r.count : 1; });
+  return n;
+}
+
+SweepAxis parse_axis(const std::string& text) {
+  SweepAxis a;
+  a.pointer = text.substr(0, text.find('='));
+  for_each_axis_item(text, [&](const std::string& v, const Range& r) {
+    if (r.count == 0) {
+      a.values.push_back(v);
+    } else {
+      const auto range = expand_range(r);
+      a.values.insert(a.values.end(), range.begin(), range.end());
+    }
+  });
   // All numbers: numeric order, each value once (so points and charts read 8, 16, 96, 120, 1200).
   std::vector<std::pair<double, std::string>> nums;
   for (const auto& v : a.values) {
@@ -220,7 +253,7 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   std::filesystem::create_directories(tmp);
   // points.csv: runs.csv's columns (runs_csv.hpp) after the point and its axis values.
   std::string csv = "point";
-  for (const auto& a : sw.axes) csv += "," + csv_field(a.pointer);
+  for (const auto& a : sw.axes) csv += "," + csv_cell(a.pointer);
   csv += "," + runs_csv_header(sw.points.front().plan.scenario) + "\n";
   Json points = Json::array();
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
@@ -241,11 +274,14 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
       for (int b = 0; b < kBucketCount; ++b)
         badput[bucket_name(static_cast<Bucket>(b))] = st.badput[b].mean;
       strategies[st.name] = {{"goodput", {{"mean", st.goodput.mean}, {"ci95", st.goodput.ci95}}},
+                             {"goodput_per_provisioned_gpu",
+                              {{"mean", st.goodput_per_provisioned_gpu.mean},
+                               {"ci95", st.goodput_per_provisioned_gpu.ci95}}},
                              {"badput", badput}};
       const auto& runs = pt.report.runs[si].runs;
       for (std::size_t r = 0; r < runs.size(); ++r) {
         csv += std::to_string(p);
-        for (const auto& v : pt.values) csv += "," + csv_field(v);
+        for (const auto& v : pt.values) csv += "," + csv_cell(v);
         csv += "," + runs_csv_row(pt.plan.scenario, st.name, r, runs[r]) + "\n";
       }
     }

@@ -34,6 +34,12 @@ struct Sweep {
 };
 
 SweepAxis parse_axis(const std::string& text);  // "/json/pointer=v1,v2,..."
+// How many values parse_axis would give `text` (duplicates counted), found without expanding
+// its ranges; throws the InputErrors parse_axis throws. The sweep's points are the product.
+double count_axis_values(const std::string& text);
+// The most points one sweep may have (README "Work budget"): a larger one is refused before
+// any axis is expanded, and is split into several sweeps.
+inline constexpr double kMaxSweepPoints = 100000;
 std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>& axes);
 void write_sweep_files(const Sweep& sweep, const std::filesystem::path& dir);  // into `dir`
 void write_sweep(const Sweep& sweep,

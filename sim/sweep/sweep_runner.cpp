@@ -18,6 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A record not trusted, for people: which file, its first bad field, and what happens now.
+std::string record_note(const std::string& path, const JsonProblem& problem) {
+  return display_path(path) + ": " + (problem.pointer.empty() ? "" : problem.pointer + ": ") +
+         problem.why + "; this point runs again";
+}
+
 void set_seeds(RunPlan& plan, int seeds) {
   plan.scenario.seeds = seeds;
   plan.scenario.resolved["seeds"] = seeds;
@@ -87,15 +93,17 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
   outcome.target = out.target();
   if (opt.resume)
     for (std::size_t p = 0; p < total; ++p) {
-      int seeds = 0;
-      std::optional<RunPlan::Pilot> pilot;
-      auto runs = read_point_record(record_path(staging, p), scenarios[p].resolved,
-                                    opt.seeds.ci_target > 0, seeds, &pilot);
-      if (!runs) continue;
+      const std::string path = record_path(staging, p);
+      RecordExpect expect;
+      expect.scenario = &scenarios[p];
+      expect.index = static_cast<long>(p);
+      expect.values = values[p];
+      expect.max_seeds = opt.seeds.ci_target > 0 ? opt.seeds.max_seeds : 0;
+      RecordRead read = read_point_record(path, expect);
+      if (read.problem && opt.note) opt.note(record_note(path, *read.problem));
+      if (!read.record) continue;
+      points[p] = point_from_record(scenarios[p], std::move(*read.record));
       points[p].values = values[p];
-      points[p].plan = make_plan(scenarios[p], 1, pilot ? &*pilot : nullptr);
-      set_seeds(points[p].plan, seeds);
-      points[p].report = build_report(points[p].plan, std::move(*runs));
       have[p] = true;
       ++outcome.resumed;
     }
@@ -133,7 +141,7 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
             opt.runner ? opt.runner(scenarios[p], w) : run_point(scenarios[p], inner, opt.seeds);
         pt.values = values[p];
         pt.report.plan = &pt.plan;
-        write_point_record(pt, static_cast<int>(p), record_path(staging, p));
+        write_point_record(pt, static_cast<long>(p), record_path(staging, p));
         points[p] = std::move(pt);
       },
       [&](int) {  // under parallel_for's lock

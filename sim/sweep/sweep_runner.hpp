@@ -1,10 +1,11 @@
 // Runs the points of a sweep: points spread over threads (each point's Monte Carlo gets the
 // threads left over), results identical whatever the thread count. Each finished point is
 // streamed to DIR.partial/records/point-NNN.json (lossless, written atomically), so an
-// interrupted sweep keeps its finished points and `resume` reuses them once their resolved
-// scenario matches. When all points are done the final files are published into DIR
-// (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is removed. With a
-// CI target, seeds are added in deterministic batches per point.
+// interrupted sweep keeps its finished points and `resume` reuses them once they check out
+// (point_record.hpp: same scenario and named files' hashes, else exit 2; every field valid,
+// else the point runs again with a note). When all points are done the final files are published
+// into DIR (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is
+// removed. With a CI target, seeds are added in deterministic batches per point.
 #pragma once
 
 #include <filesystem>
@@ -36,6 +37,9 @@ struct SweepOptions {
   std::string out_flag = "--out";  // where the directory came from, for messages
   int stop_after = -1;  // >= 0: compute at most this many points, then stop unfinished (tests)
   std::function<void(int done, int total, double seconds_left)> progress;
+  // A line for people (stderr unless --quiet): a streamed record that was not trusted and runs
+  // again, naming the file and its first bad field.
+  std::function<void(const std::string& line)> note;
 };
 
 struct SweepOutcome {

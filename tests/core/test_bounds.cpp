@@ -144,7 +144,8 @@ TEST_CASE(
   const WorkEstimate w = estimate_work(s, 2);
   CHECK(w.gpus == 32);
   CHECK(w.failures_per_run == doctest::Approx(32 * 100 / 1000.0));  // GPUs x horizon / MTBF
-  CHECK(w.events == doctest::Approx(10 * 3.2 * (1 + 3)));
+  CHECK(w.setup_events == 32);  // building the plan: one per GPU (no pipeline schedule here)
+  CHECK(w.events == doctest::Approx(10 * 3.2 * (1 + 3) + 32));
   WorkBudget b;
   CHECK_NOTHROW(check_work_budget(w, b, "x.json"));
   b.max_events = 100;

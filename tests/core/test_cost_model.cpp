@@ -63,7 +63,9 @@ TEST_CASE("the healthy step is the exact schedule of the per-stage times") {
 }
 
 TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degree (no plateau)") {
-  const auto cost = make_cost_model(shipped("ntp-paper-nvl32.json"), nullptr);
+  // The idealised fractional local batch (whole samples are tested in test_physical.cpp).
+  const auto cost =
+      make_cost_model(shipped("ntp-paper-nvl32.json", {"/cost/local_batch=fractional"}), nullptr);
   double prev = cost->replica_throughput(32, 1.0);
   CHECK(prev == 1.0);
   for (int t = 31; t >= 24; --t) {
@@ -74,8 +76,8 @@ TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degr
     prev = r;
   }
   // Whole micro-batches only: a step function again (8 micro-batches per replica).
-  const auto whole =
-      make_cost_model(shipped("ntp-paper-nvl32.json", {"/cost/partial_microbatch=false"}), nullptr);
+  const auto whole = make_cost_model(
+      shipped("ntp-paper-nvl32.json", {"/cost/local_batch=whole_microbatches"}), nullptr);
   for (int t = 31; t >= 24; --t) {
     const double r = whole->replica_throughput(t, 1.0);
     CHECK(r * 8 == doctest::Approx(std::round(r * 8)));
@@ -250,13 +252,16 @@ TEST_CASE("measured profiles load and cover their models") {
   // calibrate/profiles/h200-*-measured.json: measured on one H200 (calibrate/README.md).
   const std::string dir = std::string(GOODPUT_SOURCE_DIR) + "/calibrate/profiles/";
   const Scenario paper =
-      shipped("ntp-paper-nvl32.json", {"/cost/profile=" + dir + "h200-measured.json"});
+      shipped("ntp-paper-nvl32.json",
+              {"/cost/profile=" + dir + "h200-measured.json", "/cost/local_batch=fractional"});
   const RunPlan plan = make_plan(paper);
   CHECK(plan.cost_info.profile_source == "measured");
   CHECK(plan.cost_info.interpolated_tp.empty());  // every degree TP32..TP24 was measured
   const auto measured = make_cost_model(paper, nullptr);
   const auto datasheet = make_cost_model(
-      shipped("ntp-paper-nvl32.json", {"/cost/profile=" + dir + "h200-analytical.json"}), nullptr);
+      shipped("ntp-paper-nvl32.json",
+              {"/cost/profile=" + dir + "h200-analytical.json", "/cost/local_batch=fractional"}),
+      nullptr);
   MESSAGE("ntp-paper-nvl32 on H200: step " << measured->healthy_step_s() << " s measured, "
                                            << datasheet->healthy_step_s() << " s analytical");
   CHECK(measured->healthy_step_s() == doctest::Approx(datasheet->healthy_step_s()).epsilon(0.2));

@@ -1,6 +1,6 @@
 // The failure-realism switches (issue 10, item 7), each checked against its definition: idle
-// hardware thinned to idle_rate_scale, lemons cured by a repair, repairs redone. At their
-// defaults the fault list is the plain model's, fault for fault.
+// hardware thinned to idle_rate_scale, lemons cured by a repair, repairs redone, repairs scaled. At
+// their defaults the fault list is the plain model's, fault for fault.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -153,6 +153,23 @@ TEST_CASE("repair_failure_probability: repairs are redone a geometric number of 
   // Mean repairs per fault = 1 / (1 - q) = 4/3; the count is 1 + Geometric: variance q / (1-q)^2.
   const double mean = repairs / faults, sd = std::sqrt(0.25 / (0.75 * 0.75) / faults);
   CHECK(std::abs(mean - 4.0 / 3.0) < 4 * sd);
+}
+
+TEST_CASE("repair_scale: every repair time is scaled, starts and components unchanged") {
+  const Topology topo(ClusterShape{"hgx-8", "H100", 8, 1, 4, 16, 64});
+  const FailureSpec plain = gpu_and_node_classes(2);
+  FailureSpec scaled = plain;
+  scaled.repair_scale = 3.5;
+  for (int run = 0; run < 5; ++run) {
+    const FaultList a = generate_faults(plain, topo, from_hours(3000), 600, 4, run);
+    const FaultList b = generate_faults(scaled, topo, from_hours(3000), 600, 4, run);
+    REQUIRE(a.faults.size() == b.faults.size());
+    for (std::size_t i = 0; i < a.faults.size(); ++i) {
+      CHECK(a.faults[i].start == b.faults[i].start);
+      CHECK(a.faults[i].component == b.faults[i].component);
+      CHECK(b.faults[i].end - b.faults[i].start == from_hours(7));  // 3.5 x 2 h
+    }
+  }
 }
 
 TEST_CASE(

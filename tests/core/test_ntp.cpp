@@ -25,13 +25,15 @@ using namespace goodput::test;
 
 namespace {
 
+// The closed forms below are the NTP paper's idealised fractional local batch (a degraded
+// replica trains exactly t/tp of its samples); whole samples: test_physical.cpp.
 Json nvl32(int pp, int dp) {
   Json j = Json::parse(R"({
     "mode": "snapshot", "seeds": 1,
     "cluster": {"preset": "nvl32"},
     "job": {"tp": 32, "pp": 1, "dp": 4},
     "failures": {"preset": "none"},
-    "cost": {"model": "proportional"},
+    "cost": {"model": "proportional", "local_batch": "fractional"},
     "strategies": {"dp_drop": {}, "ntp": {"min_tp": 24}, "ntp_boost": {"min_tp": 24}, "checkpoint_restart": {}}
   })");
   j["job"]["pp"] = pp;

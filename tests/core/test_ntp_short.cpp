@@ -78,19 +78,43 @@ NtpConfig reference_figures(std::int64_t full_used, const std::vector<NtpPartial
   double total = 0;
   int min_degree = tp;
   std::vector<double> powers;
+  std::vector<double> caps, base;
+  const double useful = cost.power_curve().useful_power();
   auto add_degraded_replica = [&](std::span<const int> degrees) {
     powers.assign(degrees.size(), 1.0);
+    caps.assign(degrees.size(), 1.0);
     for (std::size_t i = 0; i < degrees.size(); ++i) {
       const int deg = degrees[i];
       if (deg >= tp) continue;
-      powers[i] = o.boost ? cost.boost_power(deg, o.max_power) : 1.0;
-      if (powers[i] > 1) {
-        c.extra_power_gpus += (powers[i] - 1) * deg;
-        ++c.boosted_domains;
-      }
+      caps[i] = o.boost ? std::min(o.boost_cap(deg, tp), useful) : 1.0;
+      powers[i] = o.boost ? cost.boost_power(deg, caps[i]) : 1.0;
       min_degree = std::min(min_degree, deg);
     }
-    total += cost.replica_throughput(degrees, powers);
+    double r = cost.replica_throughput(degrees, powers);
+    if (o.boost && r < 1) {  // raise the stages together toward their caps
+      base = powers;
+      auto at = [&](double share) {
+        for (std::size_t i = 0; i < degrees.size(); ++i)
+          if (degrees[i] < tp) powers[i] = base[i] + share * (caps[i] - base[i]);
+        return cost.replica_throughput(degrees, powers);
+      };
+      if (base != caps && at(1.0) >= 1.0) {
+        double lo = 0, hi = 1;
+        for (int k = 0; k < 50 && hi - lo > 1e-9; ++k) {
+          const double mid = (lo + hi) / 2;
+          (at(mid) >= 1.0 ? hi : lo) = mid;
+        }
+        r = at(hi);
+      } else {
+        r = at(1.0);
+      }
+    }
+    for (std::size_t i = 0; i < degrees.size(); ++i)
+      if (degrees[i] < tp && powers[i] > 1) {
+        c.extra_power_gpus += (powers[i] - 1) * degrees[i];
+        ++c.boosted_domains;
+      }
+    total += r;
     ++c.degraded_replicas;
   };
   const auto groups = full_used + static_cast<std::int64_t>(partials.size());

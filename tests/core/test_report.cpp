@@ -98,6 +98,29 @@ TEST_CASE(
   CHECK(report_markdown(one).find("± 0.00") == std::string::npos);
 }
 
+TEST_CASE("the verdict says when another strategy wins most of the plausible worlds") {
+  Json j = goodput::test::small_scenario();
+  j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
+  j["seeds"] = 4;
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  Report rep = two_strategies(plan, {0.90, 0.91, 0.92, 0.93}, {0.91, 0.92, 0.93, 0.94});
+  REQUIRE(rep.decided);  // dp_drop wins this run
+  const std::string plain = verdict_paragraph(rep, false);
+  CHECK(plain.find("however") == std::string::npos);  // no robustness line: nothing to add
+  rep.depends_on_json = {
+      {"robustness",
+       {{"points", 16}, {"wins", {{"checkpoint_restart", 12}, {"dp_drop", 3}}}, {"tied", 1}}}};
+  CHECK(verdict_paragraph(rep, false) ==
+        plain +
+            " Over the plausible ranges of the uncertain inputs, however, checkpoint_restart "
+            "wins most often: in 12 of 16 sampled worlds, dp_drop in 3.");
+  // The run's winner also wins most of the worlds, or as many as any other: nothing to add.
+  rep.depends_on_json["robustness"]["wins"] = {{"checkpoint_restart", 3}, {"dp_drop", 12}};
+  CHECK(verdict_paragraph(rep, false) == plain);
+  rep.depends_on_json["robustness"]["wins"] = {{"checkpoint_restart", 7}, {"dp_drop", 7}};
+  CHECK(verdict_paragraph(rep, false) == plain);
+}
+
 TEST_CASE("time and cost to train: train_hours / Goodput per run, for the whole cluster") {
   Json j = goodput::test::small_scenario();  // 4 HGX-8 nodes: 32 GPUs
   j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
@@ -397,4 +420,32 @@ TEST_CASE("each strategy metric summarizes the run value of its own name") {
       CHECK(metric.doc == f->doc);
     }
   }
+}
+
+TEST_CASE("Goodput per provisioned GPU: Goodput x job GPUs / every GPU of the cluster") {
+  // No failures: Goodput is 1 (no checkpoint cost with saves off), and per provisioned GPU it is
+  // the job's share of the cluster: 3 x 8 of 5 HGX-8 nodes' 40 GPUs (a fourth and fifth node
+  // idle, the fifth one a spare domain).
+  Json j = goodput::test::small_scenario(3, 5);
+  j["checkpoint"] = {{"interval", "none"}};
+  j["seeds"] = 2;
+  const RunPlan plan = make_plan(goodput::test::scenario_from(j));
+  REQUIRE(plan.topology->gpus() == 40);
+  const Report rep = build_report(plan, run_monte_carlo(plan, 1));
+  for (const auto& s : rep.strategies) {
+    CHECK(s.goodput.mean == doctest::Approx(1.0));
+    CHECK(s.goodput_per_provisioned_gpu.mean == doctest::Approx(24.0 / 40));
+  }
+  // With failures, per run: exactly Goodput x 24 / 40, and below Goodput.
+  j["failures"] = {{"preset", "llama3"}, {"rate_scale", 2000}};
+  const RunPlan failing = make_plan(goodput::test::scenario_from(j));
+  bool lost = false;
+  for (const auto& sr : run_monte_carlo(failing, 1))
+    for (const auto& m : sr.runs) {
+      CHECK(m.goodput_per_provisioned_gpu == doctest::Approx(m.goodput * 24 / 40).epsilon(1e-12));
+      lost = lost || m.goodput < 1;
+    }
+  CHECK(lost);
+  const Json out = report_json(build_report(failing, run_monte_carlo(failing, 1)));
+  CHECK(out["strategies"]["dp_drop"].contains("goodput_per_provisioned_gpu"));
 }

@@ -92,14 +92,17 @@ TEST_CASE(
   CHECK(bucket(m, Bucket::WaitingForCapacity) == 0);
   auto paid = [&](const RunMetrics& r, Mechanism k) { return r.paid_count[static_cast<int>(k)]; };
   CHECK(paid(m, Mechanism::Detection) == 1);
-  CHECK(paid(m, Mechanism::CommunicatorRebuild) == 2);
+  // The rejoin is priced as its own mechanism (/recovery/rejoin_s, default: the rebuild's 60 s).
+  CHECK(paid(m, Mechanism::CommunicatorRebuild) == 1);
+  CHECK(paid(m, Mechanism::Rejoin) == 1);
   CHECK(paid(m, Mechanism::SpareSwapIn) == 1);
   CHECK(paid(m, Mechanism::StateCopy) == 1);
   CHECK(paid(m, Mechanism::JobRestart) == 0);
   // The state copy ran in the background: no stall; the rebuilds stalled 2 x 60 s.
   CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::StateCopy)] == 0);
   CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::CommunicatorRebuild)] * 3600 ==
-        doctest::Approx(120));
+        doctest::Approx(60));
+  CHECK(m.paid_stall_hours[static_cast<int>(Mechanism::Rejoin)] * 3600 == doctest::Approx(60));
 
   // With a spare node the replica is re-formed there once the fault is detected (100 s) and
   // rejoins after swap-in + state copy.
@@ -442,12 +445,14 @@ TEST_CASE("ntp at its own best: degrade in place unless spare hardware repays it
     return m.paid_count[static_cast<int>(Mechanism::SpareSwapIn)];
   };
   // ntp_boost keeps the full batch at TP31 with more power: the spare would gain nothing, so it
-  // stays in place (detection + rebuild only) and boosts until the repair.
+  // stays in place and boosts until the repair. Its group goes 32 -> 31: detection, the reshard
+  // (0 s: no model shape), the TP reconfiguration (/recovery/ntp_reconfig_s, 10 s by default,
+  // paid per changed group since issue 27) and the rebuild.
   const RunMetrics boost = run_one_fault(j, "ntp_boost", 10.0, 20.0);
   CHECK(swap_ins(boost) == 0);
   CHECK(boost.boost_energy_gpu_hours > 0);
   CHECK(bucket(boost, Bucket::InfrastructureRecovery) * H ==
-        doctest::Approx(100 + 60).epsilon(1e-9));
+        doctest::Approx(100 + 10 + 60).epsilon(1e-9));
   // ntp would lose 1/32 of a replica for 10 h; with no further fault expected the spare domain
   // repays its 180 s swap-in: it moves the group there and runs whole.
   const RunMetrics ntp = run_one_fault(j, "ntp", 10.0, 20.0);

@@ -2,8 +2,8 @@
 # sweep_identical.sh GOODPUT GOODPUT_MPI MPIEXEC WORKDIR
 # A small sweep run by `goodput sweep` (one process) and by `mpirun -n 3 goodput-mpi sweep`
 # must give the same files, byte for byte; so must an MPI sweep stopped after two points and
-# finished with --resume, one with --seeds auto, and a goal seek (--seek). Exit 0 on success, 1
-# with the first difference otherwise.
+# finished with --resume, one with --seeds auto, and a goal seek (--seek), also stopped after two
+# values and resumed from their records. Exit 0 on success, 1 with the first difference otherwise.
 set -euo pipefail
 gp=$1 gpm=$2 mpiexec=$3 work=$4
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,13 +31,20 @@ auto=("$src/scenarios/default.json" --set /horizon_hours=240 --seeds auto --ci-t
 "${mpi[@]}" "$gpm" sweep "${auto[@]}" --out "$work/auto-mpi"
 diff -r "$work/auto-single" "$work/auto-mpi"
 # Goal seek: the ranks compute the values bisection may ask next; it asks and records the same.
-seek=("$src/scenarios/default.json" --set /horizon_hours=240 --set /failures/rate_scale=3
-      --seeds 1 --seek /cluster/spare_domains --min 0 --max 32 --target 'goodput>=0.02'
-      --strategy checkpoint_restart --quiet)
+seek_loud=("$src/scenarios/default.json" --set /horizon_hours=240 --set /failures/rate_scale=3
+           --seeds 1 --seek /cluster/spare_domains --min 0 --max 32 --target 'goodput>=0.02'
+           --strategy checkpoint_restart)
+seek=("${seek_loud[@]}" --quiet)
 "$gp" sweep "${seek[@]}" --threads 2 --out "$work/seek-single"
 "${mpi[@]}" "$gpm" sweep "${seek[@]}" --out "$work/seek-mpi"
 diff -r "$work/seek-single" "$work/seek-mpi"
 steps=$(grep -o '"meets"' "$work/seek-single/sweep.json" | wc -l)
 if [ "$steps" -lt 5 ]; then echo "the seek evaluated only $steps values" >&2; exit 1; fi
+# The goal seek stopped after 2 values, then resumed from their records: same bytes.
+"${mpi[@]}" "$gpm" sweep "${seek[@]}" --out "$work/seek-resumed" --stop-after 2
+out=$("${mpi[@]}" "$gpm" sweep "${seek_loud[@]}" --out "$work/seek-resumed" --resume 2>/dev/null)
+grep -q "resumed: 2 values from records, $((steps - 2)) evaluated now" <<<"$out" ||
+  { echo "the resumed seek redid finished values: $out" >&2; exit 1; }
+diff -r "$work/seek-single" "$work/seek-resumed"
 echo "identical: single process, mpirun -n 3, mpirun -n 3 interrupted + --resume, --seeds auto,"
-echo "and a goal seek of $steps steps"
+echo "and a goal seek of $steps steps (also interrupted + --resume)"

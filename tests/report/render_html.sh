@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders report.html pages in headless Chromium and checks the charts drew: each chart
+# Renders report.html pages (and a sensitivity.html) in headless Chromium and checks the charts drew: each chart
 # container holds an <svg>, the page logged no console error, and each chart drew one mark per
 # datum (points, bars, cells, timeline bars, seek points; counted in the rendered SVG). Usage: SCRIPT GOODPUT_BINARY
 # SCENARIO_DIR TEST_DATA_DIR OUT_DIR. Exits 77 (CTest: skipped) where Chromium or the vendored
@@ -20,9 +20,12 @@ fi
 # Goal seek with no answer in range: its page shows the target, the reason and a chart.
 "$bin" sweep "$data/small-stat.json" --seek /cluster/spare_domains --min 0 --max 2 --seeds 4 \
   --target 'goodput>=0.99' --strategy dp_drop --out "$out/seek" --quiet
+# sensitivity.html: a tornado chart per rival.
+"$bin" sensitivity "$data/small-stat.json" --seeds 3 --robustness-points 4 --out "$out/sens" --quiet
 status=0
-for page in run sweep seek; do
+for page in run sweep seek sens; do
   html="$out/$page/report.html"
+  [ "$page" = sens ] && html="$out/sens/sensitivity.html"
   charts=$(grep -o '<div class="chart" id="[a-z0-9]*"></div>' "$html" | wc -l)
   timeout 120 "$browser" --headless --disable-gpu --no-sandbox --no-first-run --user-data-dir="$out/profile-$page" \
     --enable-logging=stderr --v=0 --virtual-time-budget=15000 --dump-dom "file://$html" \

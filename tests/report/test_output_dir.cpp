@@ -10,6 +10,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/report/output_dir.hpp"
+#include "sim/report/report_marker.hpp"
 #include "support.hpp"
 
 using namespace goodput;
@@ -64,18 +65,78 @@ TEST_CASE("a new folder gets the report and the marker, and nothing else is left
   CHECK(entries(t.parent_path()) == 1);  // no staging folder, no lock file left
 }
 
-TEST_CASE("an earlier goodput report is replaced whole, and an empty folder is used") {
+TEST_CASE("an earlier goodput report is replaced, and an empty folder is used") {
   const fs::path t = fresh("replace");
-  publish_one(t, "old");
-  put(t / "stale.json", "from the earlier report");
+  {
+    OutputDir out(t.string(), "--out");
+    put(out.staging() / "report.md", "old");
+    put(out.staging() / "only-old.json", "goodput wrote it, the next report has none");
+    out.publish();
+  }
   publish_one(t, "new");
   CHECK(test::slurp(t / "report.md") == "new");
-  CHECK(!fs::exists(t / "stale.json"));
+  CHECK(!fs::exists(t / "only-old.json"));  // goodput's own file, listed in the old marker
   CHECK(entries(t.parent_path()) == 1);
   const fs::path e = fresh("empty");
   fs::create_directories(e);
   publish_one(e, "into empty");
   CHECK(test::slurp(e / "report.md") == "into empty");
+}
+
+TEST_CASE("the marker lists every file goodput wrote with its size and SHA-256") {
+  const fs::path t = fresh("listed");
+  {
+    OutputDir out(t.string(), "--out");
+    put(out.staging() / "report.md", "abc");
+    put(out.staging() / "point-000" / "runs.csv", "");
+    out.publish();
+  }
+  const std::string marker = test::slurp(t / OutputDir::marker_name());
+  CHECK(marker.find("\"path\":\"report.md\",\"sha256\":"
+                    "\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\","
+                    "\"size\":3") != std::string::npos);
+  CHECK(marker.find("point-000/runs.csv") != std::string::npos);
+  CHECK(marker.find("pid") == std::string::npos);  // the same report gives the same bytes
+}
+
+TEST_CASE("a rerun refuses a report folder holding a user's files, and leaves all of it") {
+  const fs::path t = fresh("userfiles");
+  publish_one(t, "mine");
+  put(t / "notes.md", "my notes");
+  put(t / "plots" / "fig1.svg", "<svg/>");
+  const std::string why = refusal(t.string());
+  CHECK(why.find("notes.md") != std::string::npos);
+  CHECK(why.find("plots/") != std::string::npos);
+  CHECK(why.find("never deletes") != std::string::npos);
+  CHECK(test::slurp(t / "notes.md") == "my notes");
+  CHECK(test::slurp(t / "plots" / "fig1.svg") == "<svg/>");
+  CHECK(test::slurp(t / "report.md") == "mine");
+  fs::remove(t / "notes.md");
+  fs::remove_all(t / "plots");
+  // A listed file the user edited is theirs now: refused too, naming it.
+  put(t / "report.md", "mine, with my edits");
+  CHECK(refusal(t.string()).find("report.md (changed since goodput wrote it)") !=
+        std::string::npos);
+  CHECK(test::slurp(t / "report.md") == "mine, with my edits");
+}
+
+TEST_CASE("folders and files beside the target are never taken for goodput's by their names") {
+  const fs::path t = fresh("rep");
+  publish_one(t, "current");
+  // A user's backup and copies named like old leftovers, each a real goodput report.
+  for (const char* suffix : {".old-january", ".staging-1", ".partial", ".old-1"})
+    fs::copy(t, t.string() + suffix, fs::copy_options::recursive);
+  put(t.parent_path() / ".rep.lock", "a user's file");
+  publish_one(t, "next");
+  publish_one(t, "again");
+  for (const char* suffix : {".old-january", ".staging-1", ".partial", ".old-1"})
+    CHECK(test::slurp(t.string() + suffix + "/report.md") == "current");
+  CHECK(test::slurp(t.parent_path() / ".rep.lock") == "a user's file");
+  CHECK(entries(t.parent_path()) == 6);
+  // A file of the lock's name that goodput did not write is refused and kept.
+  put(t.parent_path() / ".rep.goodput-lock", "not goodput's lock, a user's file");
+  CHECK(refusal(t.string()).find("goodput did not write it") != std::string::npos);
+  CHECK(test::slurp(t.parent_path() / ".rep.goodput-lock") == "not goodput's lock, a user's file");
 }
 
 TEST_CASE("refused: a file, a foreign folder, a link, a device, and they are left untouched") {
@@ -95,11 +156,17 @@ TEST_CASE("refused: a file, a foreign folder, a link, a device, and they are lef
   fs::create_directory_symlink(thesis, link);
   CHECK(refusal(link.string()).find("symbolic link") != std::string::npos);
   CHECK(refusal("/dev/null").find("not a folder") != std::string::npos);
-  // A sweep's record folder that is not goodput's is refused too.
+  // A folder named like an old sweep's record folder is a user's: it stays.
   const fs::path sweep = fresh("sweep");
   put(fs::path(sweep.string() + ".partial") / "mine.txt", "x");
-  OutputDir out(sweep.string(), "--out");
-  CHECK_THROWS_AS(out.records(false), InputError);
+  {
+    OutputDir out(sweep.string(), "--out");
+    const fs::path records = out.records(false);
+    put(records / "point-000.json", "{}");
+    CHECK(records.parent_path().filename().string().rfind(".sweep.goodput-records-", 0) == 0);
+    out.drop_records();
+    CHECK(!fs::exists(records));
+  }
   CHECK(fs::exists(sweep.string() + ".partial/mine.txt"));
 }
 
@@ -166,16 +233,60 @@ TEST_CASE(
   }  // e.g. an exception while writing: nothing published, nothing left
   CHECK(test::slurp(t / "report.md") == "previous");
   CHECK(entries(t.parent_path()) == 1);
-  // As if killed between renaming the old report aside and renaming the new one in.
-  fs::rename(t, t.string() + ".old-999999");
-  put(fs::path(t.string() + ".staging-999999") / OutputDir::marker_name(),
-      "goodput report folder\n");
+  // As if killed between renaming the old report aside and renaming the new one in: the
+  // leftovers are known by their role files, which name this target and their own path.
+  const fs::path parent = t.parent_path();
+  const fs::path aside = parent / ".crash.goodput-displaced-999999-abcdef";
+  const fs::path staged = parent / ".crash.goodput-staging-999999-ghijkl";
+  fs::rename(t, aside);
+  write_role(aside, {"displaced", t, aside, 999999, {}});
+  fs::create_directories(staged);
+  write_role(staged, {"staging", t, staged, 999999, {}});
+  put(staged / "report.md", "half");
+  // A copy of a leftover elsewhere is not a leftover: its role file names another path.
+  fs::copy(aside, parent / "my-copy", fs::copy_options::recursive);
   {
     OutputDir out(t.string(), "--out");  // claiming puts the previous report back
     CHECK(test::slurp(t / "report.md") == "previous");
-    CHECK(!fs::exists(t.string() + ".staging-999999"));
-    CHECK(!fs::exists(t.string() + ".old-999999"));
+    CHECK(!fs::exists(staged));
+    CHECK(!fs::exists(aside));
+    CHECK(!fs::exists(t / kRoleFile));
   }
+  CHECK(test::slurp(parent / "my-copy" / "report.md") == "previous");
+  // Killed after the swap: the earlier report, marked displaced, waits beside the new one.
+  fs::remove_all(parent / "my-copy");
+  publish_one(t, "newest");
+  fs::copy(t, aside, fs::copy_options::recursive);
+  write_role(aside, {"displaced", t, aside, 999999, {}});
+  write_role(t, {"staging", t, aside, 999999, {}});
+  publish_one(t, "after the crash");
+  CHECK(test::slurp(t / "report.md") == "after the crash");
+  CHECK(entries(parent) == 1);
+}
+
+TEST_CASE("a mount point is filled file by file, and keeps refusing a user's files") {
+  const fs::path t = fresh("volume");
+  fs::create_directories(t);
+  ::setenv("GOODPUT_TEST_MOUNT_POINT", t.c_str(), 1);
+  {
+    OutputDir out(t.string(), "--out");
+    CHECK(out.in_place());
+    put(out.staging() / "report.md", "one");
+    put(out.staging() / "point-000" / "a.csv", "x");
+    CHECK(out.staging().parent_path() == t);  // staged on the volume itself
+    out.publish();
+  }
+  {
+    OutputDir out(t.string(), "--out");
+    put(out.staging() / "report.md", "two");
+    out.publish();
+  }
+  ::unsetenv("GOODPUT_TEST_MOUNT_POINT");
+  CHECK(test::slurp(t / "report.md") == "two");
+  CHECK(!fs::exists(t / "point-000"));
+  CHECK(entries(t) == 2);  // report.md and the marker
+  put(t / "notes.md", "mine");
+  CHECK(refusal(t.string()).find("notes.md") != std::string::npos);
 }
 
 TEST_CASE("an unwritable parent is an input error naming the flag, not an internal error") {

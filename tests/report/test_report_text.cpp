@@ -99,7 +99,8 @@ TEST_CASE("a snapshot report leaves out what needs a time axis") {
       make_plan(test::small_at({"/mode=snapshot", "/failures/failed_fraction=0.05"}));
   const Report rep = build_report(plan, run_monte_carlo(plan, 2));
   const std::string md = report_markdown(rep);
-  CHECK(md.find("| strategy | Goodput | vs winner (pp) |\n") != std::string::npos);
+  CHECK(md.find("| strategy | Goodput | vs winner (pp) | per provisioned GPU |\n") !=
+        std::string::npos);
   CHECK(md.find("ETTR") == std::string::npos);
   CHECK(md.find("interruptions") == std::string::npos);
   CHECK(md.find("## Time in state") == std::string::npos);

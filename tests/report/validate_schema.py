@@ -3,7 +3,7 @@
 
 Every report.json and sweep.json validates against the shipped JSON Schemas
 (sim/report/schema/): fresh outputs of goodput run (time mode with break-even and time to train,
-snapshot mode), goodput sweep (axes and a goal seek without an answer), and the committed
+trace replay, snapshot mode), goodput sweep (axes and a goal seek without an answer), and the committed
 references in results/. The schemas are strict (required keys, no unknown keys), checked here by
 renaming a field in a valid report and expecting the validation to fail. Exits 77 (CTest: skipped)
 without python3-jsonschema."""
@@ -32,6 +32,7 @@ runs = {
               "--set", "/report/energy_price_per_kwh=0.1"],
     "capex": ["run", small, "--seeds", "2", "--no-break-even", "--set", "/report/train_hours=100",
               "--set", "/report/gpu_capex=30000", "--set", "/report/spare_gpu_hour_price=0.5"],
+    "trace": ["run", os.path.join(src, "scenarios/trace-example.json"), "--no-break-even"],
     "snapshot": ["run", snapshot, "--set", "/mode=snapshot", "--set",
                  "/failures/failed_fraction=0.002", "--seeds", "2"],
     "sweep": ["sweep", small, "--axis", "/cluster/spare_domains=0,2", "--seeds", "2"],

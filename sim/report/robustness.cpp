@@ -1,0 +1,162 @@
+#include "sim/report/robustness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
+#include "sim/core/stats.hpp"
+#include "sim/engine/random.hpp"
+
+namespace goodput {
+
+namespace {
+
+std::vector<double> ranks(const std::vector<double>& v) {
+  std::vector<std::size_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> r(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    const double avg = 0.5 * static_cast<double>(i + j);
+    for (std::size_t k = i; k <= j; ++k) r[order[k]] = avg;
+    i = j + 1;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> latin_hypercube(int points, int dims, std::uint64_t seed) {
+  std::vector<std::vector<double>> u(static_cast<std::size_t>(points),
+                                     std::vector<double>(static_cast<std::size_t>(dims)));
+  for (int d = 0; d < dims; ++d) {
+    std::uint64_t state = seed * 0x2545F4914F6CDD1Dull + static_cast<std::uint64_t>(d) + 1;
+    std::vector<int> cell(static_cast<std::size_t>(points));
+    std::iota(cell.begin(), cell.end(), 0);
+    for (int i = points - 1; i > 0; --i) {
+      const auto j = static_cast<int>(splitmix64(state) % static_cast<std::uint64_t>(i + 1));
+      std::swap(cell[static_cast<std::size_t>(i)], cell[static_cast<std::size_t>(j)]);
+    }
+    for (int i = 0; i < points; ++i)
+      u[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)] =
+          (cell[static_cast<std::size_t>(i)] + 0.5) / points;
+  }
+  return u;
+}
+
+double plausible_value(const SensitivityParam& p, double u) {
+  double v = p.lo > 0 ? p.lo * std::pow(p.hi / p.lo, u) : p.lo + u * (p.hi - p.lo);
+  if (p.integer) v = std::round(v);
+  return std::clamp(v, p.lo, p.hi);
+}
+
+std::size_t switch_index(const SwitchInput& sw, double u) {
+  const std::size_t k = sw.values.size() + 1;  // the base first
+  return std::min(k - 1, static_cast<std::size_t>(u * static_cast<double>(k)));
+}
+
+std::vector<std::string> world_assignments(const std::vector<SensitivityParam>& params,
+                                           const std::vector<SwitchInput>& switches,
+                                           const std::vector<double>& u) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < params.size(); ++i)
+    out.push_back(assignment(params[i], plausible_value(params[i], u[i])));
+  for (std::size_t j = 0; j < switches.size(); ++j) {
+    const SwitchInput& sw = switches[j];
+    const std::size_t k = switch_index(sw, u[params.size() + j]);
+    out.push_back(sw.pointer + "=" + (k == 0 ? sw.base : sw.values[k - 1]).dump());
+  }
+  return out;
+}
+
+double spearman(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size() || x.size() < 2) return 0;
+  const std::vector<double> rx = ranks(x), ry = ranks(y);
+  const double n = static_cast<double>(x.size());
+  const double mx = std::accumulate(rx.begin(), rx.end(), 0.0) / n;
+  const double my = std::accumulate(ry.begin(), ry.end(), 0.0) / n;
+  double sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < rx.size(); ++i) {
+    sxy += (rx[i] - mx) * (ry[i] - my);
+    sxx += (rx[i] - mx) * (rx[i] - mx);
+    syy += (ry[i] - my) * (ry[i] - my);
+  }
+  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0;
+}
+
+Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
+                          const std::vector<SwitchInput>& switches, int points, int seeds,
+                          std::size_t winner, const Evaluate& evaluate,
+                          const std::function<void(int)>& evaluated) {
+  Robustness rb;
+  rb.seeds = seeds > 0 ? std::min(seeds, s.seeds) : s.seeds;
+  for (const auto& p : params) rb.inputs.push_back(p.pointer);
+  for (const auto& sw : switches) rb.inputs.push_back(sw.pointer);
+  const int dims = static_cast<int>(rb.inputs.size());
+  if (points <= 0 || dims == 0) return rb;
+  const auto u = latin_hypercube(points, dims, s.seed);
+  std::vector<std::vector<double>> axis(static_cast<std::size_t>(dims));
+  std::vector<double> gap;
+  for (int i = 0; i < points; ++i) {
+    const auto& ui = u[static_cast<std::size_t>(i)];
+    auto sets = world_assignments(params, switches, ui);
+    sets.push_back("/seeds=" + std::to_string(rb.seeds));
+    std::vector<StrategyRuns> runs;
+    bool refused = false;  // a combination the scenario refuses (e.g. a schedule that does not fit)
+    try {
+      runs = evaluate(scenario_with(s, sets));
+    } catch (const InputError&) {
+      refused = true;
+    } catch (const std::invalid_argument&) {  // a model the cost model cannot build
+      refused = true;
+    }
+    if (refused) {
+      ++rb.refused;
+      if (evaluated) evaluated(i + 1);
+      continue;
+    }
+    if (rb.wins.empty()) rb.wins.assign(runs.size(), 0);
+    // A win only beyond the 95% CI of the paired lead over the second (sensitivity.hpp).
+    SensitivityPoint pt;
+    pt.per_seed.resize(runs.size());
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      for (const auto& m : runs[k].runs) pt.per_seed[k].push_back(m.goodput);
+      pt.goodput.push_back(summarize(pt.per_seed[k]));
+    }
+    const std::size_t lead = leader(pt);
+    if (tied_at(pt, lead))
+      ++rb.tied;
+    else
+      ++rb.wins[lead];
+    std::vector<double> mean;
+    for (const Summary& g : pt.goodput) mean.push_back(g.mean);
+    double best_other = -1e300;
+    for (std::size_t k = 0; k < mean.size(); ++k)
+      if (k != winner) best_other = std::max(best_other, mean[k]);
+    gap.push_back(mean.size() < 2 ? 0 : mean[winner] - best_other);
+    for (std::size_t j = 0; j < params.size(); ++j)
+      axis[j].push_back(plausible_value(params[j], ui[j]));
+    for (std::size_t j = 0; j < switches.size(); ++j)
+      axis[params.size() + j].push_back(
+          static_cast<double>(switch_index(switches[j], ui[params.size() + j])));
+    ++rb.points;
+    if (evaluated) evaluated(i + 1);
+  }
+  double best = 0;
+  for (int d = 0; d < dims; ++d) {
+    const double rho = spearman(axis[static_cast<std::size_t>(d)], gap);
+    rb.rank_correlation.push_back(rho);
+    if (std::abs(rho) > best) {
+      best = std::abs(rho);
+      rb.deciding_input = rb.inputs[static_cast<std::size_t>(d)];
+    }
+  }
+  return rb;
+}
+
+}  // namespace goodput

@@ -1,0 +1,42 @@
+// The robustness line: the plausible box (plausible.hpp) sampled jointly. Sampler: a centred
+// Latin hypercube of N points in [0,1)^d, d = numeric inputs + switches, each axis's cell order a
+// Fisher-Yates permutation drawn from SplitMix64 seeded by (scenario seed, axis): the same seed
+// gives the same points. A coordinate u maps to a number log-uniformly over [lo, hi] when lo > 0
+// (a price as likely halved as doubled), uniformly when lo <= 0 (rounded for integer keys), and to
+// a switch's value floor(u * k) of its k values (the scenario's first). Every point runs the same
+// failure seeds (common random numbers; the first `seeds` of the scenario's). At each point the
+// leader is the highest mean Goodput; it wins the point when its paired lead over the second is
+// beyond the 95% CI, else the point is tied. The deciding input: the axis whose values have the
+// largest |Spearman rank correlation| with the base winner's gap to its best rival at the point.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/scenario/scenario.hpp"
+#include "sim/report/sensitivity.hpp"
+
+namespace goodput {
+
+std::vector<std::vector<double>> latin_hypercube(int points, int dims, std::uint64_t seed);
+// A numeric axis's value at u; a switch's value index at u.
+double plausible_value(const SensitivityParam& p, double u);
+std::size_t switch_index(const SwitchInput& sw, double u);
+// The --set assignments of one point (u: numbers first, then switches).
+std::vector<std::string> world_assignments(const std::vector<SensitivityParam>& params,
+                                           const std::vector<SwitchInput>& switches,
+                                           const std::vector<double>& u);
+// Spearman's rank correlation (average ranks for ties); 0 when either side is constant.
+double spearman(const std::vector<double>& x, const std::vector<double>& y);
+
+// Evaluates every point with `seeds` seeds (0: the scenario's) and counts wins and ties.
+// `winner`: the base winner (the gap is its lead over the best other strategy).
+// `evaluated(point)` is told after each point.
+Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
+                          const std::vector<SwitchInput>& switches, int points, int seeds,
+                          std::size_t winner, const Evaluate& evaluate,
+                          const std::function<void(int)>& evaluated = {});
+
+}  // namespace goodput
