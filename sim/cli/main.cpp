@@ -12,6 +12,7 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/describe.hpp"
 #include "sim/cli/explain_step.hpp"
+#include "sim/cli/seed_flags.hpp"
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
@@ -46,7 +47,7 @@ std::string default_scenario() {
 
 struct RunArgs {
   std::string scenario, out, strategies, baseline;
-  int seeds = 0;
+  SeedFlags seed;  // --seeds N|auto and the auto rule's flags
   int threads = 0;
   std::vector<std::string> sets;
   bool quiet = false, progress = false;
@@ -56,24 +57,56 @@ struct RunArgs {
   bool no_break_even = false;
 };
 
+Scenario with_seeds(const Scenario& s, int seeds) {
+  Scenario out = s;
+  out.seeds = seeds;
+  out.resolved["seeds"] = seeds;
+  return out;
+}
+
+// --seeds auto: the most seeds (up to `cap`) whose run fits the work budget, so a cap the budget
+// cannot afford lowers the cap instead of refusing the run; at least one seed must fit (else the
+// budget's own error, naming the file).
+int seeds_within_budget(const Scenario& s, int threads, const WorkBudget& budget,
+                        const std::string& path, int cap) {
+  auto fits = [&](int n) {
+    try {
+      check_work_budget(estimate_work(with_seeds(s, n), threads), budget, path);
+      return true;
+    } catch (const InputError&) {
+      return false;
+    }
+  };
+  if (fits(cap)) return cap;
+  int lo = 1, hi = cap;  // fits(lo) unless even one seed does not; !fits(hi)
+  if (!fits(lo)) return lo;
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 int command_run(const RunArgs& a) {
   const std::string path = a.scenario.empty() ? default_scenario() : a.scenario;
   std::vector<std::string> overrides = a.sets;
-  if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
+  const std::optional<SeedRule> auto_seeds = seed_rule(a.seed, overrides);
   if (!a.strategies.empty()) overrides.push_back(strategies_override(path, a.sets, a.strategies));
   if (!a.baseline.empty()) overrides.push_back("/report/baseline=" + a.baseline);
-  const Scenario scenario = load_scenario(path, overrides);
+  const Scenario loaded = load_scenario(path, overrides);
   const int threads = a.threads > 0
                           ? a.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   WorkBudget budget;
   budget.max_events = a.max_events;
   if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
-  const WorkEstimate work = estimate_work(scenario, threads);
-  check_work_budget(work, budget, path);
-  const RunPlan plan = make_plan(scenario, threads);
+  std::optional<SeedRule> rule = auto_seeds;
+  if (rule) rule->max_seeds = seeds_within_budget(loaded, threads, budget, path, rule->max_seeds);
+  check_work_budget(estimate_work(rule ? with_seeds(loaded, rule->max_seeds) : loaded, threads),
+                    budget, path);
+  RunPlan plan = make_plan(loaded, threads);
   // Claimed before the simulation, so a path goodput may not write fails at once.
-  OutputDir out(a.out.empty() ? default_output(scenario.name, path) : a.out,
+  OutputDir out(a.out.empty() ? default_output(loaded.name, path) : a.out,
                 a.out.empty() ? "default output" : "--out");
   ProgressLine progress(progress_wanted(a.progress, a.quiet));
   progress.begin("runs");
@@ -82,13 +115,23 @@ int command_run(const RunArgs& a) {
   TimelineRecording recording(plan);
   RunWatch watch{0, [&] { return recording.observers(); },
                  [&](const FaultList& faults) { timeline = recording.finish(0, faults); }};
-  auto runs = run_monte_carlo(
-      plan, threads, [&](int done, int total) { progress.update(done, total); }, 0,
-      plan.scenario.mode == RunMode::Snapshot ? nullptr : &watch);
+  const RunWatch* watching = plan.scenario.mode == RunMode::Snapshot ? nullptr : &watch;
+  auto run_seeds = [&](int have, int n) {
+    plan.scenario.seeds = n;
+    plan.scenario.resolved["seeds"] = n;
+    return run_monte_carlo(
+        plan, threads, [&](int done, int total) { progress.update(done, total); }, have, watching);
+  };
+  SeedsChosen chosen;
+  auto runs = rule ? run_until_settled(run_seeds, *rule, &chosen) : run_seeds(0, loaded.seeds);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // The scenario as run: with --seeds auto, the seeds it settled on.
+  const Scenario& scenario = plan.scenario;
+  const WorkEstimate work = estimate_work(scenario, threads);
   Report report = build_report(plan, std::move(runs));
   report.command = a.command;
   report.timeline = std::move(timeline);
+  report.seeds_chosen = std::move(chosen);
   const DependsOnPlan depends_on = plan_depends_on(report, scenario, work, budget, a.no_break_even);
   // Root searches may stop early: the count shown is the most it can take.
   if (depends_on.max_runs > 0)
@@ -103,7 +146,11 @@ int command_run(const RunArgs& a) {
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": "
               << plan.topology->gpus() << " GPUs, " << scenario.horizon_hours << " h, "
-              << scenario.seeds << " seeds (" << secs << " s)\n\n"
+              << scenario.seeds << " seeds"
+              << (report.seeds_chosen.automatic
+                      ? report.seeds_chosen.settled ? ", auto: settled" : ", auto: at the cap"
+                      : "")
+              << " (" << secs << " s)\n\n"
               << terminal_table(report) << "\nreport: " << display_path(out.target())
               << "/report.md\n";
   }
@@ -141,8 +188,7 @@ int main(int argc, char** argv) {
   run->add_option("--out", run_args.out,
                   "report folder: new, empty or an earlier goodput report (default: "
                   "goodput-out/<scenario name>)");
-  affects_results(run->add_option("--seeds", run_args.seeds, "Monte Carlo runs (overrides /seeds)"))
-      ->check(goodput::positive_number());
+  goodput::add_seed_flags(*run, run_args.seed, "");
   affects_results(run->add_option("--strategies", run_args.strategies,
                                   "comma-separated strategies to compare"));
   affects_results(run->add_option("--baseline", run_args.baseline,

@@ -51,7 +51,8 @@ class SweepBudget {
     if (!a.max_memory.empty()) budget_.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
   }
   void add(Scenario sc) {
-    if (a_.seeds == "auto") sc.seeds = std::max(sc.seeds, a_.max_seeds);  // the most it may take
+    if (a_.seed.seeds == "auto")
+      sc.seeds = std::max(sc.seeds, a_.seed.max_seeds);  // the most it may take
     const WorkEstimate w = estimate_work(sc, std::max(1, threads_ / side_by_side_));
     total_.events += w.events;
     total_.gpus = std::max(total_.gpus, w.gpus);
@@ -108,20 +109,7 @@ void check_sweep_size(const std::vector<std::string>& axes) {
 }
 
 SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
-  SeedPolicy p;
-  if (a.seeds == "auto") {
-    if (a.ci_target <= 0)
-      throw InputError("--ci-target", "",
-                       "--seeds auto needs --ci-target > 0 (a Goodput fraction)");
-    p.ci_target = a.ci_target;
-    p.max_seeds = a.max_seeds;
-  } else if (!a.seeds.empty()) {
-    char* end = nullptr;
-    const long n = std::strtol(a.seeds.c_str(), &end, 10);
-    if (*end || n < 1) throw InputError("--seeds", a.seeds, "expected a positive integer or auto");
-    overrides.push_back("/seeds=" + a.seeds);
-  }
-  return p;
+  return sweep_seed_policy(seed_rule(a.seed, overrides));
 }
 
 // --target METRIC>=X, or --target-goodput X (a synonym of --target goodput>=X).
@@ -327,6 +315,16 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
 }
 
 }  // namespace
+
+SeedPolicy sweep_seed_policy(const std::optional<SeedRule>& rule) {
+  SeedPolicy p;
+  if (rule) {
+    p.ci_target = rule->ci_target;
+    p.tie_margin = rule->tie_margin;
+    p.max_seeds = rule->max_seeds;
+  }
+  return p;
+}
 
 int command_sweep(const SweepArgs& a) {
   std::vector<std::string> overrides = a.sets;

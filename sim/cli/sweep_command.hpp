@@ -8,19 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/seed_flags.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 
 namespace goodput {
 
 struct SweepArgs {
-  std::string scenario, out, seeds;  // seeds: "" (scenario's), N, or "auto"
+  std::string scenario, out;
+  SeedFlags seed;  // --seeds N|auto, --ci-target, --tie-margin, --max-seeds
   std::vector<std::string> axes, sets;
   int threads = 0;
   bool quiet = false, resume = false;
   bool progress = false;  // --progress: progress on stderr even when it is not a terminal
   std::vector<std::string> command;  // canonical, recorded in the outputs (command_line.hpp)
-  double ci_target = 0;
-  int max_seeds = 1000;
   std::string seek, strategy;
   std::string strategies;  // --strategies a,b: only these (scenario parameters where given)
   long seek_min = 0, seek_max = 0;
@@ -35,5 +35,7 @@ struct SweepArgs {
 };
 
 int command_sweep(const SweepArgs& args);
+// The sweep's seed policy for a parsed --seeds auto rule (seed_flags.hpp); none: fixed seeds.
+SeedPolicy sweep_seed_policy(const std::optional<SeedRule>& rule);
 
 }  // namespace goodput

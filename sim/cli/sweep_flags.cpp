@@ -17,16 +17,7 @@ void add_sweep_flags(CLI::App& sweep, SweepArgs& sw, SweepFlagSet set) {
                    std::string("sweep folder") + (local ? "" : " on rank 0") +
                        ": new, empty or an earlier goodput report (default: "
                        "goodput-out/<scenario name>-sweep or -seek)");
-  affects_results(sweep.add_option("--seeds", sw.seeds,
-                                   "Monte Carlo runs per point, or auto (with --ci-target)"));
-  affects_results(
-      sweep.add_option("--ci-target", sw.ci_target,
-                       "--seeds auto: stop when every Goodput 95% CI half-width <= this"))
-      ->check(positive_number());
-  affects_results(
-      sweep.add_option("--max-seeds", sw.max_seeds,
-                       "--seeds auto: at most this many seeds per point (default 1000)"))
-      ->check(CLI::Range(2, 1000000));
+  add_seed_flags(sweep, sw.seed, "per point");
   sweep.add_flag("--resume", sw.resume,
                  "reuse the finished points of an interrupted sweep into the same --out");
   affects_results(sweep.add_option(

@@ -46,11 +46,9 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   sw.command = goodput::canonical_command(*sweep);  // as goodput sweep records it
   try {
     // The seed policy is parsed by command_sweep; the runner needs it too (same rules).
-    goodput::SeedPolicy seeds;
-    if (sw.seeds == "auto") {
-      seeds.ci_target = sw.ci_target;
-      seeds.max_seeds = sw.max_seeds;
-    }
+    std::vector<std::string> ignored;  // command_sweep applies --seeds N itself
+    const goodput::SeedPolicy seeds =
+        goodput::sweep_seed_policy(goodput::seed_rule(sw.seed, ignored));
     sw.runner = dispatcher.runner(sw.threads, seeds);
     return goodput::command_sweep(sw);
   } catch (const std::exception&) {

@@ -162,6 +162,7 @@ PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
                        {"scenario", scenario.input},  // not `resolved`: it omits /job/model
                        {"threads", threads},
                        {"ci_target", seeds.ci_target},
+                       {"tie_margin", seeds.tie_margin},
                        {"max_seeds", seeds.max_seeds}};
     const Json reply = from_wire(call(rank, to_wire(unit)));
     if (reply.is_object() && reply.contains("error")) {
@@ -193,6 +194,7 @@ void serve_points() {
           parse_scenario(unit.at("scenario"), unit.at("file").get<std::string>());
       SeedPolicy seeds;
       seeds.ci_target = unit.at("ci_target").get<double>();
+      seeds.tie_margin = unit.at("tie_margin").get<double>();
       seeds.max_seeds = unit.at("max_seeds").get<int>();
       const SweepPoint pt = run_point(scenario, unit.at("threads").get<int>(), seeds);
       reply = {{"seeds", pt.plan.scenario.seeds},

@@ -15,6 +15,7 @@
 #include "sim/report/timeline.hpp"
 #include "sim/run/run_metrics.hpp"
 #include "sim/run/run_plan.hpp"
+#include "sim/run/seed_rule.hpp"
 
 namespace goodput {
 
@@ -91,6 +92,8 @@ struct Report {
   std::vector<std::string> depends_on;
   Json depends_on_json;
   std::string depends_on_note;
+  // How the seed count was chosen (`--seeds auto`, seed_rule.hpp); not automatic: the scenario's.
+  SeedsChosen seeds_chosen;
   // The command that reproduces it (command_record.hpp; empty: none recorded, e.g. a sweep's
   // point).
   std::vector<std::string> command;

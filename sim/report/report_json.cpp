@@ -75,6 +75,12 @@ Json report_json(const Report& rep) {
   j["command"] = rep.command.empty() ? Json(nullptr) : command_json(rep.command);
   j["scenario_file"] = sc.file;
   j["seeds"] = sc.seeds;
+  if (rep.seeds_chosen.automatic) {
+    const SeedsChosen& c = rep.seeds_chosen;
+    j["seeds_auto"] = {{"ci_target", c.rule.ci_target}, {"tie_margin", c.rule.tie_margin},
+                       {"max_seeds", c.rule.max_seeds}, {"batch", kAutoSeedBatch},
+                       {"settled", c.settled},          {"reason", c.reason}};
+  }
   j["seed"] = sc.seed;
   j["horizon_hours"] = sc.horizon_hours;
   const CostInfo& ci = plan.cost_info;

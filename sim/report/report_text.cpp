@@ -33,6 +33,17 @@ std::string num_ci(const Summary& s, const char* f = "%.1f") {
 }
 
 // "- Cost model: iteration (profile P, hash H); healthy step 6.000 s.\n"
+// "- Seeds: 24, chosen by --seeds auto (...): why it stopped." ("" when the scenario's count).
+std::string seeds_line(const Report& rep) {
+  const SeedsChosen& c = rep.seeds_chosen;
+  if (!c.automatic) return "";
+  return "- Seeds: " + std::to_string(rep.plan->scenario.seeds) +
+         ", chosen by `--seeds auto` (batches of " + std::to_string(kAutoSeedBatch) +
+         ", CI target +-" + fmt("%.3g", 100 * c.rule.ci_target) + " pp, tie margin +-" +
+         fmt("%.3g", 100 * c.rule.tie_margin) + " pp, at most " + std::to_string(c.rule.max_seeds) +
+         "): " + (c.settled ? "settled: " : "") + c.reason + ".\n";
+}
+
 std::string cost_model_line(const RunPlan& plan) {
   const CostInfo& ci = plan.cost_info;
   return std::string("- Cost model: ") + enum_name(kCostModelNames, ci.model) +
@@ -379,7 +390,7 @@ std::string report_markdown(const Report& rep) {
       << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
       << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
       << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << ".\n"
-      << cost_model_line(plan);
+      << cost_model_line(plan) << seeds_line(rep);
     return s.str();
   }
   const auto& any = rep.strategies.front();
@@ -462,6 +473,7 @@ std::string report_markdown(const Report& rep) {
       << (c.interval > 0 ? fmt("%.0f s", to_seconds(c.interval)) : std::string("none")) << " — "
       << c.reason << ".\n";
   }
+  s << seeds_line(rep);
   s << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row "
        "per seed x strategy).\n";
   s << command_markdown(rep.command);

@@ -9,6 +9,7 @@
 #include "sim/core/parallel_for.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/run/monte_carlo.hpp"
+#include "sim/run/seed_rule.hpp"
 #include "sim/run/work_budget.hpp"
 #include "sim/sweep/point_record.hpp"
 
@@ -29,16 +30,6 @@ void set_seeds(RunPlan& plan, int seeds) {
   plan.scenario.resolved["seeds"] = seeds;
 }
 
-double worst_ci(const std::vector<StrategyRuns>& runs) {
-  double worst = 0;
-  for (const auto& sr : runs) {
-    std::vector<double> g;
-    for (const auto& m : sr.runs) g.push_back(m.goodput);
-    worst = std::max(worst, summarize(g).ci95);
-  }
-  return worst;
-}
-
 std::string record_path(const fs::path& records, std::size_t p) {
   char name[32];
   std::snprintf(name, sizeof name, "point-%03zu.json", p);
@@ -54,31 +45,16 @@ SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& se
     pt.report = build_report(pt.plan, run_monte_carlo(pt.plan, threads));
     return pt;
   }
-  // Batches: start at the scenario's seeds (at least 2), then grow to the count the observed
-  // spread says is needed (rounded up to whole batches, at least one more batch), up to the cap.
-  const int batch = std::max(2, std::min(scenario.seeds, seeds.max_seeds));
-  int n = batch;
-  std::vector<StrategyRuns> runs;
-  for (;;) {
-    const int have = runs.empty() ? 0 : static_cast<int>(runs.front().runs.size());
-    set_seeds(pt.plan, n);
-    auto more = run_monte_carlo(pt.plan, threads, {}, have);  // only the new seeds
-    if (runs.empty())
-      runs = std::move(more);
-    else
-      for (std::size_t s = 0; s < runs.size(); ++s)
-        runs[s].runs.insert(runs[s].runs.end(), more[s].runs.begin(), more[s].runs.end());
-    const double ci = worst_ci(runs);
-    if (ci <= seeds.ci_target || n >= seeds.max_seeds) {
-      pt.report = build_report(pt.plan, std::move(runs));
-      return pt;
-    }
-    const double needed = std::min(static_cast<double>(seeds.max_seeds),
-                                   n * (ci / seeds.ci_target) * (ci / seeds.ci_target));
-    const int batches =
-        static_cast<int>(std::ceil(std::max(needed, static_cast<double>(n + batch)) / batch));
-    n = std::min(seeds.max_seeds, batches * batch);
-  }
+  // --seeds auto: batches until the point's verdict and precision are settled (seed_rule.hpp).
+  const SeedRule rule{seeds.ci_target, seeds.tie_margin, seeds.max_seeds};
+  auto runs = run_until_settled(
+      [&](int have, int n) {
+        set_seeds(pt.plan, n);
+        return run_monte_carlo(pt.plan, threads, {}, have);  // only the new seeds
+      },
+      rule, nullptr);
+  pt.report = build_report(pt.plan, std::move(runs));
+  return pt;
 }
 
 SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,

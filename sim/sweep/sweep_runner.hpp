@@ -5,7 +5,7 @@
 // (point_record.hpp: same scenario and named files' hashes, else exit 2; every field valid,
 // else the point runs again with a note). When all points are done the final files are published
 // into DIR (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is
-// removed. With a CI target, seeds are added in deterministic batches per point.
+// removed. With --seeds auto, seeds are added in deterministic batches per point (seed_rule.hpp).
 #pragma once
 
 #include <filesystem>
@@ -17,9 +17,12 @@
 
 namespace goodput {
 
+// --seeds auto (sim/run/seed_rule.hpp) when ci_target > 0: seeds are added to each point until its
+// verdict (the leader against every rival) and every strategy's Goodput CI are settled.
 struct SeedPolicy {
-  double ci_target = 0;  // > 0: add seeds until every strategy's Goodput CI half-width <= target
-  int max_seeds = 1000;  // cap on seeds per point in that mode
+  double ci_target = 0;       // > 0: auto, each strategy's Goodput CI half-width <= target
+  int max_seeds = 1000;       // cap on seeds per point in that mode
+  double tie_margin = 0.001;  // a rival within +-this of the leader (the whole CI) is tied
 };
 
 // Computes one point on worker `worker` (0 <= worker < SweepOptions::workers) in place of

@@ -3,6 +3,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/report/report_marker.hpp"
+#include "sim/run/seed_rule.hpp"
 #include "support.hpp"
 
 using namespace goodput;
@@ -84,20 +85,30 @@ TEST_CASE("--resume refuses finished points of a different scenario") {
   CHECK_THROWS_AS(sweep_small(dir, kAxis, opt, {"/horizon_hours=100"}), InputError);
 }
 
-TEST_CASE("--seeds auto adds seeds until the CI target is met, and respects the cap") {
+TEST_CASE(
+    "--seeds auto adds seeds until the verdict and the CI target are settled, within the cap") {
   const Scenario sc = small_at({"/cluster/spare_domains=8"});
-  SeedPolicy loose{0.5, 1000};  // met by the first batch
-  CHECK(run_point(sc, 2, loose).plan.scenario.seeds == 6);
-  SeedPolicy target{0.002, 200};
+  SeedPolicy loose{0.5, 1000, 1.0};  // any lead is a tie within 100 pp: the first batch settles
+  CHECK(run_point(sc, 2, loose).plan.scenario.seeds == kAutoSeedBatch);
+  SeedPolicy target{0.002, 200, 0.001};
   const SweepPoint pt = run_point(sc, 2, target);
   const int n = pt.plan.scenario.seeds;
-  CHECK(n > 6);
-  CHECK((n % 6 == 0 || n == 200));  // whole batches, or the cap
+  CHECK(n > kAutoSeedBatch);
+  CHECK((n % kAutoSeedBatch == 0 || n == 200));  // whole batches, or the cap
   CHECK(pt.plan.scenario.resolved["seeds"] == n);
-  double worst = 0;
-  for (const auto& st : pt.report.strategies) worst = std::max(worst, st.goodput.ci95);
-  CHECK((worst <= 0.002 || n == 200));
-  SeedPolicy capped{1e-9, 18};
+  const SeedCheck check = check_seeds(pt.report.runs, {0.002, 0.001, 200});
+  CHECK((check.settled || n == 200));
+  if (check.settled) {
+    double worst = 0;
+    for (const auto& st : pt.report.strategies) worst = std::max(worst, st.goodput.ci95);
+    CHECK(worst <= 0.002);
+    for (const auto& st : pt.report.strategies) {  // the winner vs each: significant or tied
+      const Summary& d = st.difference_vs_winner;
+      if (&st == &pt.report.strategies[pt.report.winner]) continue;
+      CHECK((std::abs(d.mean) > d.ci95 || std::abs(d.mean) + d.ci95 <= 0.001));
+    }
+  }
+  SeedPolicy capped{1e-9, 18, 0.001};
   CHECK(run_point(sc, 2, capped).plan.scenario.seeds == 18);
 }
 
