@@ -6,10 +6,12 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <set>
 
 #include "sim/core/error.hpp"
+#include "sim/core/suggest.hpp"
 
 namespace goodput {
 
@@ -23,6 +25,10 @@ std::set<const CLI::Option*>& marked() {
 std::mutex& marked_mutex() {
   static std::mutex m;
   return m;
+}
+std::map<const CLI::Option*, std::vector<std::string>>& choices() {
+  static std::map<const CLI::Option*, std::vector<std::string>> c;
+  return c;
 }
 
 // "--seeds" (also for hidden options, whose get_name() is empty).
@@ -47,6 +53,44 @@ CLI::Option* affects_results(CLI::Option* option) {
   std::lock_guard<std::mutex> lock(marked_mutex());
   marked().insert(option);
   return option;
+}
+
+CLI::Option* one_of(CLI::Option* option, const std::vector<std::string>& values) {
+  option->check(CLI::IsMember(values));
+  std::lock_guard<std::mutex> lock(marked_mutex());
+  choices()[option] = values;
+  return option;
+}
+
+std::vector<std::string> option_choices(const CLI::Option* option) {
+  std::lock_guard<std::mutex> lock(marked_mutex());
+  const auto it = choices().find(option);
+  return it == choices().end() ? std::vector<std::string>{} : it->second;
+}
+
+std::string unknown_flag_message(const CLI::App& app, const std::string& program) {
+  std::string unknown;
+  for (const std::string& arg : app.remaining(true))
+    if (arg.size() > 1 && arg[0] == '-') {
+      unknown = arg.substr(0, arg.find('='));
+      break;
+    }
+  if (unknown.empty()) return "";
+  // The deepest subcommand given, and its name as typed after the program's.
+  const CLI::App* sub = &app;
+  std::string where = program;
+  while (!sub->get_subcommands().empty()) {
+    sub = sub->get_subcommands().front();
+    where += " " + sub->get_name();
+  }
+  std::vector<std::string> flags;
+  for (const CLI::Option* o : sub->get_options()) {
+    if (o->get_group().empty()) continue;  // hidden
+    for (const auto& n : o->get_lnames()) flags.push_back("--" + n);
+    for (const auto& n : o->get_snames()) flags.push_back("-" + n);
+  }
+  return where + ": unknown flag '" + unknown + "'" + did_you_mean(unknown, flags) + "; " + where +
+         " --help lists the flags";
 }
 
 std::vector<std::string> canonical_command(const CLI::App& sub) {

@@ -24,6 +24,19 @@ CLI::Option* affects_results(CLI::Option* option);
 // number > 0, got 0") instead of CLI11's range with a 300-digit upper bound.
 CLI::Validator positive_number();
 
+// Restricts `option` to `values` (CLI::IsMember) and records them for shell completion
+// (completion.hpp), so the choices are declared once; returns it, for chaining.
+CLI::Option* one_of(CLI::Option* option, const std::vector<std::string>& values);
+// The values one_of recorded for `option` (empty: any value).
+std::vector<std::string> option_choices(const CLI::Option* option);
+
+// After CLI11 refused unexpected arguments (CLI::ExtrasError): when the first of them looks like
+// a flag ("--seed", "--seed=3", "-x"), "goodput run: unknown flag '--seed' (did you mean
+// '--seeds'?); goodput run --help lists the flags", naming the deepest subcommand given and
+// the closest of its flags (suggest.hpp); "" when none looks like a flag. `program`: the name
+// shown for `app` ("goodput"; CLI11 names it after argv[0]).
+std::string unknown_flag_message(const CLI::App& app, const std::string& program);
+
 // After parsing: {"goodput", subcommand name, marked arguments...}.
 std::vector<std::string> canonical_command(const CLI::App& subcommand);
 

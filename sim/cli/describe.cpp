@@ -1,5 +1,6 @@
 #include "sim/cli/describe.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,6 +20,21 @@ void section(std::ostringstream& s, const std::string& pointer, const ParamSecti
   s << "### `" << pointer << "` — " << sec.doc << "\n\n" << describe_section_markdown(sec) << "\n";
 }
 
+// `pointer`'s section, then every object (or list of objects: "/N") declared under it, depth
+// first in declaration order, so no nested section can be left out. Sections in `elsewhere`
+// (another topic's) are skipped.
+void sections_under(std::ostringstream& s, const std::string& pointer, const ParamSection& sec,
+                    const std::vector<const ParamSection*>& elsewhere = {}) {
+  section(s, pointer, sec);
+  for (const ParamDecl& d : sec.params) {
+    if (!d.nested || std::find(elsewhere.begin(), elsewhere.end(), d.nested) != elsewhere.end())
+      continue;
+    const std::string base = pointer == "/" ? "" : pointer;
+    sections_under(s, base + "/" + d.key + (d.type == ParamType::ObjectList ? "/N" : ""), *d.nested,
+                   elsewhere);
+  }
+}
+
 std::string strategies_text() {
   std::ostringstream s;
   s << "## Strategies (`/strategies/<name>`)\n\n";
@@ -33,11 +49,7 @@ std::string failure_models_text() {
   namespace S = sections;
   std::ostringstream s;
   s << "## Failure models (`/failures`)\n\n";
-  section(s, "/failures", S::failures());
-  section(s, "/failures/classes/N", S::failure_class());
-  section(s, "/failures/classes/N/repair", S::repair());
-  section(s, "/failures/classes/N/repair/modes/N", S::repair_mode());
-  section(s, "/failures/trace", S::trace());
+  sections_under(s, "/failures", S::failures());
   s << "### Presets\n\n";
   for (const auto& name : failure_preset_names())
     s << "- `" << name << "`: " << failure_preset_doc(name) << "\n";
@@ -49,13 +61,8 @@ std::string schema_text() {
   namespace S = sections;
   std::ostringstream s;
   s << "## Scenario schema\n\n";
-  section(s, "/", S::scenario());
-  section(s, "/cluster", S::cluster());
-  section(s, "/job", S::job());
-  section(s, "/job/model", S::model());
-  section(s, "/recovery", S::recovery());
-  section(s, "/checkpoint", S::checkpoint());
-  section(s, "/cost", S::cost());
+  // Every section under "/" (/report included) but those of the two topics named below.
+  sections_under(s, "/", S::scenario(), {&S::failures(), &S::strategies()});
   s << "`/failures`: see `goodput describe failure-models`; `/strategies`: see `goodput describe "
        "strategies`.\n\n";
   return s.str();

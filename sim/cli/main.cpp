@@ -10,13 +10,16 @@
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/command_line.hpp"
+#include "sim/cli/completion.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/examples.hpp"
 #include "sim/cli/explain_step.hpp"
 #include "sim/cli/seed_flags.hpp"
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/sweep_flags.hpp"
+#include "sim/cli/validate_command.hpp"
 #include "sim/core/data_dir.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/progress_line.hpp"
@@ -157,28 +160,13 @@ int command_run(const RunArgs& a) {
   return 0;
 }
 
-int command_validate(const std::vector<std::string>& files) {
-  int status = 0;
-  for (const auto& f : files) {
-    try {
-      const Scenario s = load_scenario(f);
-      make_plan(s);  // also checks trace files against the topology
-      std::cout << f << ": ok (" << s.strategies.size() << " strategies, " << s.seeds
-                << " seeds)\n";
-    } catch (const InputError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = 2;
-    }
-  }
-  return status;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"goodput: how much useful LLM training survives GPU failures, by recovery strategy"};
+  app.name("goodput");  // also in the help of a bare `goodput`, parsed or not
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("goodput ") + goodput::kToolVersion);
+  app.set_version_flag("-V,--version", std::string("goodput ") + goodput::kToolVersion);
 
   RunArgs run_args;
   auto* run =
@@ -224,15 +212,18 @@ int main(int argc, char** argv) {
       ->group("");  // hidden, as goodput-mpi's
 
   std::vector<std::string> validate_files;
-  auto* validate = app.add_subcommand("validate", "check scenario files without running them");
+  auto* validate = app.add_subcommand(
+      "validate",
+      "check scenario files without running them, and print what each resolves to: GPUs, "
+      "domains, job size, faults per hour, the spare pool, warnings");
   validate->add_option("files", validate_files, "scenario files")->required();
 
   std::string topic;
   auto* desc = app.add_subcommand("describe",
                                   "print the accepted scenario keys, strategies, failure models, "
                                   "metrics and the calibration profile format");
-  desc->add_option("topic", topic, "one topic (all when absent)")
-      ->check(CLI::IsMember(goodput::describe_topics()));
+  goodput::one_of(desc->add_option("topic", topic, "one topic (all when absent)"),
+                  goodput::describe_topics());
 
   goodput::ExplainArgs explain_args;
   auto* explain = goodput::add_explain_step(app, explain_args);
@@ -240,15 +231,29 @@ int main(int argc, char** argv) {
   goodput::SensitivityArgs sens_args;
   auto* sens = goodput::add_sensitivity(app, sens_args);
 
+  std::string shell;
+  auto* completion = app.add_subcommand(
+      "completion", "print a shell completion script, generated from these commands and flags");
+  goodput::one_of(completion->add_option("shell", shell, "bash, zsh or fish")->required(),
+                  goodput::completion_shells());
+
+  goodput::add_examples(app);
+
+  // No command: the help (the commands and what each does) is what a bare `goodput` asks for.
+  if (argc < 2) {
+    std::cout << app.help();
+    return 0;
+  }
   // A mistyped command: say which one was meant instead of CLI11's "A subcommand is required".
-  const std::vector<std::string> commands = {"run",      "sweep",    "sensitivity",
-                                             "validate", "describe", "explain-step"};
-  if (argc > 1 && argv[1][0] != '-' &&
-      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    commands.push_back(sub->get_name());
+  if (argv[1][0] != '-' && std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+    std::string list;
+    for (const auto& c : commands) list += (list.empty() ? "" : ", ") + c;
     std::cerr << "error: unknown command '" << argv[1] << "'"
-              << goodput::did_you_mean(argv[1], commands)
-              << " (commands: run, sweep, sensitivity, validate, describe, explain-step; goodput "
-                 "--help)\n";
+              << goodput::did_you_mean(argv[1], commands) << " (commands: " << list
+              << "; goodput --help)\n";
     return 2;
   }
   try {
@@ -260,7 +265,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // An unknown flag: name it and the closest known one ("--seed": did you mean "--seeds"?),
+    // rather than CLI11's "arguments were not expected" or a requirement it then misses.
+    const std::string message = goodput::unknown_flag_message(app, "goodput");
+    if (message.empty())
+      app.exit(e);
+    else
+      std::cerr << "error: " << message << "\n";
     return 2;
   }
   if (*run) run_args.command = goodput::canonical_command(*run);
@@ -268,12 +279,16 @@ int main(int argc, char** argv) {
   if (*sens) sens_args.command = goodput::canonical_command(*sens);
   try {
     if (*run) return command_run(run_args);
-    if (*validate) return command_validate(validate_files);
+    if (*validate) return goodput::command_validate(validate_files);
     if (*sweep) return command_sweep(sw);
     if (*explain) return goodput::command_explain_step(explain_args);
     if (*sens) return goodput::command_sensitivity(sens_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
+      return 0;
+    }
+    if (*completion) {
+      std::cout << goodput::completion_script(app, "goodput", shell);
       return 0;
     }
   } catch (const std::exception&) {
