@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "calibrate/profile/profile.hpp"
@@ -14,8 +15,6 @@
 #include "models/cost/last_fitting.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
-#include "models/strategies/strategy.hpp"
-#include "models/strategies/tp_degrees.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput {
@@ -59,20 +58,7 @@ double CostModel::boost_power(int degree, double max_power) const {
                       [&](double power) { return replica_throughput(degree, power) >= 1.0; });
 }
 
-std::vector<int> needed_tp_degrees(const Scenario& s) {
-  // Each strategy that runs replicas below tp says at which degrees (its table entry).
-  std::vector<TpDegreeRule> rules;
-  for (const auto& st : s.strategies)
-    if (const StrategyInfo* info = find_strategy(st.name); info && info->tp_degrees)
-      rules.push_back(info->tp_degrees(s, st.params));
-  return reachable_tp_degrees(s.job.tp, rules);
-}
-
 namespace {
-
-int lowest_degree(const Scenario& s) {
-  return needed_tp_degrees(s).front();
-}
 
 class ProportionalCost final : public CostModel {
  public:
@@ -110,16 +96,16 @@ class ProportionalCost final : public CostModel {
 class IterationCost final : public CostModel {
  public:
   IterationCost(const Scenario& s, PowerCurve curve, const calib::Profile& profile,
-                const calib::ModelShape& shape)
+                const calib::ModelShape& shape, int lowest)
       : CostModel(std::move(curve), s.job.tp, s.job.pp),
         m_(s.job.microbatches),
         v_(s.job.virtual_stages),
+        lowest_(lowest),
         micro_batch_(s.job.micro_batch),
         local_batch_(s.cost.local_batch) {
     detail_.setup = step_setup(s, shape, profile);
     detail_.profile = profile;
     const StepSetup& setup = detail_.setup;
-    lowest_ = lowest_degree(s);
     mid_.resize(static_cast<std::size_t>(tp_) + 1);
     last_.resize(static_cast<std::size_t>(tp_) + 1);
     for (int t = lowest_; t <= tp_; ++t) {
@@ -314,7 +300,12 @@ bool uses_iteration_model(const Scenario& s) {
          (s.cost.model == CostSpec::Model::Auto && !s.job.model.is_null());
 }
 
-std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* info) {
+std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
+                                                 const std::vector<int>& tp_degrees,
+                                                 CostInfo* info) {
+  if (tp_degrees.empty() || tp_degrees.back() != s.job.tp ||
+      !std::is_sorted(tp_degrees.begin(), tp_degrees.end()))
+    throw std::invalid_argument("make_cost_model: tp_degrees must ascend to /job/tp");
   PowerCurve curve(s.cost.curve_power, s.cost.curve_speed,
                    s.cost.curve_extension == CostSpec::CurveExtension::Flat);
   if (!uses_iteration_model(s)) {
@@ -352,13 +343,13 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
       throw InputError(s.file, "/cost/profile",
                        "no analytical profile for GPU '" + s.cluster.gpu_type +
                            "' (H100, H200, B200, GB200): give /cost/profile");
-    profile = calib::analytical_profile(gpu, shape, s.job.tp, lowest_degree(s));
+    profile = calib::analytical_profile(gpu, shape, s.job.tp, tp_degrees.front());
     path = "analytical:" + gpu;
   } else {
     profile = calib::load_profile(path);
     // Every degree the strategies can reach must have been measured for this model shape;
     // /cost/interpolate lets the profile's fit answer for the others (listed in the report).
-    interpolated = calib::uncovered_degrees(profile, shape, needed_tp_degrees(s));
+    interpolated = calib::uncovered_degrees(profile, shape, tp_degrees);
     if (!interpolated.empty() && !s.cost.interpolate) {
       std::string list;
       for (int t : interpolated) list += (list.empty() ? "" : ", ") + std::to_string(t);
@@ -370,7 +361,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s, CostInfo* in
               "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
     }
   }
-  auto model = std::make_shared<IterationCost>(s, curve, profile, shape);
+  auto model = std::make_shared<IterationCost>(s, curve, profile, shape, tp_degrees.front());
   if (info)
     *info = {CostSpec::Model::Iteration,
              path,

@@ -82,12 +82,13 @@ struct CostInfo {
   std::vector<int> interpolated_tp;  // reachable degrees the profile lacks (/cost/interpolate)
 };
 
-// The TP degrees the scenario's strategies can run replicas at (models/strategies/
-// tp_degrees.hpp, the rule the calibration harness measures by), ascending, ending with tp.
-std::vector<int> needed_tp_degrees(const Scenario& scenario);
-
-// Builds the scenario's cost model (loads and checks the calibration profile).
-std::shared_ptr<const CostModel> make_cost_model(const Scenario& scenario, CostInfo* info);
+// Builds the scenario's cost model (loads and checks the calibration profile). `tp_degrees`: the
+// TP degrees the scenario's strategies can run replicas at, ascending, ending with /job/tp (the
+// caller asks the strategies: needed_tp_degrees, models/strategies/strategy.hpp). The iteration
+// model costs every degree from the lowest up, and a profile must cover each of them.
+std::shared_ptr<const CostModel> make_cost_model(const Scenario& scenario,
+                                                 const std::vector<int>& tp_degrees,
+                                                 CostInfo* info);
 // Whether make_cost_model builds the iteration model (its exact pipeline schedule) for the
 // scenario: /cost/model iteration, or auto with a /job/model; else the proportional one.
 bool uses_iteration_model(const Scenario& scenario);

@@ -125,5 +125,9 @@ const std::vector<StrategyInfo>& strategy_table();
 const StrategyInfo* find_strategy(const std::string& name);
 std::string strategy_names();  // "a, b, c" for error messages
 std::vector<std::string> strategy_name_list();
+// The TP degrees the scenario's strategies can run replicas at (each one's tp_degrees rule,
+// tp_degrees.hpp: the rule the calibration harness measures by), ascending, ending with tp. What
+// make_cost_model (models/cost/cost_model.hpp) costs and checks the profile against.
+std::vector<int> needed_tp_degrees(const Scenario& scenario);
 
 }  // namespace goodput

@@ -24,6 +24,15 @@ std::vector<std::string> strategy_name_list() {
   return out;
 }
 
+std::vector<int> needed_tp_degrees(const Scenario& s) {
+  // Each strategy that runs replicas below tp says at which degrees (its table entry).
+  std::vector<TpDegreeRule> rules;
+  for (const auto& st : s.strategies)
+    if (const StrategyInfo* info = find_strategy(st.name); info && info->tp_degrees)
+      rules.push_back(info->tp_degrees(s, st.params));
+  return reachable_tp_degrees(s.job.tp, rules);
+}
+
 std::string strategy_names() {
   std::string out;
   for (const auto& s : strategy_table()) out += (out.empty() ? "" : ", ") + s.name;

@@ -9,6 +9,7 @@
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_loader.hpp"
+#include "models/strategies/strategy.hpp"
 #include "sim/cli/command_line.hpp"
 #include "sim/core/error.hpp"
 
@@ -95,7 +96,7 @@ CLI::App* add_explain_step(CLI::App& app, ExplainArgs& a) {
 int command_explain_step(const ExplainArgs& a) {
   const Scenario s = load_scenario(a.scenario, a.sets);
   CostInfo info;
-  const auto cost = make_cost_model(s, &info);
+  const auto cost = make_cost_model(s, needed_tp_degrees(s), &info);
   const IterationDetail* d = cost->iteration_detail();
   if (!d)
     throw InputError(s.file, "/cost/model",

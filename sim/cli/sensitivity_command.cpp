@@ -15,6 +15,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/report/plausible.hpp"
 #include "sim/report/sensitivity.hpp"
+#include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
 
 namespace goodput {

@@ -49,7 +49,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
 }
 
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
-                    int threads, const std::function<void(int, int)>& progress) {
+                    const Evaluate& mc, const std::function<void(int, int)>& progress) {
   if (plan.request.params.empty() && plan.request.switches.empty()) {
     report.depends_on_note = plan.skip_note;
     return;
@@ -64,7 +64,6 @@ void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPla
   std::vector<StrategyRuns> base = report.runs;
   for (auto& r : base)
     r.runs.resize(std::min<std::size_t>(r.runs.size(), static_cast<std::size_t>(seeds)));
-  const Evaluate mc = monte_carlo_evaluator(threads);
   const Evaluate evaluate = [&](const Scenario& sc) { return &sc == &analysed ? base : mc(sc); };
   SensitivityRequest req = plan.request;
   req.winner = static_cast<int>(report.winner);

@@ -36,8 +36,9 @@ struct DependsOnPlan {
 DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
                               const WorkEstimate& work, const WorkBudget& budget, bool off);
 
+// `evaluate`: how a modified scenario is run (monte_carlo_evaluator, sim/run/monte_carlo.hpp);
 // progress(done, max_runs) after each evaluation of the scenario.
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
-                    int threads, const std::function<void(int, int)>& progress);
+                    const Evaluate& evaluate, const std::function<void(int, int)>& progress);
 
 }  // namespace goodput

@@ -13,7 +13,6 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/robustness.hpp"
-#include "sim/run/monte_carlo.hpp"
 #include "sim/run/run_plan.hpp"
 
 namespace goodput {
@@ -347,10 +346,6 @@ std::optional<long> break_even_integer(const std::function<double(long)>& diff, 
       hi = mid;
   }
   return hi;
-}
-
-Evaluate monte_carlo_evaluator(int threads) {
-  return [threads](const Scenario& s) { return run_monte_carlo(make_plan(s), threads); };
 }
 
 void check_param_ends(const Scenario& s, const std::vector<SensitivityParam>& params) {

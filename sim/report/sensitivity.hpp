@@ -153,9 +153,10 @@ struct SensitivityReport {
   std::vector<std::string> command;  // the command that reproduces it (empty: none)
 };
 
-// Runs the scenario's Monte Carlo (every strategy, all seeds) for a modified scenario.
+// Runs the scenario's Monte Carlo (every strategy, all seeds) for a modified scenario. The
+// simulating one is monte_carlo_evaluator (sim/run/monte_carlo.hpp), given by the caller: the
+// report layer searches and prints, it does not simulate.
 using Evaluate = std::function<std::vector<StrategyRuns>(const Scenario&)>;
-Evaluate monte_carlo_evaluator(int threads);
 
 // Every range end must give a valid scenario and plan (make_plan: cost model, profile
 // coverage, trace); throws InputError naming --param and the value. Costs a plan per end.

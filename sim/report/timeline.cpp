@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "sim/core/params.hpp"
-#include "sim/run/single_run.hpp"
 
 namespace goodput {
 
@@ -297,14 +296,6 @@ RecordedTimeline TimelineRecording::finish(int run, const FaultList& faults) {
   out.json = timeline_json(plan, run, faults, counter, tracks);
   out.failed_gpus = std::move(counter.points);
   return out;
-}
-
-RecordedTimeline record_timeline(const RunPlan& plan, int run) {
-  if (plan.scenario.mode == RunMode::Snapshot) return {};
-  const FaultList faults = faults_for(plan, run);
-  TimelineRecording recording(plan);
-  simulate_all(plan, faults, plan.scenario.strategies, recording.observers());  // every strategy
-  return recording.finish(run, faults);
 }
 
 }  // namespace goodput

@@ -104,10 +104,6 @@ class TimelineRecording {
   const RunPlan* plan_;
   std::vector<TimelineRecorder> recorders_;
 };
-// Simulates run `run` of the plan under each strategy with a recorder attached (snapshot-mode
-// plans have no timeline: an empty one). A Monte Carlo records its run 0 with a RunWatch
-// instead (monte_carlo.hpp), without simulating it twice.
-RecordedTimeline record_timeline(const RunPlan& plan, int run = 0);
 // The failed-GPU counter of a run as timeline_json writes it (failed_gpu_counter at
 // kMaxCounterPoints), with whether it was downsampled.
 struct FailedGpuCounter {

@@ -62,4 +62,8 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
   return out;
 }
 
+std::function<std::vector<StrategyRuns>(const Scenario&)> monte_carlo_evaluator(int threads) {
+  return [threads](const Scenario& s) { return run_monte_carlo(make_plan(s), threads); };
+}
+
 }  // namespace goodput

@@ -33,4 +33,9 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
                                           const ProgressFn& progress = {}, int first_run = 0,
                                           const RunWatch* watch = nullptr);
 
+// Evaluates a modified scenario (sensitivity.hpp's Evaluate, for `goodput sensitivity` and a
+// run's "depends on" analysis): builds its plan again (make_plan) and runs every strategy over
+// all its seeds on `threads` threads.
+std::function<std::vector<StrategyRuns>(const Scenario&)> monte_carlo_evaluator(int threads);
+
 }  // namespace goodput

@@ -236,7 +236,7 @@ RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* k
   auto topo = std::make_shared<Topology>(scenario.cluster);
   plan.topology = topo;
   plan.horizon = from_hours(scenario.horizon_hours);
-  plan.cost = make_cost_model(scenario, &plan.cost_info);
+  plan.cost = make_cost_model(scenario, needed_tp_degrees(scenario), &plan.cost_info);
   if (scenario.train_steps > 0)
     plan.scenario.train_hours = scenario.train_steps * plan.cost->healthy_step_s() / 3600.0;
   if (scenario.mode == RunMode::Snapshot) {

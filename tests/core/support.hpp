@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "models/cost/cost_model.hpp"
 #include "models/scenario/scenario_loader.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/run/run_plan.hpp"
@@ -27,6 +28,11 @@ inline Json small_scenario(int dp = 3, int domains = 4) {
 
 inline Scenario scenario_from(const Json& j) {
   return parse_scenario(j, "test.json");
+}
+
+// The scenario's cost model, costing the TP degrees its strategies can reach (as make_plan does).
+inline std::shared_ptr<const CostModel> cost_model_of(const Scenario& s) {
+  return make_cost_model(s, needed_tp_degrees(s), nullptr);
 }
 
 // The scenario's configuration of a strategy, or its defaults when the scenario omits it.

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "models/cost/cost_memo.hpp"
@@ -38,20 +39,19 @@ double tflops_per_gpu(const CostModel& cost) {
 
 TEST_CASE("Llama 3 405B on 16K H100 (TP8 PP16 DP128, 8K, interleaved): 400 +- 40 TFLOP/s per GPU") {
   const Scenario s = shipped("llama3-16k-h100.json");
-  const auto cost = make_cost_model(s, nullptr);
+  const auto cost = cost_model_of(s);
   const double tf = tflops_per_gpu(*cost);
   MESSAGE("llama3-16k-h100: " << tf << " TFLOP/s per GPU, step " << cost->healthy_step_s() << " s");
   CHECK(tf == doctest::Approx(400).epsilon(0.1));
   // Without interleaving the bubble is (pp - 1) / m = 94% of the busy time: far below Meta's
   // figure.
-  const auto plain =
-      make_cost_model(shipped("llama3-16k-h100.json", {"/job/virtual_stages=1"}), nullptr);
+  const auto plain = cost_model_of(shipped("llama3-16k-h100.json", {"/job/virtual_stages=1"}));
   CHECK(tflops_per_gpu(*plain) < 0.8 * tf);
 }
 
 TEST_CASE("the healthy step is the exact schedule of the per-stage times") {
   const Scenario s = shipped("ntp-paper-nvl32.json");
-  const auto cost = make_cost_model(s, nullptr);
+  const auto cost = cost_model_of(s);
   const IterationDetail& d = *cost->iteration_detail();
   const StageBreakdown mid = stage_breakdown(d.setup, d.profile, 32, false);
   const StageBreakdown last = stage_breakdown(d.setup, d.profile, 32, true);
@@ -65,7 +65,7 @@ TEST_CASE("the healthy step is the exact schedule of the per-stage times") {
 TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degree (no plateau)") {
   // The idealised fractional local batch (whole samples are tested in test_physical.cpp).
   const auto cost =
-      make_cost_model(shipped("ntp-paper-nvl32.json", {"/cost/local_batch=fractional"}), nullptr);
+      cost_model_of(shipped("ntp-paper-nvl32.json", {"/cost/local_batch=fractional"}));
   double prev = cost->replica_throughput(32, 1.0);
   CHECK(prev == 1.0);
   for (int t = 31; t >= 24; --t) {
@@ -76,8 +76,8 @@ TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degr
     prev = r;
   }
   // Whole micro-batches only: a step function again (8 micro-batches per replica).
-  const auto whole = make_cost_model(
-      shipped("ntp-paper-nvl32.json", {"/cost/local_batch=whole_microbatches"}), nullptr);
+  const auto whole =
+      cost_model_of(shipped("ntp-paper-nvl32.json", {"/cost/local_batch=whole_microbatches"}));
   for (int t = 31; t >= 24; --t) {
     const double r = whole->replica_throughput(t, 1.0);
     CHECK(r * 8 == doctest::Approx(std::round(r * 8)));
@@ -86,7 +86,7 @@ TEST_CASE("paper setup: a degraded replica's throughput is smooth in its TP degr
 }
 
 TEST_CASE("one degraded stage costs less than a replica paced by it on every stage") {
-  const auto cost = make_cost_model(shipped("ntp-paper-nvl32.json"), nullptr);
+  const auto cost = cost_model_of(shipped("ntp-paper-nvl32.json"));
   std::vector<int> all30(8, 30);
   std::vector<double> ones(8, 1.0);
   CHECK(cost->replica_throughput(all30, ones) < cost->replica_throughput(30, 1.0));
@@ -100,7 +100,7 @@ TEST_CASE("one degraded stage costs less than a replica paced by it on every sta
 
 TEST_CASE("dp_drop accumulate counts the bubble: the step of ceil(dp m / active) micro-batches") {
   const Scenario s = shipped("ntp-paper-nvl32.json");
-  const auto cost = make_cost_model(s, nullptr);
+  const auto cost = cost_model_of(s);
   DropOptions o;
   o.policy = BatchPolicy::Accumulate;
   const double r = drop_rate(o, 127, 128, 8, cost.get());
@@ -111,7 +111,7 @@ TEST_CASE("dp_drop accumulate counts the bubble: the step of ceil(dp m / active)
 
 TEST_CASE("per-layer terms: causal attention, recomputation, sequence parallelism") {
   const Scenario s = shipped("llama3-16k-h100.json");
-  const auto cost = make_cost_model(s, nullptr);
+  const auto cost = cost_model_of(s);
   const IterationDetail& d = *cost->iteration_detail();
   const LayerBreakdown l = layer_breakdown(d.setup, d.profile, 8);
   const auto& sh = d.setup.shape;
@@ -160,7 +160,7 @@ TEST_CASE("model presets fill the shape; keys beside the preset override it") {
 }
 
 TEST_CASE("CostMemo answers exactly what the cost model answers, asked in any order") {
-  const auto cost = make_cost_model(shipped("ntp-paper-nvl32.json"), nullptr);
+  const auto cost = cost_model_of(shipped("ntp-paper-nvl32.json"));
   CostMemo memo(*cost);
   // Stage vectors of the paper setup (TP32, PP8) with one or two degraded stages, each asked
   // twice (the second answer comes from the memo), at two boost caps.
@@ -257,11 +257,10 @@ TEST_CASE("measured profiles load and cover their models") {
   const RunPlan plan = make_plan(paper);
   CHECK(plan.cost_info.profile_source == "measured");
   CHECK(plan.cost_info.interpolated_tp.empty());  // every degree TP32..TP24 was measured
-  const auto measured = make_cost_model(paper, nullptr);
-  const auto datasheet = make_cost_model(
+  const auto measured = cost_model_of(paper);
+  const auto datasheet = cost_model_of(
       shipped("ntp-paper-nvl32.json",
-              {"/cost/profile=" + dir + "h200-analytical.json", "/cost/local_batch=fractional"}),
-      nullptr);
+              {"/cost/profile=" + dir + "h200-analytical.json", "/cost/local_batch=fractional"}));
   MESSAGE("ntp-paper-nvl32 on H200: step " << measured->healthy_step_s() << " s measured, "
                                            << datasheet->healthy_step_s() << " s analytical");
   CHECK(measured->healthy_step_s() == doctest::Approx(datasheet->healthy_step_s()).epsilon(0.2));
@@ -283,5 +282,22 @@ TEST_CASE("measured profiles load and cover their models") {
   const Scenario llama =
       shipped("llama3-16k-h100.json", {"/cost/profile=" + dir + "h200-llama3-405b-measured.json"});
   CHECK(make_plan(llama).cost_info.profile_source == "measured");
-  CHECK(make_cost_model(llama, nullptr)->healthy_step_s() > 0);
+  CHECK(cost_model_of(llama)->healthy_step_s() > 0);
+}
+
+TEST_CASE("the cost model costs the TP degrees it is given, from the lowest up") {
+  const Scenario s = shipped("ntp-paper-nvl32.json");
+  const auto all = cost_model_of(s);  // the strategies reach TP24..TP32
+  REQUIRE(needed_tp_degrees(s).front() == 24);
+  const auto some = make_cost_model(s, {28, 32}, nullptr);
+  CHECK(all->replica_throughput(27, 1.0) > 0);
+  CHECK(some->replica_throughput(27, 1.0) == 0);  // below the lowest degree given: never run
+  for (int t = 28; t <= 32; ++t) {
+    CAPTURE(t);
+    CHECK(some->replica_throughput(t, 1.0) == all->replica_throughput(t, 1.0));
+    CHECK(some->reshard_overhead(t) == all->reshard_overhead(t));
+  }
+  CHECK_THROWS_AS((void)make_cost_model(s, {}, nullptr), std::invalid_argument);
+  CHECK_THROWS_AS((void)make_cost_model(s, {24, 31}, nullptr), std::invalid_argument);
+  CHECK_THROWS_AS((void)make_cost_model(s, {28, 24, 32}, nullptr), std::invalid_argument);
 }

@@ -63,7 +63,7 @@ struct Health {
 
 TEST_CASE("whole samples: a TP31 stage of 8 one-sequence micro-batches keeps exactly 7/8") {
   const Json j = nvl32(1, 4);
-  auto cost = make_cost_model(scenario_from(j), nullptr);
+  auto cost = cost_model_of(scenario_from(j));
   // 31/32 of the pace is 7.75 sequences of 8: the replica trains 7.
   CHECK(cost->replica_throughput(31, 1.0) == 7.0 / 8);
   CHECK(cost->replica_throughput(28, 1.0) == 7.0 / 8);  // 7 sequences exactly
@@ -71,17 +71,17 @@ TEST_CASE("whole samples: a TP31 stage of 8 one-sequence micro-batches keeps exa
   // Four sequences per micro-batch: the granularity is 1/32 of the replica's batch.
   Json four = j;
   four["job"]["micro_batch"] = 4;
-  cost = make_cost_model(scenario_from(four), nullptr);
+  cost = cost_model_of(scenario_from(four));
   CHECK(cost->replica_throughput(31, 1.0) == 31.0 / 32);
   CHECK(cost->replica_throughput(25, 1.0) == 25.0 / 32);
   // The idealised switch keeps the fraction; whole micro-batches round to eighths.
   Json frac = j;
   frac["cost"]["local_batch"] = "fractional";
-  CHECK(make_cost_model(scenario_from(frac), nullptr)->replica_throughput(31, 1.0) ==
+  CHECK(cost_model_of(scenario_from(frac))->replica_throughput(31, 1.0) ==
         doctest::Approx(31.0 / 32).epsilon(1e-15));
   Json whole_mb = four;
   whole_mb["cost"]["local_batch"] = "whole_microbatches";
-  CHECK(make_cost_model(scenario_from(whole_mb), nullptr)->replica_throughput(31, 1.0) == 7.0 / 8);
+  CHECK(cost_model_of(scenario_from(whole_mb))->replica_throughput(31, 1.0) == 7.0 / 8);
   // The job: 3 healthy replicas and one at 7/8.
   Health h(j);
   h.fail_gpus(0, 1);
@@ -95,10 +95,10 @@ TEST_CASE(
     const std::vector<std::string> set = {"/job/micro_batch=" + std::to_string(mb),
                                           "/cost/interpolate=true"};
     const Scenario s = shipped("ntp-paper-nvl32.json", set);
-    const auto whole = make_cost_model(s, nullptr);
+    const auto whole = cost_model_of(s);
     auto frac_set = set;
     frac_set.push_back("/cost/local_batch=fractional");
-    const auto frac = make_cost_model(shipped("ntp-paper-nvl32.json", frac_set), nullptr);
+    const auto frac = cost_model_of(shipped("ntp-paper-nvl32.json", frac_set));
     const double grain = static_cast<double>(s.job.microbatches) * mb;
     for (int t = 31; t >= 24; --t) {
       const double r = whole->replica_throughput(t, 1.0);

@@ -32,7 +32,7 @@ Scenario deep(int pp, int microbatches, int v = 1) {
 
 TEST_CASE("a pipeline schedule over kMaxScheduleOps is refused naming /job/microbatches") {
   try {
-    (void)make_cost_model(deep(64, 1000000), nullptr);
+    (void)cost_model_of(deep(64, 1000000));
     FAIL("expected an InputError");
   } catch (const InputError& e) {
     CHECK(e.locator() == "/job/microbatches");
@@ -40,13 +40,13 @@ TEST_CASE("a pipeline schedule over kMaxScheduleOps is refused naming /job/micro
           std::string::npos);
   }
   CHECK(schedule_ops(64, 1000, 1) <= kMaxScheduleOps);
-  CHECK_NOTHROW((void)make_cost_model(deep(64, 1000), nullptr));
+  CHECK_NOTHROW((void)cost_model_of(deep(64, 1000)));
 }
 
 TEST_CASE(
     "boost powers: one schedule per bisection step gives CostModel's bisection, bit for bit") {
   for (int m : {8, 61, 1000}) {
-    const auto cost = make_cost_model(deep(8, m, m == 61 ? 2 : 1), nullptr);
+    const auto cost = cost_model_of(deep(8, m, m == 61 ? 2 : 1));
     for (int t = 24; t < 32; ++t)
       for (double cap : {1.1, 1.3, 1.6}) {
         CAPTURE(m);

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "models/scenario/scenario_loader.hpp"
+#include "sim/report/timeline.hpp"
+#include "sim/run/single_run.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 
 namespace goodput::test {
@@ -46,6 +48,17 @@ inline SweepOutcome sweep_small(const std::string& dir, const std::string& axis,
     scenarios.push_back(small_at(o));
   }
   return run_sweep(sweep, scenarios, combos, opt, dir);
+}
+
+// Simulates run `run` of the plan again under each strategy with a timeline recorder attached
+// (snapshot-mode plans have no timeline: an empty one). `goodput run` records its run 0 with a
+// RunWatch instead (monte_carlo.hpp), without simulating it twice.
+inline RecordedTimeline record_timeline(const RunPlan& plan, int run = 0) {
+  if (plan.scenario.mode == RunMode::Snapshot) return {};
+  const FaultList faults = faults_for(plan, run);
+  TimelineRecording recording(plan);
+  simulate_all(plan, faults, plan.scenario.strategies, recording.observers());  // every strategy
+  return recording.finish(run, faults);
 }
 
 }  // namespace goodput::test
