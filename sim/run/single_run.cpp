@@ -8,6 +8,7 @@
 #include "models/job/job_layout.hpp"
 #include "models/strategies/strategy.hpp"
 #include "sim/run/accounting.hpp"
+#include "sim/run/fault_hook.hpp"
 
 namespace goodput {
 
@@ -124,6 +125,8 @@ class FaultFeeder final : public EventHandler {
         lane->accounting.count_failure(!lane->hits.empty());
         impact.hits = lane->hits;
         lane->strategy->on_fault(impact);
+        if (fault_hook) [[unlikely]]
+          fault_hook();  // tests only (fault_hook.hpp)
       }
     } else {
       ++next_end_;
