@@ -26,7 +26,9 @@ const std::vector<CommandExamples>& examples() {
          "goodput run scenarios/llama3-16k-h100.json --strategies checkpoint_restart,dp_drop "
          "--out llama3-report"},
         {"failures at 3x the rate: ntp against dp_drop, paired",
-         "goodput run --set /failures/rate_scale=3 --strategies dp_drop,ntp --baseline dp_drop"}}},
+         "goodput run --set /failures/rate_scale=3 --strategies dp_drop,ntp --baseline dp_drop"},
+        {"as many seeds as the verdict needs (batches of 8 until every lead is settled)",
+         "goodput run scenarios/llama3-16k-h100.json --seeds auto"}}},
       {"sweep",
        {{"Goodput (and per provisioned GPU) over the number of spare domains",
          "goodput sweep scenarios/default.json --axis /cluster/spare_domains=0,16,32,64 "
