@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -138,6 +139,26 @@ int exit_code_for_current_exception(const char* program) {
     std::cerr << program << ": internal error: " << e.what() << "\n";
   }
   return 1;
+}
+
+std::string elapsed_text(double seconds) {
+  char b[48];
+  if (!(seconds >= 0)) seconds = 0;
+  if (seconds < 10)
+    std::snprintf(b, sizeof b, "%.2f s", seconds);
+  else if (seconds < 60)
+    std::snprintf(b, sizeof b, "%.1f s", seconds);
+  else if (seconds < 3600)
+    std::snprintf(b, sizeof b, "%d min %02d s", static_cast<int>(seconds / 60),
+                  static_cast<int>(seconds) % 60);
+  else
+    std::snprintf(b, sizeof b, "%ld h %02d min", static_cast<long>(seconds / 3600),
+                  static_cast<int>(seconds / 60) % 60);
+  return b;
+}
+
+std::string count_text(long n, const std::string& singular, const std::string& plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
 
 }  // namespace goodput

@@ -46,4 +46,9 @@ std::vector<std::string> canonical_command(const CLI::App& subcommand);
 // share it.
 int exit_code_for_current_exception(const char* program);
 
+// For the one-line summaries on stdout: an elapsed time as people read it ("0.42 s", "12.3 s",
+// "4 min 05 s", "1 h 02 min"), and a count with its noun ("1 seed", "20 seeds").
+std::string elapsed_text(double seconds);
+std::string count_text(long n, const std::string& singular, const std::string& plural);
+
 }  // namespace goodput

@@ -149,11 +149,11 @@ int command_run(const RunArgs& a) {
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": "
               << plan.topology->gpus() << " GPUs, " << scenario.horizon_hours << " h, "
-              << scenario.seeds << " seeds"
+              << count_text(scenario.seeds, "seed", "seeds")
               << (report.seeds_chosen.automatic
                       ? report.seeds_chosen.settled ? ", auto: settled" : ", auto: at the cap"
                       : "")
-              << " (" << secs << " s)\n\n"
+              << " (" << elapsed_text(secs) << ")\n\n"
               << terminal_table(report) << "\nreport: " << display_path(out.target())
               << "/report.md\n";
   }

@@ -22,12 +22,6 @@ namespace goodput {
 
 namespace {
 
-std::string fmt_seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", s);
-  return buf;
-}
-
 // The budget covers the request's cap (most_evaluations), each evaluation at the costlier range
 // end's estimate. Runs go one after another.
 void check_budget(const SensitivityArgs& a, const Scenario& s, const SensitivityRequest& req,
@@ -152,8 +146,9 @@ int command_sensitivity(const SensitivityArgs& a) {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "goodput sensitivity — " << scenario.name << ": " << params.size() << " inputs, "
-              << evaluations << " evaluations of " << scenario.seeds << " seeds each ("
-              << fmt_seconds(secs) << ")\n\n"
+              << count_text(evaluations, "evaluation", "evaluations") << " of "
+              << count_text(scenario.seeds, "seed", "seeds") << " each (" << elapsed_text(secs)
+              << ")\n\n"
               << sensitivity_terminal(report) << "\nreport: " << display_path(out.target())
               << "/sensitivity.md\n";
   }

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "models/scenario/scenario_loader.hpp"
+#include "sim/cli/command_line.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/progress_line.hpp"
@@ -385,10 +386,13 @@ int command_sweep(const SweepArgs& a) {
   if (!charts_available())
     std::cerr << "warning: report.html has no charts: " << charts_missing_reason() << "\n";
   if (!a.quiet)
-    std::cout << "goodput sweep: " << combos.size() << " points, " << r.computed << " run now"
+    std::cout << "goodput sweep: "
+              << count_text(static_cast<long>(combos.size()), "point", "points") << ", "
+              << r.computed << " run now"
               << (r.resumed ? ", " + std::to_string(r.resumed) + " resumed" : std::string()) << " ("
-              << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
-              << " s)\n"
+              << elapsed_text(
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
+              << ")\n"
               << (r.complete ? "\n" + sweep_terminal_table(sweep) +
                                    "\nreport: " + display_path(r.target) + "/report.md\n"
                              : std::string("unfinished: rerun with --resume\n"));
