@@ -16,6 +16,7 @@
 #include "sim/cli/sweep_flags.hpp"
 #include "sim/core/error.hpp"
 #include "sim/mpi/mpi_sweep.hpp"
+#include "sim/report/report.hpp"
 
 namespace {
 
@@ -24,6 +25,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   using goodput::SweepArgs;
   CLI::App app{"goodput-mpi: a goodput sweep spread over MPI ranks"};
   app.require_subcommand(1);
+  app.set_version_flag("-V,--version", std::string("goodput-mpi ") + goodput::kToolVersion);
   SweepArgs sw;
   int stop_after = -1;
   auto* sweep = app.add_subcommand("sweep", "run a scenario over the cross product of axis values");
@@ -36,8 +38,15 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // An unknown flag: named with the closest known one, as goodput does (command_line.hpp).
+    const std::string message = goodput::unknown_flag_message(app, "goodput-mpi");
+    if (message.empty())
+      app.exit(e);
+    else
+      std::cerr << "error: " << message << "\n";
     return 2;
   }
   if (sw.threads <= 0) sw.threads = 1;
