@@ -1,5 +1,6 @@
 // goodput-mpi: `mpirun -n N goodput-mpi sweep SCENARIO --axis ... [--out DIR] [--resume]
-// [--seeds N|auto --ci-target X --max-seeds M] [--set ...] [--strategies a,b] [--threads T]
+// [--seeds N|auto --ci-target X --tie-margin X --max-seeds M] [--set ...] [--strategies a,b]
+// [--threads T]
 // [--quiet] [--progress]`, or `--seek PTR --min A --max B --target ... --strategy S` instead of
 // the axes. The sweep of `goodput sweep` (same flags, same output bytes), its points spread over
 // the MPI ranks (mpi_sweep.hpp); a goal seek's ranks compute the values bisection may ask next
