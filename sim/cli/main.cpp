@@ -62,23 +62,16 @@ struct RunArgs {
 
 Scenario with_seeds(const Scenario& s, int seeds) {
   Scenario out = s;
-  out.seeds = seeds;
-  out.resolved["seeds"] = seeds;
+  set_seeds(out, seeds);
   return out;
 }
 
 // --seeds auto: the most seeds (up to `cap`) whose run fits the work budget, so a cap the budget
 // cannot afford lowers the cap instead of refusing the run; at least one seed must fit (else the
-// budget's own error, naming the file).
-int seeds_within_budget(const Scenario& s, int threads, const WorkBudget& budget,
-                        const std::string& path, int cap) {
+// caller's check_work_budget gives the budget's own error, naming the file).
+int seeds_within_budget(const Scenario& s, int threads, const WorkBudget& budget, int cap) {
   auto fits = [&](int n) {
-    try {
-      check_work_budget(estimate_work(with_seeds(s, n), threads), budget, path);
-      return true;
-    } catch (const InputError&) {
-      return false;
-    }
+    return within_work_budget(estimate_work(with_seeds(s, n), threads), budget);
   };
   if (fits(cap)) return cap;
   int lo = 1, hi = cap;  // fits(lo) unless even one seed does not; !fits(hi)
@@ -104,7 +97,7 @@ int command_run(const RunArgs& a) {
   budget.max_events = a.max_events;
   if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
   std::optional<SeedRule> rule = auto_seeds;
-  if (rule) rule->max_seeds = seeds_within_budget(loaded, threads, budget, path, rule->max_seeds);
+  if (rule) rule->max_seeds = seeds_within_budget(loaded, threads, budget, rule->max_seeds);
   check_work_budget(estimate_work(rule ? with_seeds(loaded, rule->max_seeds) : loaded, threads),
                     budget, path);
   RunPlan plan = make_plan(loaded, threads);
@@ -120,8 +113,7 @@ int command_run(const RunArgs& a) {
                  [&](const FaultList& faults) { timeline = recording.finish(0, faults); }};
   const RunWatch* watching = plan.scenario.mode == RunMode::Snapshot ? nullptr : &watch;
   auto run_seeds = [&](int have, int n) {
-    plan.scenario.seeds = n;
-    plan.scenario.resolved["seeds"] = n;
+    set_seeds(plan.scenario, n);
     return run_monte_carlo(
         plan, threads, [&](int done, int total) { progress.update(done, total); }, have, watching);
   };

@@ -110,7 +110,7 @@ void check_sweep_size(const std::vector<std::string>& axes) {
 }
 
 SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
-  return sweep_seed_policy(seed_rule(a.seed, overrides));
+  return seed_rule(a.seed, overrides);
 }
 
 // --target METRIC>=X, or --target-goodput X (a synonym of --target goodput>=X).
@@ -169,7 +169,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     expect.scenario = &s;
     expect.index = v;
     expect.values = {std::to_string(v)};
-    expect.max_seeds = seeds.ci_target > 0 ? seeds.max_seeds : 0;
+    expect.max_seeds = record_max_seeds(seeds);
     const std::string path = record_path(v);
     RecordRead read = read_point_record(path, expect);
     if (!read.record) {
@@ -316,16 +316,6 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
 }
 
 }  // namespace
-
-SeedPolicy sweep_seed_policy(const std::optional<SeedRule>& rule) {
-  SeedPolicy p;
-  if (rule) {
-    p.ci_target = rule->ci_target;
-    p.tie_margin = rule->tie_margin;
-    p.max_seeds = rule->max_seeds;
-  }
-  return p;
-}
 
 int command_sweep(const SweepArgs& a) {
   std::vector<std::string> overrides = a.sets;

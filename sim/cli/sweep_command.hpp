@@ -35,7 +35,5 @@ struct SweepArgs {
 };
 
 int command_sweep(const SweepArgs& args);
-// The sweep's seed policy for a parsed --seeds auto rule (seed_flags.hpp); none: fixed seeds.
-SeedPolicy sweep_seed_policy(const std::optional<SeedRule>& rule);
 
 }  // namespace goodput

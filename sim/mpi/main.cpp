@@ -57,8 +57,7 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   try {
     // The seed policy is parsed by command_sweep; the runner needs it too (same rules).
     std::vector<std::string> ignored;  // command_sweep applies --seeds N itself
-    const goodput::SeedPolicy seeds =
-        goodput::sweep_seed_policy(goodput::seed_rule(sw.seed, ignored));
+    const goodput::SeedPolicy seeds = goodput::seed_rule(sw.seed, ignored);
     sw.runner = dispatcher.runner(sw.threads, seeds);
     return goodput::command_sweep(sw);
   } catch (const std::exception&) {

@@ -161,9 +161,10 @@ PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
     const Json unit = {{"file", scenario.file},
                        {"scenario", scenario.input},  // not `resolved`: it omits /job/model
                        {"threads", threads},
-                       {"ci_target", seeds.ci_target},
-                       {"tie_margin", seeds.tie_margin},
-                       {"max_seeds", seeds.max_seeds}};
+                       {"seeds_auto", seeds ? Json{{"ci_target", seeds->ci_target},
+                                                   {"tie_margin", seeds->tie_margin},
+                                                   {"max_seeds", seeds->max_seeds}}
+                                            : Json(nullptr)}};
     const Json reply = from_wire(call(rank, to_wire(unit)));
     if (reply.is_object() && reply.contains("error")) {
       const std::string where = where_of(rank);
@@ -173,8 +174,7 @@ PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
     }
     // Checked as a record is, then rebuilt as a resumed point is (point_record.hpp): same
     // plan, the runs as computed.
-    if (const auto bad =
-            check_point_runs(reply, scenario, seeds.ci_target > 0 ? seeds.max_seeds : 0))
+    if (const auto bad = check_point_runs(reply, scenario, record_max_seeds(seeds)))
       throw std::runtime_error(where_of(rank) + ": a malformed reply: " + bad->pointer + ": " +
                                bad->why);
     SweepPoint pt = point_from_record(scenario, point_record_from_json(reply));
@@ -193,9 +193,9 @@ void serve_points() {
       const Scenario scenario =
           parse_scenario(unit.at("scenario"), unit.at("file").get<std::string>());
       SeedPolicy seeds;
-      seeds.ci_target = unit.at("ci_target").get<double>();
-      seeds.tie_margin = unit.at("tie_margin").get<double>();
-      seeds.max_seeds = unit.at("max_seeds").get<int>();
+      if (const Json& a = unit.at("seeds_auto"); !a.is_null())
+        seeds = SeedRule{a.at("ci_target").get<double>(), a.at("tie_margin").get<double>(),
+                         a.at("max_seeds").get<int>()};
       const SweepPoint pt = run_point(scenario, unit.at("threads").get<int>(), seeds);
       reply = {{"seeds", pt.plan.scenario.seeds},
                {"pilot", pilot_to_json(pt.plan.pilot)},

@@ -50,16 +50,18 @@ SeedCheck check_seeds(const std::vector<StrategyRuns>& runs, const SeedRule& rul
   std::vector<std::string> open;
   // The leader, as the report picks its winner: the highest mean Goodput, the first on ties.
   std::vector<std::vector<double>> g;
+  std::vector<double> mean;
   std::size_t leader = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     g.push_back(goodputs(runs[i]));
     const Summary s = summarize(g.back());
+    mean.push_back(s.mean);
     if (s.ci95 > rule.ci_target) {
       open.push_back(runs[i].strategy + "'s Goodput CI +-" + pp(s.ci95) + " pp is wider than +-" +
                      pp(rule.ci_target) + " pp");
       needed = std::max(needed, seeds_for(seeds, s.ci95, rule.ci_target));
     }
-    if (i > 0 && s.mean > summarize(g[leader]).mean) leader = i;
+    if (s.mean > mean[leader]) leader = i;
   }
   std::vector<std::string> ahead, tied;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -103,6 +105,11 @@ SeedCheck check_seeds(const std::vector<StrategyRuns>& runs, const SeedRule& rul
               pp(rule.tie_margin) + " pp";
   c.reason = verdict + "; every Goodput CI is within +-" + pp(rule.ci_target) + " pp";
   return c;
+}
+
+void set_seeds(Scenario& scenario, int seeds) {
+  scenario.seeds = seeds;
+  scenario.resolved["seeds"] = seeds;
 }
 
 int next_seed_count(int have, const SeedCheck& check, const SeedRule& rule) {

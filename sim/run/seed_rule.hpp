@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario/scenario.hpp"
 #include "sim/run/run_metrics.hpp"
 
 namespace goodput {
@@ -41,6 +42,10 @@ SeedCheck check_seeds(const std::vector<StrategyRuns>& runs, const SeedRule& rul
 // The seed count after `have` when `check` is not settled: check.needed rounded up to whole
 // batches, at least one batch more than `have`, at most 4 x `have`, capped at rule.max_seeds.
 int next_seed_count(int have, const SeedCheck& check, const SeedRule& rule);
+
+// Sets the scenario's seed count, its resolved copy too (what report.json and point records
+// show): a plan's scenario between batches, or a copy whose work is estimated.
+void set_seeds(Scenario& scenario, int seeds);
 
 // What a seed count choice ended with (report.json "seeds_auto", report.md's set-up).
 struct SeedsChosen {

@@ -101,6 +101,10 @@ WorkEstimate estimate_work(const Scenario& s, int threads) {
   return w;
 }
 
+bool within_work_budget(const WorkEstimate& w, const WorkBudget& b) {
+  return w.memory_bytes <= b.max_memory_bytes && w.events <= b.max_events;
+}
+
 void check_work_budget(const WorkEstimate& w, const WorkBudget& b, const std::string& origin) {
   if (!(w.memory_bytes <= b.max_memory_bytes))
     throw InputError(

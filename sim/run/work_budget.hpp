@@ -38,6 +38,8 @@ struct WorkEstimate {
 };
 
 WorkEstimate estimate_work(const Scenario& scenario, int threads);
+// Whether the estimate is within the budget (check_work_budget's test, without the error).
+bool within_work_budget(const WorkEstimate& estimate, const WorkBudget& budget);
 // Throws InputError naming `origin` (the scenario file) when the estimate exceeds the budget.
 void check_work_budget(const WorkEstimate& estimate, const WorkBudget& budget,
                        const std::string& origin);

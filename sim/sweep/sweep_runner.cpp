@@ -25,11 +25,6 @@ std::string record_note(const std::string& path, const JsonProblem& problem) {
          problem.why + "; this point runs again";
 }
 
-void set_seeds(RunPlan& plan, int seeds) {
-  plan.scenario.seeds = seeds;
-  plan.scenario.resolved["seeds"] = seeds;
-}
-
 std::string record_path(const fs::path& records, std::size_t p) {
   char name[32];
   std::snprintf(name, sizeof name, "point-%03zu.json", p);
@@ -41,18 +36,17 @@ std::string record_path(const fs::path& records, std::size_t p) {
 SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& seeds) {
   SweepPoint pt;
   pt.plan = make_plan(scenario);
-  if (seeds.ci_target <= 0) {
+  if (!seeds) {
     pt.report = build_report(pt.plan, run_monte_carlo(pt.plan, threads));
     return pt;
   }
   // --seeds auto: batches until the point's verdict and precision are settled (seed_rule.hpp).
-  const SeedRule rule{seeds.ci_target, seeds.tie_margin, seeds.max_seeds};
   auto runs = run_until_settled(
       [&](int have, int n) {
-        set_seeds(pt.plan, n);
+        set_seeds(pt.plan.scenario, n);
         return run_monte_carlo(pt.plan, threads, {}, have);  // only the new seeds
       },
-      rule, nullptr);
+      *seeds, nullptr);
   pt.report = build_report(pt.plan, std::move(runs));
   return pt;
 }
@@ -74,7 +68,7 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
       expect.scenario = &scenarios[p];
       expect.index = static_cast<long>(p);
       expect.values = values[p];
-      expect.max_seeds = opt.seeds.ci_target > 0 ? opt.seeds.max_seeds : 0;
+      expect.max_seeds = record_max_seeds(opt.seeds);
       RecordRead read = read_point_record(path, expect);
       if (read.problem && opt.note) opt.note(record_note(path, *read.problem));
       if (!read.record) continue;

@@ -10,20 +10,24 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/run/seed_rule.hpp"
 #include "sim/sweep/sweep_report.hpp"
 
 namespace goodput {
 
-// --seeds auto (sim/run/seed_rule.hpp) when ci_target > 0: seeds are added to each point until its
-// verdict (the leader against every rival) and every strategy's Goodput CI are settled.
-struct SeedPolicy {
-  double ci_target = 0;       // > 0: auto, each strategy's Goodput CI half-width <= target
-  int max_seeds = 1000;       // cap on seeds per point in that mode
-  double tie_margin = 0.001;  // a rival within +-this of the leader (the whole CI) is tied
-};
+// --seeds auto's rule (sim/run/seed_rule.hpp): seeds are added to each point until its verdict
+// (the leader against every rival) and every strategy's Goodput CI are settled; none: the
+// scenario's seeds.
+using SeedPolicy = std::optional<SeedRule>;
+// The most seeds a point record may hold (point_record.hpp's RecordExpect::max_seeds): the cap
+// under --seeds auto, 0 (exactly the scenario's) otherwise.
+inline int record_max_seeds(const SeedPolicy& seeds) {
+  return seeds ? seeds->max_seeds : 0;
+}
 
 // Computes one point on worker `worker` (0 <= worker < SweepOptions::workers) in place of
 // run_point; each worker runs one point at a time and takes the next unfinished point when

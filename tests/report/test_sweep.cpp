@@ -88,9 +88,10 @@ TEST_CASE("--resume refuses finished points of a different scenario") {
 TEST_CASE(
     "--seeds auto adds seeds until the verdict and the CI target are settled, within the cap") {
   const Scenario sc = small_at({"/cluster/spare_domains=8"});
-  SeedPolicy loose{0.5, 1000, 1.0};  // any lead is a tie within 100 pp: the first batch settles
+  SeedPolicy loose =
+      SeedRule{0.5, 1.0, 1000};  // any lead is a tie within 100 pp: the first batch settles
   CHECK(run_point(sc, 2, loose).plan.scenario.seeds == kAutoSeedBatch);
-  SeedPolicy target{0.002, 200, 0.001};
+  SeedPolicy target = SeedRule{0.002, 0.001, 200};
   const SweepPoint pt = run_point(sc, 2, target);
   const int n = pt.plan.scenario.seeds;
   CHECK(n > kAutoSeedBatch);
@@ -108,7 +109,7 @@ TEST_CASE(
       CHECK((std::abs(d.mean) > d.ci95 || std::abs(d.mean) + d.ci95 <= 0.001));
     }
   }
-  SeedPolicy capped{1e-9, 18, 0.001};
+  SeedPolicy capped = SeedRule{1e-9, 0.001, 18};
   CHECK(run_point(sc, 2, capped).plan.scenario.seeds == 18);
 }
 
