@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -106,25 +107,49 @@ class IterationCost final : public CostModel {
     detail_.setup = step_setup(s, shape, profile);
     detail_.profile = profile;
     const StepSetup& setup = detail_.setup;
-    mid_.resize(static_cast<std::size_t>(tp_) + 1);
-    last_.resize(static_cast<std::size_t>(tp_) + 1);
+    // Stages that hold the same layers and ends cost the same: one breakdown per kind and
+    // degree (first, middle and last stages, or more with a declared uneven split).
+    std::vector<int> representative;
+    stage_kind_.resize(static_cast<std::size_t>(pp_));
+    for (int i = 0; i < pp_; ++i) {
+      const auto same = [&](int j) {
+        return setup.stage_layers[static_cast<std::size_t>(j)] ==
+                   setup.stage_layers[static_cast<std::size_t>(i)] &&
+               (j == 0) == (i == 0) && (j + 1 == pp_) == (i + 1 == pp_);
+      };
+      auto it = std::find_if(representative.begin(), representative.end(), same);
+      stage_kind_[static_cast<std::size_t>(i)] =
+          static_cast<int>(it == representative.end() ? representative.size()
+                                                      : it - representative.begin());
+      if (it == representative.end()) representative.push_back(i);
+    }
+    kinds_.assign(representative.size(), std::vector<StageCost>(static_cast<std::size_t>(tp_) + 1));
     for (int t = lowest_; t <= tp_; ++t) {
-      mid_[t] = stage_breakdown(setup, profile, t, false);
-      last_[t] = stage_breakdown(setup, profile, t, true);
+      const LayerBreakdown layer = layer_breakdown(setup, profile, t);
+      for (std::size_t k = 0; k < representative.size(); ++k) {
+        const StageBreakdown b = stage_breakdown(setup, profile, t, representative[k], &layer);
+        kinds_[k][static_cast<std::size_t>(t)] = {b.compute_fwd_s(), b.compute_bwd_s(),
+                                                  b.comm_fwd_s(),    b.comm_bwd_s(),
+                                                  b.p2p_s,           b.tail_s(),
+                                                  b.params_per_gpu,  b.dp_exposed_s};
+      }
     }
     healthy_step_ = step_s(m_);
+    rank_positions();
+    detail_.worst_position = worst_first_.front();
     // Reshard (see shared/reference/ntp.md): each of the N1 - N2 extra ranks of a healthy
     // replica sends its whole gradient shard to the core ranks before the all-reduce and takes
     // it back after (over the domain's fabric), plus pack/unpack kernels; and the all-reduce on
-    // N2 ranks carries N1/N2 of the volume each.
+    // N2 ranks carries N1/N2 of the volume each. Priced on the stage with the most parameters.
     reshard_.assign(static_cast<std::size_t>(tp_) + 1, 0);
-    const double stage_params = mid_[tp_].params_per_gpu * tp_;
+    const StageCost& big = most_params(tp_);
+    const double stage_params = big.params_per_gpu * tp_;
     for (int t = lowest_; t < tp_; ++t) {
       const double sent =
           2.0 * reshard_geometry(stage_params, tp_, t).sent_per_extra;  // bf16 bytes
       const double wire = 2 * sent / setup.nvlink_Bps +
                           2 * calib::reshard_time_s(profile, static_cast<std::int64_t>(sent));
-      const double bigger_allreduce = mid_[tp_].dp_exposed_s * (static_cast<double>(tp_) / t - 1);
+      const double bigger_allreduce = big.dp_exposed_s * (static_cast<double>(tp_) / t - 1);
       reshard_[t] = ((1 - s.cost.reshard_overlap) * wire + bigger_allreduce) / healthy_step_;
     }
   }
@@ -137,17 +162,36 @@ class IterationCost final : public CostModel {
       healthy = healthy && degrees[i] >= tp_ && powers[i] == 1.0;
     }
     if (healthy) return 1.0;
+    // Where in the pipeline the degraded groups sit is not the strategies' business: the
+    // lowest degrees take the positions where a slow stage costs most (worst case,
+    // rank_positions). The key is that canonical order.
+    thread_local std::vector<std::pair<int, double>> placed;
+    placed.clear();
+    for (std::size_t i = 0; i < degrees.size(); ++i)
+      placed.emplace_back(std::min(degrees[i], tp_), powers[i]);
+    const bool whole = placed.size() == worst_first_.size();  // else: positions as given
+    if (whole)
+      std::sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second > b.second;
+      });
     std::vector<std::uint64_t> key;
-    key.reserve(2 * degrees.size());
-    for (std::size_t i = 0; i < degrees.size(); ++i) {
-      key.push_back(static_cast<std::uint64_t>(std::min(degrees[i], tp_)));
-      key.push_back(std::bit_cast<std::uint64_t>(powers[i]));
+    key.reserve(2 * placed.size());
+    for (const auto& [d, p] : placed) {
+      key.push_back(static_cast<std::uint64_t>(d));
+      key.push_back(std::bit_cast<std::uint64_t>(p));
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     }
-    const double r = compute_throughput(degrees, powers);
+    std::vector<int> by_stage(placed.size(), tp_);
+    std::vector<double> power_by_stage(placed.size(), 1.0);
+    for (std::size_t k = 0; k < placed.size(); ++k) {
+      const auto at = whole ? static_cast<std::size_t>(worst_first_[k]) : k;
+      by_stage[at] = placed[k].first;
+      power_by_stage[at] = placed[k].second;
+    }
+    const double r = compute_throughput(by_stage, power_by_stage);
     std::lock_guard<std::mutex> lock(mutex_);
     cache_.emplace(std::move(key), r);
     return r;
@@ -174,11 +218,11 @@ class IterationCost final : public CostModel {
   double healthy_step_s() const override { return healthy_step_; }
   const IterationDetail* iteration_detail() const override { return &detail_; }
   double state_copy_s() const override {
-    return last_[tp_].params_per_gpu * state_bytes_per_param() / detail_.setup.scaleout_Bps;
+    return most_params(tp_).params_per_gpu * state_bytes_per_param() / detail_.setup.scaleout_Bps;
   }
   double ntp_reshard_s(int from, int to) const override {
     if (from == to || from < 1 || to < 1) return 0;
-    const double stage_params = last_[tp_].params_per_gpu * tp_;
+    const double stage_params = most_params(tp_).params_per_gpu * tp_;
     const auto g = reshard_geometry(stage_params, std::max(from, to), std::min(from, to));
     const double params = from > to ? g.moved_per_core : g.shard_n1;
     return params * state_bytes_per_param() / detail_.setup.nvlink_Bps;
@@ -198,29 +242,69 @@ class IterationCost final : public CostModel {
   }
 
  private:
+  // One stage's costs at one degree (step_model.hpp's StageBreakdown, its sums only).
+  struct StageCost {
+    double compute_fwd_s = 0, compute_bwd_s = 0, comm_fwd_s = 0, comm_bwd_s = 0;
+    double p2p_s = 0, tail_s = 0, params_per_gpu = 0, dp_exposed_s = 0;
+    StageTimes times(double speed) const {
+      return {compute_fwd_s / speed + comm_fwd_s, compute_bwd_s / speed + comm_bwd_s, p2p_s,
+              p2p_s, tail_s};
+    }
+  };
+  const StageCost& stage(int index, int degree) const {
+    return kinds_[static_cast<std::size_t>(stage_kind_[static_cast<std::size_t>(index)])]
+                 [static_cast<std::size_t>(degree)];
+  }
+  // The stage holding the most parameters per GPU (whose state moves take longest).
+  const StageCost& most_params(int degree) const {
+    const StageCost* best = &stage(0, degree);
+    for (int i = 1; i < pp_; ++i)
+      if (stage(i, degree).params_per_gpu > best->params_per_gpu) best = &stage(i, degree);
+    return *best;
+  }
+  // Pipeline positions from the one where a slow stage costs the step most to the least:
+  // each probed with its stage at the lowest costed degree, the others healthy (one schedule
+  // per position, up to kProbedPositions; beyond that, or with no degree below tp, from the
+  // back, where the last stage sits on the critical path of every micro-batch). Ties: the
+  // later position first.
+  static constexpr int kProbedPositions = 64;
+  void rank_positions() {
+    worst_first_.resize(static_cast<std::size_t>(pp_));
+    std::iota(worst_first_.rbegin(), worst_first_.rend(), 0);
+    if (lowest_ >= tp_ || pp_ < 2 || pp_ > kProbedPositions) return;
+    std::vector<double> step(static_cast<std::size_t>(pp_));
+    std::vector<int> degrees(static_cast<std::size_t>(pp_), tp_);
+    const std::vector<double> powers(static_cast<std::size_t>(pp_), 1.0);
+    for (int i = 0; i < pp_; ++i) {
+      degrees[static_cast<std::size_t>(i)] = lowest_;
+      step[static_cast<std::size_t>(i)] = pipeline_step_s(spec_for(degrees, powers));
+      degrees[static_cast<std::size_t>(i)] = tp_;
+    }
+    std::stable_sort(worst_first_.begin(), worst_first_.end(), [&](int a, int b) {
+      return step[static_cast<std::size_t>(a)] > step[static_cast<std::size_t>(b)];
+    });
+  }
   double state_bytes_per_param() const { return 2.0 + 12.0 / std::max(1, detail_.setup.dp); }
   PipelineSpec spec_for(std::span<const int> degrees, std::span<const double> powers) const {
     PipelineSpec spec;
     spec.microbatches = m_;
     spec.virtual_stages = v_;
     spec.stages.reserve(degrees.size());
-    for (std::size_t i = 0; i < degrees.size(); ++i) {
-      const int t = std::min(degrees[i], tp_);
-      const StageBreakdown& b = i + 1 == degrees.size() ? last_[t] : mid_[t];
-      spec.stages.push_back(b.times(curve_.speed(powers[i])));
-    }
+    for (std::size_t i = 0; i < degrees.size(); ++i)
+      spec.stages.push_back(stage(static_cast<int>(i), std::min(degrees[i], tp_))
+                                .times(curve_.speed(powers[i])));
     return spec;
   }
 
-  // replica_throughput(degree, power) >= 1, answered with one schedule: the last stage at
+  // replica_throughput(degree, power) >= 1, answered with one schedule: the worst position at
   // `degree` and `power`, the others healthy.
   bool keeps_pace(int degree, double power) const {
     if (degree < lowest_) return false;
     if (degree >= tp_ && power == 1.0) return true;
     std::vector<int> degrees(static_cast<std::size_t>(pp_), tp_);
     std::vector<double> powers(static_cast<std::size_t>(pp_), 1.0);
-    degrees.back() = degree;
-    powers.back() = power;
+    degrees[static_cast<std::size_t>(worst_first_.front())] = degree;
+    powers[static_cast<std::size_t>(worst_first_.front())] = power;
     return pipeline_step_s(spec_for(degrees, powers)) <= healthy_step_ * (1 + 1e-12);
   }
 
@@ -271,7 +355,9 @@ class IterationCost final : public CostModel {
   int micro_batch_;
   CostSpec::LocalBatch local_batch_;
   double healthy_step_ = 0;
-  std::vector<StageBreakdown> mid_, last_;
+  std::vector<int> stage_kind_;                // per pipeline position
+  std::vector<int> worst_first_;               // positions, rank_positions()
+  std::vector<std::vector<StageCost>> kinds_;  // per kind, per degree
   std::vector<double> reshard_;
   mutable std::mutex mutex_;
   mutable std::map<std::vector<std::uint64_t>, double> cache_;

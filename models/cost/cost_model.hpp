@@ -3,8 +3,9 @@
 // degree degrees[i] with power multiplier powers[i] on its compute, relative to a healthy
 // replica, with the local batch cut so its step fits in the healthy step time, by whole
 // samples, whole micro-batches or any fraction (/cost/local_batch) (never above 1; 0 when a
-// stage is below the lowest costed degree). replica_throughput(t, power): one stage
-// (the last) at t, the others healthy.
+// stage is below the lowest costed degree). Which stage a degree belongs to is the cost
+// model's choice, not the caller's: the iteration model puts the lowest degrees where a slow
+// stage costs the step most (worst case). replica_throughput(t, power): one stage at t, the others healthy.
 // step_s(k): the step time of a healthy replica running k micro-batches (dp_drop accumulate).
 // reshard_overhead(t): the share of each step that every replica loses to the gradient reshard
 // when degraded replicas at degree t exist. Two models: `proportional` (a replica runs at the
@@ -28,6 +29,7 @@ namespace goodput {
 struct IterationDetail {
   StepSetup setup;
   calib::Profile profile;
+  int worst_position = 0;  // the pipeline position a single degraded TP group is costed at
 };
 
 class CostModel {

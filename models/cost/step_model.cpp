@@ -1,6 +1,10 @@
 #include "models/cost/step_model.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "models/scenario/stage_layers.hpp"
 
 namespace goodput {
 
@@ -9,21 +13,40 @@ namespace {
 constexpr double kCausal = 0.5;            // causal masking skips half of the score/context work
 constexpr double kBf16 = 2.0;              // bytes per activation / gradient element
 constexpr double kAdamBytesPerParam = 32;  // fp32 master, m, v read+write; grad read; bf16 write
+constexpr double kClipBytesPerParam = 12;  // norm: read the fp32 gradient; scale: read + write
 constexpr double kDatasheetHbmEfficiency = 0.8;
 
 double ring_s(double bytes, int ranks, double bandwidth) {
   return ranks <= 1 ? 0.0 : (ranks - 1.0) / ranks * bytes / bandwidth;
 }
 
+double layer_params(const calib::ModelShape& sh) {
+  const double h = sh.hidden, d = sh.head_dim();
+  return h * (sh.heads * d + 2.0 * sh.kv_heads * d) + sh.heads * d * h +
+         h * sh.ffn * (sh.gated_mlp ? 2.0 : 1.0) + sh.ffn * h;
+}
+
+std::string gbps(double Bps) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f GB/s", Bps / 1e9);
+  return buf;
+}
+
 }  // namespace
+
+double StepSetup::layers() const {
+  return std::accumulate(stage_layers.begin(), stage_layers.end(), 0.0);
+}
 
 StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
                      const calib::Profile& profile) {
   StepSetup st;
   st.shape = shape;
   const Json& m = s.job.model;
-  st.layers = m["layers"].get<double>();
   st.vocab = m.contains("vocab") ? m["vocab"].get<double>() : 0.0;
+  st.stage_layers = stage_layers(s);
+  st.rotary = !m.contains("rotary") || m["rotary"].get<bool>();
+  st.dropout = m.contains("dropout") && m["dropout"].get<bool>();
   st.tp = s.job.tp;
   st.pp = s.job.pp;
   st.dp = s.job.dp;
@@ -33,23 +56,37 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.sequence_parallel = s.job.sequence_parallel;
   const bool hopper = s.cluster.gpu_type == "H100" || s.cluster.gpu_type == "H200";
   st.nvlink_Bps = (s.cost.nvlink_gbps > 0 ? s.cost.nvlink_gbps : hopper ? 450.0 : 900.0) * 1e9;
+  st.nvlink_source = "domain fabric " + gbps(st.nvlink_Bps) + " per GPU each way (" +
+                     (s.cost.nvlink_gbps > 0 ? "/cost/nvlink_gbps" : "the GPU's datasheet") +
+                     "), ring";
   st.scaleout_Bps = s.cost.scaleout_gbps * 1e9;
-  st.hbm_Bps = calib::copy_ceiling_gbps(profile) * 1e9 *
-               (profile.ceilings.kind == "datasheet" ? kDatasheetHbmEfficiency : 1.0);
+  st.scaleout_source = "scale-out " + gbps(st.scaleout_Bps) + " per GPU (/cost/scaleout_gbps)";
+  const bool datasheet = profile.ceilings.kind == "datasheet";
+  st.hbm_Bps = calib::copy_ceiling_gbps(profile) * 1e9 * (datasheet ? kDatasheetHbmEfficiency : 1.0);
+  st.hbm_source = datasheet ? "datasheet HBM bandwidth x 0.8 achievable (assumption), " +
+                                  gbps(st.hbm_Bps) + ", bytes read + written"
+                            : "measured copy bandwidth " + gbps(st.hbm_Bps) +
+                                  " (profile), bytes read + written";
+  st.gemm_source = profile.source == calib::Source::measured
+                       ? "measured GEMM time (profile: " + calib::device_name(profile) + ")"
+                       : "datasheet roofline of " + calib::device_name(profile) +
+                             " (analytical profile)";
   st.dp_overlap = s.cost.dp_overlap;
   st.peak_flops = calib::gemm_ceiling_tflops(profile) * 1e12;
   return st;
 }
 
 double LayerBreakdown::compute_fwd_s() const {
-  double t = attention.fwd_s + elementwise.fwd_s;
+  double t = attention.fwd_s;
   for (const Term& g : gemms) t += g.fwd_s;
+  for (const Term& k : memory) t += k.fwd_s;
   return t;
 }
 
 double LayerBreakdown::compute_bwd_s() const {
-  double t = attention.bwd_s + elementwise.bwd_s + recompute_compute_s;
+  double t = attention.bwd_s + recompute_compute_s;
   for (const Term& g : gemms) t += g.bwd_s;
+  for (const Term& k : memory) t += k.bwd_s;
   return t;
 }
 
@@ -65,7 +102,7 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
       auto it = std::find_if(b.gemms.begin(), b.gemms.end(),
                              [&](const Term& g) { return g.name == q.name; });
       if (it == b.gemms.end()) {
-        b.gemms.push_back({q.name, 0, 0});
+        b.gemms.push_back({q.name, 0, 0, st.gemm_source});
         it = b.gemms.end() - 1;
       }
       term = &*it;
@@ -73,23 +110,34 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
     const double scale = q.name == "attention" ? kCausal : 1.0;
     (q.pass == calib::Pass::fwd ? term->fwd_s : term->bwd_s) += scale * time;
   }
-  b.attention.name = "attention (causal)";
+  b.attention.name = "attention (causal, softmax fused)";
+  b.attention.source = st.gemm_source + "; half of the full QK^T/PV work (causal mask skipped)";
 
   const double tokens = static_cast<double>(sh.tokens());
   const double h = sh.hidden;
   const double act = kBf16 * tokens * h;  // one activation tensor of the micro-batch
   const double act_local = st.sequence_parallel ? act / t : act;
   const double ffn_local = static_cast<double>(calib::ffn_local(sh, t));
-  // norms: read + write; residual adds: 2 reads + 1 write; MLP activation on the local FFN slice.
-  const double mlp_act = kBf16 * tokens * ffn_local * (sh.gated_mlp ? 3.0 : 2.0);
-  const double elem_bytes = 2 * 2 * act_local + 2 * 3 * act_local + mlp_act;
-  b.elementwise = {"element-wise (norms, residuals, activation)", elem_bytes / st.hbm_Bps,
-                   2 * elem_bytes / st.hbm_Bps};
+  const double d = sh.head_dim();
+  auto memory = [&](const char* name, double bytes) {
+    b.memory.push_back({name, bytes / st.hbm_Bps, 2 * bytes / st.hbm_Bps, st.hbm_source});
+  };
+  memory("norms (2, read + write)", 2 * 2 * act_local);
+  memory("residual adds (2, 2 reads + 1 write)", 2 * 3 * act_local);
+  if (st.rotary) {
+    const double qk_cols = static_cast<double>(calib::heads_local(sh, t)) * d +
+                           static_cast<double>(calib::ceil_div(sh.kv_heads, t)) * d;
+    memory("rotary embedding of q, k (read + write)", 2 * kBf16 * tokens * qk_cols);
+  }
+  memory(sh.gated_mlp ? "SwiGLU activation (2 reads + 1 write)" : "GeLU activation (read + write)",
+         kBf16 * tokens * ffn_local * (sh.gated_mlp ? 3.0 : 2.0));
+  if (st.dropout)
+    memory("dropout (2, read + write + 1-byte mask)", 2 * (2 * act_local + act_local / kBf16));
 
   // Two collectives of one activation per direction (all-reduce, or RS + AG: the same bytes).
   const double coll = 2 * ring_s(act, t, st.nvlink_Bps);
-  b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce", 2 * coll,
-               2 * coll};
+  b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce",
+               2 * coll, 2 * coll, st.nvlink_source, true};
 
   if (st.recompute == Recompute::Selective) {
     b.recompute_compute_s = b.attention.fwd_s;
@@ -99,54 +147,98 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   }
 
   // Model FLOPs per GPU (even split: what MFU divides by).
-  const double d = sh.head_dim();
-  const double params = h * (sh.heads * d + 2.0 * sh.kv_heads * d) + sh.heads * d * h +
-                        h * sh.ffn * (sh.gated_mlp ? 2.0 : 1.0) + sh.ffn * h;
   const double attn =
       6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h;  // causal
-  b.model_flops = (6.0 * params * tokens + attn) / st.tp;
+  b.model_flops = (6.0 * layer_params(sh) * tokens + attn) / st.tp;
   return b;
 }
 
+double StageBreakdown::ends_compute_fwd_s() const {
+  double t = 0;
+  for (const Term& e : ends) t += e.comm ? 0 : e.fwd_s;
+  return t;
+}
+double StageBreakdown::ends_compute_bwd_s() const {
+  double t = 0;
+  for (const Term& e : ends) t += e.comm ? 0 : e.bwd_s;
+  return t;
+}
+double StageBreakdown::ends_comm_fwd_s() const {
+  double t = 0;
+  for (const Term& e : ends) t += e.comm ? e.fwd_s : 0;
+  return t;
+}
+double StageBreakdown::ends_comm_bwd_s() const {
+  double t = 0;
+  for (const Term& e : ends) t += e.comm ? e.bwd_s : 0;
+  return t;
+}
+
 StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profile, int t,
-                               bool last_stage) {
+                               int index, const LayerBreakdown* layer) {
   const calib::ModelShape& sh = st.shape;
   StageBreakdown s;
   s.degree = t;
-  s.layers = st.layers / st.pp;
-  s.layer = layer_breakdown(st, profile, t);
+  s.index = index;
+  s.layers = st.stage_layers.at(static_cast<std::size_t>(index));
+  s.layer = layer ? *layer : layer_breakdown(st, profile, t);
   const double tokens = static_cast<double>(sh.tokens());
   const double h = sh.hidden;
-  if (last_stage && st.vocab > 0) {
-    const auto v_local = calib::ceil_div(static_cast<std::int64_t>(st.vocab), t);
+  const double act = kBf16 * tokens * h;
+  const bool first = index == 0, last = index + 1 == st.pp;
+  const double v_local =
+      st.vocab > 0 ? static_cast<double>(calib::ceil_div(static_cast<std::int64_t>(st.vocab), t))
+                   : 0.0;
+  const std::string collective =
+      st.sequence_parallel ? "TP reduce-scatter / all-gather" : "TP all-reduce";
+  if (first && st.vocab > 0) {
+    // Vocabulary-parallel lookup: gather the rows of the local slice (read + write), one TP
+    // collective of the activations; backward scatter-adds the gradient into the table.
+    s.ends.push_back({"embedding lookup", 2 * act / st.hbm_Bps, 3 * act / st.hbm_Bps,
+                      st.hbm_source});
+    s.ends.push_back({"embedding " + collective, ring_s(act, t, st.nvlink_Bps), 0.0,
+                      st.nvlink_source, true});
+  }
+  if (last && st.vocab > 0) {
+    const auto vl = static_cast<std::int64_t>(v_local);
     const std::int64_t tk = sh.tokens();
     const double fwd =
-        calib::gemm_time_s(profile, {"lm_head", calib::Pass::fwd, tk, v_local, sh.hidden, 1, "TN"});
+        calib::gemm_time_s(profile, {"lm_head", calib::Pass::fwd, tk, vl, sh.hidden, 1, "TN"});
     const double bwd =
+        calib::gemm_time_s(profile, {"lm_head", calib::Pass::bwd_data, tk, sh.hidden, vl, 1, "NN"}) +
         calib::gemm_time_s(profile,
-                           {"lm_head", calib::Pass::bwd_data, tk, sh.hidden, v_local, 1, "NN"}) +
-        calib::gemm_time_s(profile,
-                           {"lm_head", calib::Pass::bwd_weight, v_local, sh.hidden, tk, 1, "NT"});
+                           {"lm_head", calib::Pass::bwd_weight, vl, sh.hidden, tk, 1, "NT"});
+    s.ends.push_back({"GEMM lm_head", fwd, bwd, st.gemm_source});
+    if (st.sequence_parallel)
+      s.ends.push_back({"LM head input all-gather / gradient reduce-scatter",
+                        ring_s(act, t, st.nvlink_Bps), ring_s(act, t, st.nvlink_Bps),
+                        st.nvlink_source, true});
     // Softmax cross-entropy: read the logits, write their gradient.
-    const double loss = 2 * kBf16 * tokens * static_cast<double>(v_local) / st.hbm_Bps;
-    s.head = {"LM head + loss", fwd + loss / 2, bwd + loss / 2};
+    const double loss = 2 * kBf16 * tokens * v_local / st.hbm_Bps;
+    s.ends.push_back({"softmax cross-entropy", loss / 2, loss / 2, st.hbm_source});
     s.head_flops = 6.0 * tokens * h * st.vocab / st.tp;
   }
-  s.p2p_s = kBf16 * tokens * h / t / st.scaleout_Bps;
-  const double d = sh.head_dim();
-  const double layer_params = h * (sh.heads * d + 2.0 * sh.kv_heads * d) + sh.heads * d * h +
-                              h * sh.ffn * (sh.gated_mlp ? 2.0 : 1.0) + sh.ffn * h;
-  s.params_per_gpu = (s.layers * layer_params + (last_stage ? st.vocab * h : 0.0)) / t;
+  s.p2p_s = act / t / st.scaleout_Bps;
+  s.p2p_source = st.scaleout_source + ", 1/t of the activations per rank";
+  s.params_per_gpu =
+      (s.layers * layer_params(sh) + ((first ? 1 : 0) + (last ? 1 : 0)) * st.vocab * h) / t;
   const double grad_bytes = kBf16 * s.params_per_gpu;
   s.dp_sync_s = 2 * ring_s(grad_bytes, st.dp, st.scaleout_Bps);  // reduce-scatter + all-gather
   s.dp_exposed_s = (1 - st.dp_overlap) * s.dp_sync_s;
-  s.optimizer_s = kAdamBytesPerParam * s.params_per_gpu / std::max(1, st.dp) / st.hbm_Bps;
+  s.dp_source = st.scaleout_source + ", ring over DP; /cost/dp_overlap hidden (assumption)";
+  const double shard = s.params_per_gpu / std::max(1, st.dp);
+  s.grad_clip_s = kClipBytesPerParam * shard / st.hbm_Bps;
+  s.grad_clip_source = "12 bytes per parameter of the DP shard (fp32 norm read, scale read + "
+                       "write) at " + st.hbm_source;
+  s.optimizer_s = kAdamBytesPerParam * shard / st.hbm_Bps;
+  s.optimizer_source = "Adam: 32 bytes per parameter of the DP shard at " + st.hbm_source;
   return s;
 }
 
-double step_model_flops_per_gpu(const StepSetup& st, const StageBreakdown& mid,
-                                const StageBreakdown& last) {
-  return st.microbatches * ((st.pp - 1) * mid.model_flops() + last.model_flops()) / st.pp;
+double step_model_flops_per_gpu(const StepSetup& st, const std::vector<StageBreakdown>& stages) {
+  double f = 0;
+  for (const StageBreakdown& s : stages) f += s.model_flops();
+  return st.microbatches * f / st.pp;
 }
 
 StageTimes StageBreakdown::times(double speed) const {
@@ -155,7 +247,7 @@ StageTimes StageBreakdown::times(double speed) const {
   t.bwd_s = compute_bwd_s() / speed + comm_bwd_s();
   t.p2p_fwd_s = p2p_s;
   t.p2p_bwd_s = p2p_s;
-  t.tail_s = dp_exposed_s + optimizer_s;
+  t.tail_s = tail_s();
   return t;
 }
 

@@ -28,6 +28,7 @@ struct JobSpec {
   int virtual_stages = 1;    // interleaved 1F1B when > 1
   Recompute recompute = Recompute::None;  // /job/recompute
   bool sequence_parallel = true;
+  std::vector<int> stage_layers;  // /job/stage_layers: whole layers per stage (empty: even)
   Json model;  // transformer shape, for the cost model and calibration
 };
 

@@ -7,6 +7,7 @@
 #include "models/scenario/model_presets.hpp"
 #include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_params.hpp"
+#include "models/scenario/stage_layers.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/topology/cluster_presets.hpp"
 #include "models/topology/gpu_power.hpp"
@@ -302,6 +303,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
 
   parse_cluster(top.object("cluster"), s);
   parse_job(top.object("job"), s);
+  (void)stage_layers(s);  // whole layers per stage, or the error naming the key
   if (!s.job.model.is_null()) resolved["job"]["model"] = s.job.model;  // objects are not copied
   parse_failures(top.object("failures"), s);
   sections::recovery_fields().fill(top.object("recovery"), s.recovery);

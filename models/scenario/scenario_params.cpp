@@ -235,6 +235,12 @@ const ParamSection& model() {
           integer("seq_len", "tokens", Json(), 1, 1e8, "sequence length"),
           integer("vocab", "tokens", 128256, 1, 1e8, "vocabulary size"),
           boolean("gated_mlp", false, "gated MLP (SwiGLU: the up projection has 2*ffn columns)"),
+          boolean("rotary", true,
+                  "rotary position embedding (RoPE) applied to q and k in every layer (a "
+                  "memory-bound kernel); false for learned absolute positions (GPT-3)"),
+          boolean("dropout", false,
+                  "dropout after attention and the MLP (two memory-bound kernels per layer); "
+                  "Llama 3 pre-training uses none"),
       }};
   return s;
 }
@@ -274,6 +280,12 @@ const BoundSection<JobSpec>& job_fields() {
           field::boolean(&J::sequence_parallel, "sequence_parallel",
                          "TP collectives as reduce-scatter + all-gather, element-wise work split "
                          "over the TP ranks"),
+          field::optional(field::integers(
+              &J::stage_layers, "stage_layers", "layers", 1, 1e5,
+              "whole transformer layers of each pipeline stage, pp entries summing to "
+              "/job/model/layers; needed when the layers do not split evenly (e.g. Llama 3 "
+              "405B on PP16: 7 on the first and last stages, which hold the embedding and the "
+              "LM head, 8 on the others); default: layers / pp each")),
           field::declared<J>(
               object("model", &model(), "model shape (optional for the proportional cost model)")),
       }};

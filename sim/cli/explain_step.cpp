@@ -1,6 +1,7 @@
 #include "sim/cli/explain_step.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -17,67 +18,152 @@ namespace goodput {
 
 namespace {
 
-std::string row(const std::string& name, double a_ms, double b_ms) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "  %-46s %10.3f %10.3f\n", name.c_str(), a_ms, b_ms);
-  return buf;
-}
-
-std::string line(const std::string& name, const std::string& value) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "  %-46s %s\n", name.c_str(), value.c_str());
-  return buf;
-}
-
 std::string num(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
 
-void print_layer(std::ostream& out, const LayerBreakdown& l) {
+std::string line(const std::string& name, const std::string& value) {
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "  %-46s %s\n", name.c_str(), value.c_str());
+  return buf;
+}
+
+// Sources are long: each is printed once, numbered, and terms refer to their number.
+class Sources {
+ public:
+  std::string ref(const std::string& source) {
+    auto it = std::find(list_.begin(), list_.end(), source);
+    if (it == list_.end()) it = list_.insert(list_.end(), source);
+    return "[" + std::to_string(it - list_.begin() + 1) + "]";
+  }
+  void print(std::ostream& out) const {
+    out << "\nSources:\n";
+    for (std::size_t i = 0; i < list_.size(); ++i)
+      out << "  [" << i + 1 << "] " << list_[i] << "\n";
+  }
+
+ private:
+  std::vector<std::string> list_;
+};
+
+std::string term_row(const std::string& name, double fwd_s, double bwd_s, const std::string& ref) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "  %-52s %9.3f %9.3f  %s\n", name.c_str(), 1e3 * fwd_s,
+                1e3 * bwd_s, ref.c_str());
+  return buf;
+}
+
+void print_layer(std::ostream& out, const LayerBreakdown& l, Sources& src) {
   char head[160];
-  std::snprintf(head, sizeof head, "  %-46s %10s %10s\n", "term (one layer, one micro-batch)",
-                "fwd ms", "bwd ms");
+  std::snprintf(head, sizeof head, "  %-52s %9s %9s  %s\n", "term (one layer, one micro-batch)",
+                "fwd ms", "bwd ms", "source");
   out << head;
-  for (const Term& g : l.gemms) out << row("GEMM " + g.name, 1e3 * g.fwd_s, 1e3 * g.bwd_s);
-  out << row(l.attention.name, 1e3 * l.attention.fwd_s, 1e3 * l.attention.bwd_s);
-  out << row(l.elementwise.name, 1e3 * l.elementwise.fwd_s, 1e3 * l.elementwise.bwd_s);
-  out << row(l.tp_comm.name + " (exposed)", 1e3 * l.tp_comm.fwd_s, 1e3 * l.tp_comm.bwd_s);
+  for (const Term& g : l.gemms) out << term_row("GEMM " + g.name, g.fwd_s, g.bwd_s, src.ref(g.source));
+  out << term_row(l.attention.name, l.attention.fwd_s, l.attention.bwd_s,
+                  src.ref(l.attention.source));
+  for (const Term& k : l.memory) out << term_row(k.name, k.fwd_s, k.bwd_s, src.ref(k.source));
+  out << term_row(l.tp_comm.name + " (exposed)", l.tp_comm.fwd_s, l.tp_comm.bwd_s,
+                  src.ref(l.tp_comm.source));
   if (l.recompute_compute_s + l.recompute_comm_s > 0)
-    out << row("recomputation", 0, 1e3 * (l.recompute_compute_s + l.recompute_comm_s));
-  out << row("layer total", 1e3 * (l.compute_fwd_s() + l.comm_fwd_s()),
-             1e3 * (l.compute_bwd_s() + l.comm_bwd_s()));
+    out << term_row("recomputation", 0, l.recompute_compute_s + l.recompute_comm_s,
+                    src.ref("/job/recompute: the forward work it repeats, as above"));
+  out << term_row("layer total", l.compute_fwd_s() + l.comm_fwd_s(),
+                  l.compute_bwd_s() + l.comm_bwd_s(), "");
 }
 
-void print_stage(std::ostream& out, const std::string& title, const StageBreakdown& s) {
-  out << title << "\n";
-  out << line("layers", num("%.3f", s.layers));
-  out << row("compute (all layers), ms fwd / bwd", 1e3 * s.compute_fwd_s(),
-             1e3 * s.compute_bwd_s());
-  out << row("TP collectives (all layers), ms fwd / bwd", 1e3 * s.comm_fwd_s(),
-             1e3 * s.comm_bwd_s());
-  if (s.head.fwd_s + s.head.bwd_s > 0)
-    out << row("LM head + loss, ms fwd / bwd", 1e3 * s.head.fwd_s, 1e3 * s.head.bwd_s);
-  out << line("P2P send per chunk", num("%.3f ms", 1e3 * s.p2p_s));
-  out << line("parameters per GPU", num("%.3f G", s.params_per_gpu / 1e9));
-  out << line("DP grad reduce-scatter + param all-gather",
-              num("%.1f ms", 1e3 * s.dp_sync_s) + " (exposed " +
-                  num("%.1f ms", 1e3 * s.dp_exposed_s) + ")");
-  out << line("optimizer step", num("%.2f ms", 1e3 * s.optimizer_s));
+// "7, 8 x 14, 7": runs of equal layer counts.
+std::string layer_runs(const std::vector<int>& layers) {
+  std::string out;
+  for (std::size_t i = 0; i < layers.size();) {
+    std::size_t j = i;
+    while (j < layers.size() && layers[j] == layers[i]) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(layers[i]) +
+           (j - i > 1 ? " x " + std::to_string(j - i) : "");
+    i = j;
+  }
+  return out;
 }
 
-PipelineSpec spec_of(const StepSetup& st, const StageBreakdown& mid, const StageBreakdown& last,
-                     int degraded_last, const StageBreakdown* slow) {
+void print_stages(std::ostream& out, const std::vector<StageBreakdown>& stages, int m) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "  %-9s %6s %10s %10s %10s %12s %10s\n", "stage", "layers",
+                "fwd ms", "bwd ms", "busy s", "params/GPU", "tail ms");
+  out << buf;
+  for (std::size_t i = 0; i < stages.size();) {
+    std::size_t j = i;
+    const StageTimes a = stages[i].times(1.0);
+    while (j < stages.size() && stages[j].layers == stages[i].layers &&
+           stages[j].ends.size() == stages[i].ends.size())
+      ++j;
+    const std::string name =
+        j - i > 1 ? std::to_string(i) + "-" + std::to_string(j - 1) : std::to_string(i);
+    std::snprintf(buf, sizeof buf, "  %-9s %6.0f %10.3f %10.3f %10.3f %10.3f G %10.2f\n",
+                  name.c_str(), stages[i].layers, 1e3 * a.fwd_s, 1e3 * a.bwd_s,
+                  m * (a.fwd_s + a.bwd_s), stages[i].params_per_gpu / 1e9, 1e3 * a.tail_s);
+    out << buf;
+    i = j;
+  }
+}
+
+// Where the step goes on its busiest stage: each term times its count per step, its share of
+// the step; what is left is the bubble, P2P and waiting.
+void print_step_shares(std::ostream& out, const StageBreakdown& b, int m, double step,
+                       Sources& src) {
+  char buf[220];
+  std::snprintf(buf, sizeof buf, "  %-52s %9s %7s  %s\n", "term (per step, this stage)", "ms",
+                "share", "source");
+  out << buf;
+  double accounted = 0;
+  auto row = [&](const std::string& name, double s, const std::string& source) {
+    accounted += s;
+    std::snprintf(buf, sizeof buf, "  %-52s %9.1f %6.1f%%  %s\n", name.c_str(), 1e3 * s,
+                  100 * s / step, source.empty() ? "" : src.ref(source).c_str());
+    out << buf;
+  };
+  const double per_layer = m * b.layers;
+  const LayerBreakdown& l = b.layer;
+  for (const Term& g : l.gemms) row("GEMM " + g.name, per_layer * (g.fwd_s + g.bwd_s), g.source);
+  row(l.attention.name, per_layer * (l.attention.fwd_s + l.attention.bwd_s), l.attention.source);
+  for (const Term& k : l.memory) row(k.name, per_layer * (k.fwd_s + k.bwd_s), k.source);
+  row(l.tp_comm.name, per_layer * (l.tp_comm.fwd_s + l.tp_comm.bwd_s), l.tp_comm.source);
+  if (l.recompute_compute_s + l.recompute_comm_s > 0)
+    row("recomputation", per_layer * (l.recompute_compute_s + l.recompute_comm_s),
+        "/job/recompute: the forward work it repeats, as above");
+  for (const Term& e : b.ends) row(e.name, m * (e.fwd_s + e.bwd_s), e.source);
+  row("DP gradient sync, exposed", b.dp_exposed_s, b.dp_source);
+  row("gradient clipping", b.grad_clip_s, b.grad_clip_source);
+  row("optimizer step", b.optimizer_s, b.optimizer_source);
+  row("pipeline bubble, P2P sends and waits", step - accounted,
+      b.p2p_source + "; the exact 1F1B / interleaved schedule");
+}
+
+PipelineSpec spec_of(const StepSetup& st, const std::vector<StageBreakdown>& stages) {
   PipelineSpec spec;
   spec.microbatches = st.microbatches;
   spec.virtual_stages = st.virtual_stages;
-  for (int i = 0; i < st.pp; ++i) {
-    const bool is_last = i + 1 == st.pp;
-    const StageBreakdown& b = is_last && degraded_last && slow ? *slow : is_last ? last : mid;
-    spec.stages.push_back(b.times(1.0));
-  }
+  for (const StageBreakdown& b : stages) spec.stages.push_back(b.times(1.0));
   return spec;
+}
+
+std::vector<StageBreakdown> stages_at(const StepSetup& st, const calib::Profile& profile, int t) {
+  const LayerBreakdown layer = layer_breakdown(st, profile, t);
+  std::vector<StageBreakdown> out;
+  for (int i = 0; i < st.pp; ++i) out.push_back(stage_breakdown(st, profile, t, i, &layer));
+  return out;
+}
+
+// The stage with the most forward + backward time (ties: the later one), as the cost model
+// picks the stage a degraded TP group is costed on.
+std::size_t busiest_stage(const std::vector<StageBreakdown>& stages) {
+  std::size_t best = 0;
+  double most = -1;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const StageTimes t = stages[i].times(1.0);
+    if (t.fwd_s + t.bwd_s >= most) most = t.fwd_s + t.bwd_s, best = i;
+  }
+  return best;
 }
 
 }  // namespace
@@ -105,8 +191,8 @@ int command_explain_step(const ExplainArgs& a) {
   if (a.tp > st.tp)
     throw InputError("--tp", std::to_string(a.tp),
                      "above the job's TP degree " + std::to_string(st.tp));
-  const StageBreakdown mid = stage_breakdown(st, d->profile, st.tp, false);
-  const StageBreakdown last = stage_breakdown(st, d->profile, st.tp, true);
+  Sources src;
+  const std::vector<StageBreakdown> stages = stages_at(st, d->profile, st.tp);
   std::ostringstream out;
   out << "goodput explain-step: " << s.name << " on " << info.device << " (profile "
       << info.profile_path << ")\n";
@@ -116,36 +202,47 @@ int command_explain_step(const ExplainArgs& a) {
               ? "interleaved 1F1B, " + std::to_string(st.virtual_stages) + " chunks per stage"
               : std::string("1F1B"))
       << ", recompute " << enum_name(kRecomputeNames, s.job.recompute) << ", sequence parallel "
-      << (st.sequence_parallel ? "on" : "off") << "\n\n";
+      << (st.sequence_parallel ? "on" : "off") << "\n";
+  out << "Layers per stage: " << layer_runs(st.stage_layers)
+      << (s.job.stage_layers.empty() ? " (even split)" : " (/job/stage_layers)") << "\n\n";
   out << "Per layer at TP" << st.tp << " (busiest GPU, speed 1):\n";
-  print_layer(out, mid.layer);
-  out << "\n";
-  print_stage(out, "Per stage at TP" + std::to_string(st.tp) + " (middle stages):", mid);
-  if (st.pp > 1 || last.head.fwd_s > 0) print_stage(out, "Last stage:", last);
+  print_layer(out, stages.front().layer, src);
 
-  const PipelineSpec spec = spec_of(st, mid, last, 0, nullptr);
+  out << "\nPer stage at TP" << st.tp << " (one micro-batch through all its layers; busy = "
+      << st.microbatches << " micro-batches; tail = exposed DP sync, clipping, optimizer):\n";
+  print_stages(out, stages, st.microbatches);
+  for (const StageBreakdown& b : stages) {
+    if (b.ends.empty()) continue;
+    out << "  stage " << b.index << " also runs:\n";
+    for (const Term& e : b.ends) out << "  " << term_row(e.name, e.fwd_s, e.bwd_s, src.ref(e.source));
+  }
+
+  const PipelineSpec spec = spec_of(st, stages);
   const double step = pipeline_step_s(spec);
-  const double busy = st.microbatches * (spec.stages.back().fwd_s + spec.stages.back().bwd_s);
-  const double flops = step_model_flops_per_gpu(st, mid, last);
+  const std::size_t busiest = busiest_stage(stages);
+  out << "\nWhere the step goes (stage " << busiest << ", the busiest; shares of the "
+      << num("%.3f s", step) << " step):\n";
+  print_step_shares(out, stages[busiest], st.microbatches, step, src);
+
+  const double flops = step_model_flops_per_gpu(st, stages);
   out << "\nPer step (exact pipeline schedule):\n";
   out << line("step time", num("%.3f s", step));
-  out << line("last stage busy (m x (fwd + bwd))", num("%.3f s", busy));
-  out << line("bubble, P2P waits and exposed tails",
-              num("%.3f s", step - busy) + " (" + num("%.1f%%", 100 * (step - busy) / step) + ")");
   out << line("model FLOPs per GPU per step", num("%.1f TFLOP", flops / 1e12));
   out << line("model TFLOP/s per GPU", num("%.1f", flops / step / 1e12));
   out << line("MFU (of the profile's GEMM ceiling)",
               num("%.1f%%", 100 * flops / step / st.peak_flops));
 
   if (a.tp > 0 && a.tp < st.tp) {
-    const StageBreakdown slow_mid = stage_breakdown(st, d->profile, a.tp, false);
-    const StageBreakdown slow_last = stage_breakdown(st, d->profile, a.tp, true);
+    const std::vector<StageBreakdown> slow = stages_at(st, d->profile, a.tp);
     out << "\nPer layer at TP" << a.tp << ":\n";
-    print_layer(out, slow_mid.layer);
-    out << "\n";
-    print_stage(out, "A last stage at TP" + std::to_string(a.tp) + ":", slow_last);
-    const double full = pipeline_step_s(spec_of(st, mid, last, 1, &slow_last));
-    out << "\nA replica with its last stage at TP" << a.tp << ":\n";
+    print_layer(out, slow.front().layer, src);
+    std::vector<StageBreakdown> mixed = stages;
+    const auto worst = static_cast<std::size_t>(d->worst_position);
+    mixed[worst] = slow[worst];
+    const double full = pipeline_step_s(spec_of(st, mixed));
+    out << "\nA replica with its stage " << worst << " at TP" << a.tp
+        << " (the position where a slow stage costs the step most, where the cost model puts "
+           "a degraded group):\n";
     out << line("step at the full local batch",
                 num("%.3f s", full) + " (" + num("%+.2f%%", 100 * (full / step - 1)) + ")");
     const double keep = cost->replica_throughput(a.tp, 1.0);
@@ -158,6 +255,7 @@ int command_explain_step(const ExplainArgs& a) {
       out << line("batch kept within the healthy step",
                   "(below the scenario's lowest NTP degree: never run)");
   }
+  src.print(out);
   std::cout << out.str();
   return 0;
 }

@@ -36,6 +36,7 @@ RunPlan plan_for(const Setting& s) {
         std::string(GOODPUT_SOURCE_DIR) + "/scenarios/ntp-paper-nvl32.json",
         {"/mode=snapshot", "/seeds=1", "/job/tp=" + std::to_string(s.tp),
          "/job/pp=" + std::to_string(s.pp), "/job/dp=" + std::to_string(s.dp),
+         "/job/stage_layers=[]", "/job/model/layers=" + std::to_string(12 * s.pp),
          "/cluster/domains=" + std::to_string(s.domains), at + "min_tp=" + std::to_string(s.min_tp),
          "/strategies/ntp_boost/min_tp=" + std::to_string(s.min_tp)}));
   }

@@ -29,6 +29,8 @@ Json other_value(const ParamDecl& d, const Json& current) {
       return Json();
     case ParamType::StringList:
       return Json::array({"x"});
+    case ParamType::IntegerList:
+      return current == Json::array({2, 3}) ? Json::array({3, 2}) : Json::array({2, 3});
     case ParamType::Number:
     case ParamType::Integer:
     case ParamType::NumberList: {
