@@ -1,6 +1,6 @@
 // goodput-profile-check: reviews a measured profile against the analytical model and the
 // device's measured ceilings (profile/profile_check.hpp) and writes a markdown report.
-// Usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200|GB200] [--out check.md]
+// Usage: goodput-profile-check PROFILE.json [--gpu GPU of the catalogue] [--out check.md]
 // Exit codes: 0 nothing flagged; 1 entries flagged (or another error); 2 bad input.
 #include <cstdio>
 #include <exception>

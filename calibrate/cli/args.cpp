@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "sim/core/error.hpp"
 
 namespace goodput::calib {
@@ -144,16 +145,25 @@ std::unique_ptr<CLI::App> calibrate_app(CalibrateArgs& a) {
   return app;
 }
 
+// "A100-80GB|H100|...": the GPU catalogue's names, for a synopsis.
+std::string gpu_choices() {
+  std::string out;
+  for (const std::string& n : gpu_names()) out += (out.empty() ? "" : "|") + n;
+  return out;
+}
+
 std::unique_ptr<CLI::App> analytical_app(AnalyticalArgs& a) {
   auto app = make_app(
-      "usage: goodput-profile-analytical --gpu H100|H200|B200|GB200 [--scenario S.json] "
-      "--out P.json",
+      "usage: goodput-profile-analytical --gpu " + gpu_choices() + " [--scenario S.json] " +
+          "--out P.json",
       "Writes a datasheet-based (\"analytical\") calibration profile for the scenario's model\n"
       "or the built-in standard set.",
       "Exit codes: 0 ok, 2 bad input, 1 other errors.");
-  app->add_option("--gpu", a.gpu, "GPU whose datasheet to use: H100, H200, B200 or GB200")
+  app->add_option("--gpu", a.gpu,
+                  "the GPU catalogue's entry whose datasheet figures to use:\n" + gpu_names_text() +
+                      " (goodput describe hardware)")
       ->required()
-      ->check(CLI::IsMember({"H100", "H200", "B200", "GB200"}))
+      ->check(CLI::IsMember(gpu_names()))
       ->option_text("GPU");
   app->add_option("--scenario", a.scenario, kScenarioHelp)->option_text("S.json");
   app->add_option("--out", a.out, "profile to write (atomically)")->required()->option_text("FILE");
@@ -162,14 +172,14 @@ std::unique_ptr<CLI::App> analytical_app(AnalyticalArgs& a) {
 
 std::unique_ptr<CLI::App> check_app(CheckArgs& a) {
   auto app = make_app(
-      "usage: goodput-profile-check PROFILE.json [--gpu H100|H200|B200|GB200] "
-      "[--out FILE]",
+      "usage: goodput-profile-check PROFILE.json [--gpu " + gpu_choices() + "] [--out FILE]",
       "Reviews a measured calibration profile against the analytical model and the\n"
       "measured ceilings and writes a markdown report.",
       "Exit codes: 0 nothing flagged, 1 entries flagged (or another error), 2 bad "
       "input.");
   app->add_option("PROFILE", a.profile, "the measured profile (JSON) to review")->required();
   app->add_option("--gpu", a.gpu, "datasheet to compare with (default: from /device/name)")
+      ->check(CLI::IsMember(gpu_names()))
       ->option_text("GPU");
   app->add_option("--out", a.out, "markdown report to write (default: stdout)")
       ->option_text("FILE");

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "calibrate/profile/profile_types.hpp"
 #include "calibrate/profile/shapes.hpp"
 
@@ -46,7 +47,11 @@ const std::string& device_name(const Profile& profile);
 // Leave-one-out error of the fit over the profile's own entries.
 FitSummary fit_report(const Profile& profile);
 
-// Datasheet-based profile for "H100" | "H200" | "B200" (see analytical.cpp for sources).
+// Datasheet-based profile from a GPU's figures (analytical.cpp): a catalogue entry by name
+// (gpu_catalogue.hpp; std::invalid_argument naming the valid ones for another) or a GpuSpec
+// (a scenario's /cluster/gpu_spec; it needs bf16_dense_tflops and hbm_bandwidth_gbps > 0).
+Profile analytical_profile(const GpuSpec& gpu, const std::vector<ProfiledModel>& models);
+Profile analytical_profile(const GpuSpec& gpu, const ModelShape& shape, int tp_max, int tp_min);
 Profile analytical_profile(const std::string& gpu, const std::vector<ProfiledModel>& models);
 Profile analytical_profile(const std::string& gpu, const ModelShape& shape, int tp_max, int tp_min);
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "calibrate/profile/profile.hpp"
 
 namespace goodput::calib {
@@ -62,10 +63,8 @@ std::string gemm_label(const GemmEntry& e) {
 }
 
 std::string datasheet_gpu_of(const std::string& name) {
-  for (const char* g : {"H200", "H100", "B200"}) {
-    if (name.find(g) != std::string::npos) return g;
-  }
-  return "";
+  const GpuSpec* g = gpu_of_device_name(name);
+  return g ? g->name : "";
 }
 
 CheckReport check_profile(const Profile& m, const Profile& a) {

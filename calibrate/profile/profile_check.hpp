@@ -47,7 +47,8 @@ struct CheckReport {
   int flagged = 0, noted = 0;
 };
 
-// "H100" | "H200" | "B200" from a CUDA device name; empty when unknown.
+// The GPU catalogue's entry a CUDA device name is ("NVIDIA GB200" -> "GB200", "NVIDIA
+// A100-SXM4-80GB" -> "A100-80GB"); empty when unknown.
 std::string datasheet_gpu_of(const std::string& device_name);
 // "model name pass tpA,B MxNxK[xbatch]": how a GEMM entry is named in checks and progress lines.
 std::string gemm_label(const GemmEntry& e);

@@ -138,7 +138,9 @@ const BoundSection<AnalyticalSettings>& analytical_model() {
   static const BoundSection<A> s{
       "analytical model",
       "the datasheet model of an analytical profile (null in a measured profile)",
-      {words(&A::gpu, "gpu", "H100, H200, B200 or GB200"),
+      {words(&A::gpu, "gpu",
+             "the GPU: a catalogue entry (goodput describe hardware) or a scenario's "
+             "/cluster/gpu_spec name"),
        words(&A::datasheet, "datasheet", "citation of the peaks used"),
        positive(&A::e_max, "e_max", "", "GEMM efficiency limit for large shapes"),
        non_negative(&A::d_half, "d_half", "",

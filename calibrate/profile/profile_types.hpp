@@ -70,7 +70,7 @@ struct MeasureSettings {
 };
 
 struct AnalyticalSettings {
-  std::string gpu;        // "H100" | "H200" | "B200"
+  std::string gpu;        // the GpuSpec's name: a catalogue entry or a scenario's own
   std::string datasheet;  // citation of the peaks used
   double e_max = 0.0;     // GEMM efficiency limit for large shapes
   double d_half = 0.0;    // smallest GEMM dimension at which efficiency is e_max / 2

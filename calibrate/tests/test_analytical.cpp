@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "calibrate/profile/profile.hpp"
@@ -34,15 +36,49 @@ TEST_CASE("analytical profiles use the datasheet peaks and plausible efficiencie
   CHECK(layer_time(h200, big, 30).fwd_s < layer_time(h100, big, 30).fwd_s);
   CHECK(reshard_time_s(h200, 1 << 28) < reshard_time_s(h100, 1 << 28));
   CHECK(layer_time(b200, big, 30).fwd_s < 0.5 * layer_time(h100, big, 30).fwd_s);
-  CHECK_THROWS(analytical_profile("A100", standard_models()));
+  CHECK_THROWS(analytical_profile("V100", standard_models()));
   // GB200: 2.5 PFLOP/s dense BF16 per GPU (the NVL72 datasheet's 10 sparse per 2-GPU superchip).
   const Profile gb200 = analytical_profile("GB200", standard_models());
   CHECK(gemm_ceiling_tflops(gb200) == 2500.0);
   CHECK(layer_time(gb200, big, 30).fwd_s < layer_time(b200, big, 30).fwd_s);
 }
 
+TEST_CASE("every GPU of the catalogue has an analytical profile at its datasheet figures") {
+  const ModelShape big = standard_models()[0].shape;
+  for (const GpuSpec& g : gpu_catalogue()) {
+    CAPTURE(g.name);
+    const Profile p = analytical_profile(g.name, standard_models());
+    CHECK(gemm_ceiling_tflops(p) == g.bf16_dense_tflops);
+    CHECK(copy_ceiling_gbps(p) == g.hbm_bandwidth_gbps);
+    CHECK(p.device.sm_count == g.sm_count);
+    CHECK(p.device.memory_bytes == static_cast<std::int64_t>(g.hbm_capacity_gb * 1e9));
+    CHECK(p.device.compute_capability == g.compute_capability);
+    REQUIRE(p.settings.analytical_model.has_value());
+    CHECK(p.settings.analytical_model->gpu == g.name);
+    CHECK(p.settings.analytical_model->datasheet == g.peaks_source);
+    // No GEMM beats the peak; large ones reach 70-80 % of it.
+    for (const GemmEntry& e : p.gemm) {
+      CHECK(e.tflops <= g.bf16_dense_tflops);
+      if (e.name != "attention") CHECK(e.fraction_of_ceiling > 0.7);
+    }
+    // By name or by its figures: the same profile.
+    CHECK(profile_text(analytical_profile(g, standard_models())) == profile_text(p));
+    // A large GEMM's time scales inversely with the peak (its HBM floor does not bind).
+    const GemmQuery up = layer_gemms(big, 30)[6];
+    GpuSpec twice = g;
+    twice.bf16_dense_tflops *= 2;
+    CHECK(gemm_time_s(analytical_profile(twice, standard_models()), up) <
+          0.51 * gemm_time_s(p, up));
+  }
+  // A GPU of one's own needs its two peaks.
+  GpuSpec none;
+  none.name = "X";
+  CHECK_THROWS_AS(analytical_profile(none, standard_models()), std::invalid_argument);
+}
+
 TEST_CASE("shipped analytical profiles are what the generator produces today") {
-  for (const char* gpu : {"H100", "H200", "B200", "GB200"}) {
+  for (const GpuSpec& g : gpu_catalogue()) {
+    const char* gpu = g.name.c_str();
     CAPTURE(gpu);
     std::string lower(gpu);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

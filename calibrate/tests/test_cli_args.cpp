@@ -87,7 +87,8 @@ TEST_CASE("bad usage: the message names the option and says what is wrong") {
         "--device: unknown argument (valid: --gpu, --scenario, --out)");
   CHECK(message(analytical, {"--out", "p", "--gpu"}) == "--gpu: needs a value");
   CHECK(message(analytical, {"--gpu", "A100", "--out", "p"}) ==
-        "--gpu: A100 not in {H100,H200,B200,GB200}");
+        "--gpu: A100 not in {A100-80GB,H100,H200,B200,GB200}");
+  CHECK(message(analytical, {"--gpu", "A100-80GB", "--out", "p"}) == "<ok>");
   CHECK(message(analytical, {"--out", "p"}) == "--gpu: is required");
   CHECK(message(analytical, {"--gpu", "GB200"}) == "--out: is required");
   CHECK(message(analytical, {"--gpu", "GB200", "--out", "p"}) == "<ok>");
@@ -105,6 +106,8 @@ TEST_CASE("goodput-profile-check arguments") {
   CHECK(parse_check_args({"-h"}).help);
   CHECK(message(check, {}) == "PROFILE: is required");
   CHECK(message(check, {"--gpu", "H100"}) == "PROFILE: is required");
+  CHECK(message(check, {"p.json", "--gpu", "V100"}) ==
+        "--gpu: V100 not in {A100-80GB,H100,H200,B200,GB200}");
   CHECK(message(check, {"p.json", "q.json"}) ==
         "q.json: unknown argument (valid: PROFILE, --gpu, --out)");
   CHECK(message(check, {"p.json", "--fix"}) ==
@@ -124,7 +127,7 @@ TEST_CASE("help text lists every option with its meaning and default") {
     CHECK_MESSAGE(c.find(want) != std::string::npos, want);
   }
   const std::string a = usage_analytical();
-  CHECK(a.rfind("usage: goodput-profile-analytical --gpu H100|H200|B200|GB200", 0) == 0);
+  CHECK(a.rfind("usage: goodput-profile-analytical --gpu A100-80GB|H100|H200|B200|GB200", 0) == 0);
   for (const char* want : {"--gpu GPU", "--scenario S.json", "--out FILE",
                            "Exit codes: 0 ok, 2 bad input, 1 other errors."}) {
     CHECK_MESSAGE(a.find(want) != std::string::npos, want);

@@ -90,5 +90,7 @@ TEST_CASE("profile check: the datasheet GPU from the device name") {
   CHECK(datasheet_gpu_of("NVIDIA H200") == "H200");
   CHECK(datasheet_gpu_of("NVIDIA H100 80GB HBM3") == "H100");
   CHECK(datasheet_gpu_of("NVIDIA B200") == "B200");
-  CHECK(datasheet_gpu_of("NVIDIA A100-SXM4-80GB").empty());
+  CHECK(datasheet_gpu_of("NVIDIA GB200") == "GB200");  // not B200, which it contains
+  CHECK(datasheet_gpu_of("NVIDIA A100-SXM4-80GB") == "A100-80GB");
+  CHECK(datasheet_gpu_of("NVIDIA A100-PCIE-40GB").empty());  // another A100: not in the catalogue
 }

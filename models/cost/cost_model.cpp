@@ -423,14 +423,10 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
   std::vector<int> interpolated;
   std::string path = s.cost.profile;
   if (path.empty()) {
-    // The datasheet profile for this GPU, generated for exactly this model and TP range.
-    const std::string& gpu = s.cluster.gpu_type;
-    if (gpu != "H100" && gpu != "H200" && gpu != "B200" && gpu != "GB200")
-      throw InputError(s.file, "/cost/profile",
-                       "no analytical profile for GPU '" + s.cluster.gpu_type +
-                           "' (H100, H200, B200, GB200): give /cost/profile");
-    profile = calib::analytical_profile(gpu, shape, s.job.tp, tp_degrees.front());
-    path = "analytical:" + gpu;
+    // The datasheet profile for this GPU (the catalogue's entry or /cluster/gpu_spec),
+    // generated for exactly this model and TP range.
+    profile = calib::analytical_profile(s.gpu, shape, s.job.tp, tp_degrees.front());
+    path = "analytical:" + s.gpu.name;
   } else {
     profile = calib::load_profile(path);
     // Every degree the strategies can reach must have been measured for this model shape;

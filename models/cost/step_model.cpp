@@ -54,10 +54,10 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.virtual_stages = s.job.virtual_stages;
   st.recompute = s.job.recompute;
   st.sequence_parallel = s.job.sequence_parallel;
-  const bool hopper = s.cluster.gpu_type == "H100" || s.cluster.gpu_type == "H200";
-  st.nvlink_Bps = (s.cost.nvlink_gbps > 0 ? s.cost.nvlink_gbps : hopper ? 450.0 : 900.0) * 1e9;
+  st.nvlink_Bps = (s.cost.nvlink_gbps > 0 ? s.cost.nvlink_gbps : s.gpu.nvlink_gbps) * 1e9;
   st.nvlink_source = "domain fabric " + gbps(st.nvlink_Bps) + " per GPU each way (" +
-                     (s.cost.nvlink_gbps > 0 ? "/cost/nvlink_gbps" : "the GPU's datasheet") +
+                     (s.cost.nvlink_gbps > 0 ? std::string("/cost/nvlink_gbps")
+                                             : s.gpu.nvlink_source) +
                      "), ring";
   st.scaleout_Bps = s.cost.scaleout_gbps * 1e9;
   st.scaleout_source = "scale-out " + gbps(st.scaleout_Bps) + " per GPU (/cost/scaleout_gbps)";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "models/failures/failure_spec.hpp"
 #include "models/topology/topology.hpp"
 #include "sim/core/params.hpp"
@@ -94,10 +95,12 @@ struct Scenario {
   int seeds = 10;
   std::uint64_t seed = 1;
   ClusterShape cluster;
+  // The GPU's figures: the catalogue's entry that /cluster/gpu names, or /cluster/gpu_spec
+  // (calibrate/profile/gpu_catalogue.hpp); its name is cluster.gpu_type.
+  calib::GpuSpec gpu;
   int spare_domains = 0;
   // /cluster: the GPU's nominal (TDP) power and its rated maximum board power, W (defaults from
-  // the GPU type, models/topology/gpu_power.hpp; 0: none declared), and a per-domain GPU power
-  // budget, kW (0: none).
+  // the GPU's figures, `gpu`; 0: none declared), and a per-domain GPU power budget, kW (0: none).
   double gpu_nominal_power_w = 0, gpu_max_power_w = 0, domain_power_budget_kw = 0;
   JobSpec job;
   FailureSpec failures;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "models/failures/failure_presets.hpp"
 #include "models/scenario/model_presets.hpp"
 #include "models/scenario/scenario_enums.hpp"
@@ -10,7 +11,6 @@
 #include "models/scenario/stage_layers.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/topology/cluster_presets.hpp"
-#include "models/topology/gpu_power.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/json_text.hpp"
@@ -72,6 +72,48 @@ RepairSpec parse_repair(const ParamReader& r) {
   return out;
 }
 
+// The GPU's figures (Scenario::gpu): /cluster/gpu_spec when given (then /cluster/gpu, if given,
+// must be its name), else the catalogue's entry for /cluster/gpu (the preset's by default).
+void resolve_gpu(const ParamReader& r, Scenario& s) {
+  std::string& type = s.cluster.gpu_type;
+  if (r.present("gpu_spec")) {
+    const ParamReader g = r.object("gpu_spec");
+    s.gpu = sections::gpu_spec_fields().read(g);
+    if (calib::find_gpu(s.gpu.name))
+      throw g.error("name", "'" + s.gpu.name +
+                                "' is a GPU of the catalogue (goodput describe hardware): name "
+                                "your own GPU otherwise, or drop gpu_spec to use the entry");
+    if (r.present("gpu") && type != s.gpu.name)
+      throw r.error("gpu", "'" + type + "' is not gpu_spec's name '" + s.gpu.name +
+                               "': with gpu_spec, gpu names it (or is left out)");
+    if (s.gpu.max_power_w > 0 && s.gpu.max_power_w < s.gpu.nominal_power_w)
+      throw g.error("max_power_w",
+                    "below nominal_power_w: a GPU cannot work at more than its "
+                    "rated maximum board power");
+    type = s.gpu.name;
+    for (std::string* src :
+         {&s.gpu.peaks_source, &s.gpu.spec_source, &s.gpu.nvlink_source, &s.gpu.power_source})
+      if (src->empty()) *src = "the scenario's /cluster/gpu_spec";
+    return;
+  }
+  if (type.empty()) return;  // a custom preset without one: the caller says it needs 'gpu'
+  if (const calib::GpuSpec* g = calib::find_gpu(type)) {
+    s.gpu = *g;
+    return;
+  }
+  // "A100" means "A100-80GB" more likely than "H100", one letter away.
+  std::string hint = did_you_mean(type, calib::gpu_names());
+  for (const std::string& name : calib::gpu_names())
+    if (name.size() > type.size() && name.compare(0, type.size(), type) == 0) {
+      hint = " (did you mean '" + name + "'?)";
+      break;
+    }
+  throw r.error("gpu", "unknown GPU '" + type + "'" + hint + ": the GPU catalogue has " +
+                           calib::gpu_names_text() +
+                           " (their figures: goodput describe hardware); describe another GPU "
+                           "in /cluster/gpu_spec");
+}
+
 void parse_cluster(const ParamReader& r, Scenario& s) {
   ClusterShape& c = s.cluster;
   c.preset = r.string("preset");
@@ -82,17 +124,16 @@ void parse_cluster(const ParamReader& r, Scenario& s) {
     c = {c.preset, "", 0, 0, 0, 0, 1};
   const auto& fields = sections::cluster_fields();
   fields.fill(r, s);  // given counts override the preset's
+  resolve_gpu(r, s);
   // A custom shape gives every count the presets would (the optional rows).
   const Json values = fields.values(s);
   for (const auto& row : fields.rows())
     if (row.decl.optional && row.store && row.decl.unit != "W" &&
         (values[row.decl.key] == 0 || values[row.decl.key] == ""))
       throw r.error("", "preset '" + c.preset + "' needs '" + row.decl.key + "'");
-  // Power ratings: the GPU type's (gpu_power.hpp) unless given.
-  if (const GpuPowerRating* g = find_gpu_power(c.gpu_type)) {
-    if (!r.present("gpu_nominal_power_w")) s.gpu_nominal_power_w = g->nominal_w;
-    if (!r.present("gpu_max_power_w")) s.gpu_max_power_w = g->max_board_w;
-  }
+  // Power ratings: the GPU's unless given (0 when it declares none).
+  if (!r.present("gpu_nominal_power_w")) s.gpu_nominal_power_w = s.gpu.nominal_power_w;
+  if (!r.present("gpu_max_power_w")) s.gpu_max_power_w = s.gpu.max_power_w;
   if (s.gpu_nominal_power_w > 0 && s.gpu_max_power_w > 0 &&
       s.gpu_max_power_w < s.gpu_nominal_power_w)
     throw r.error("gpu_max_power_w",

@@ -172,6 +172,72 @@ ParamDecl cluster_preset_decl() {
 }
 }  // namespace
 
+namespace {
+// A number above `min`, not equal to it.
+template <class S>
+BoundParam<S> above(BoundParam<S> p) {
+  p.decl.min_exclusive = true;
+  return p;
+}
+}  // namespace
+
+// The catalogue's keys (calibrate/profile/gpu_catalogue.hpp): a scenario's own GPU, and the
+// rows `goodput describe hardware` prints for every entry.
+const BoundSection<calib::GpuSpec>& gpu_spec_fields() {
+  using G = calib::GpuSpec;
+  static const BoundSection<G> s{
+      "gpu_spec",
+      "A GPU of the scenario's own, with the GPU catalogue's keys (`goodput describe hardware`); "
+      "used instead of a catalogue entry. Figures per GPU, dense (no 2:4 sparsity).",
+      {
+          field::required(field::text(&G::name, "name",
+                                      "the GPU's name (what /cluster/gpu says and reports show); "
+                                      "not a catalogue entry's")),
+          field::text(&G::product, "product",
+                      "full product name; the analytical profile names its device after it, "
+                      "\"... (datasheet)\" (default: name)"),
+          field::required(above(
+              field::number(&G::bf16_dense_tflops, "bf16_dense_tflops", "TFLOP/s", 0, 1e6,
+                            "dense BF16 tensor-core peak: the analytical profile's GEMM ceiling"))),
+          field::number(&G::fp8_dense_tflops, "fp8_dense_tflops", "TFLOP/s", 0, 1e6,
+                        "dense FP8 tensor-core peak (0: no FP8, as A100); recorded, not used by "
+                        "the step model yet"),
+          field::required(above(field::number(
+              &G::hbm_bandwidth_gbps, "hbm_bandwidth_gbps", "GB/s", 0, 1e6,
+              "HBM bandwidth: the analytical profile's copy ceiling (memory-bound work at 80 % "
+              "of it)"))),
+          field::required(above(field::number(&G::hbm_capacity_gb, "hbm_capacity_gb", "GB", 0, 1e5,
+                                              "HBM capacity (the profile's device memory)"))),
+          field::required(above(field::number(
+              &G::nvlink_gbps, "nvlink_gbps", "GB/s", 0, 1e5,
+              "NVLink bandwidth per GPU, one direction (half the datasheet's bidirectional "
+              "figure): TP collectives and the NTP reshard; /cost/nvlink_gbps overrides it"))),
+          field::integer(&G::sm_count, "sm_count", "SMs", 0, 1e5,
+                         "streaming multiprocessors (0: not known)"),
+          field::text(&G::compute_capability, "compute_capability",
+                      "CUDA compute capability, e.g. \"9.0\""),
+          field::number(&G::nominal_power_w, "nominal_power_w", "W", 0, 1e5,
+                        "TDP of the configuration these figures assume: the default of "
+                        "/cluster/gpu_nominal_power_w (0: none declared)"),
+          field::number(&G::max_power_w, "max_power_w", "W", 0, 1e5,
+                        "rated maximum board power: the default of /cluster/gpu_max_power_w (0: "
+                        "none declared)"),
+          field::text(&G::peaks_source, "peaks_source",
+                      "source of bf16_dense_tflops and hbm_bandwidth_gbps (the analytical "
+                      "profile's datasheet citation); default: this scenario's gpu_spec"),
+          field::text(&G::spec_source, "spec_source",
+                      "source of fp8_dense_tflops, hbm_capacity_gb, sm_count, compute_capability"),
+          field::text(&G::nvlink_source, "nvlink_source", "source of nvlink_gbps"),
+          field::text(&G::power_source, "power_source",
+                      "source of nominal_power_w and max_power_w"),
+      }};
+  return s;
+}
+
+const ParamSection& gpu_spec() {
+  return gpu_spec_fields().section();
+}
+
 // The counts default to the preset's (the loader sets the shape first; given keys override).
 const BoundSection<Scenario>& cluster_fields() {
   using C = ClusterShape;
@@ -181,7 +247,13 @@ const BoundSection<Scenario>& cluster_fields() {
       {
           field::declared<Scenario>(cluster_preset_decl()),
           field::optional(in_cluster(field::text(
-              &C::gpu_type, "gpu", "GPU type (H100, H200, B200, GB200); default from the preset"))),
+              &C::gpu_type, "gpu",
+              "GPU type: an entry of the GPU catalogue (" + calib::gpu_names_text() +
+                  "; their figures: `goodput describe hardware`), or gpu_spec's name. Default: "
+                  "gpu_spec's name if given, else the preset's"))),
+          field::declared<Scenario>(optional(
+              object("gpu_spec", &gpu_spec(),
+                     "the scenario's own GPU, with the catalogue's keys, instead of an entry"))),
           field::optional(in_cluster(field::integer(&C::gpus_per_node, "gpus_per_node", "GPUs", 1,
                                                     1024, "GPUs per node / tray"))),
           field::optional(in_cluster(field::integer(&C::nodes_per_domain, "nodes_per_domain",
@@ -198,14 +270,14 @@ const BoundSection<Scenario>& cluster_fields() {
           field::optional(field::number(
               &Scenario::gpu_nominal_power_w, "gpu_nominal_power_w", "W", 1, 1e5,
               "power a GPU of the job draws at work: the 1x of /cost/curve_power and of "
-              "ntp_boost's max_power. Default: the GPU type's TDP (H100, H200: 700; B200: 1000, "
-              "HGX; GB200: 1200; sources in models/topology/gpu_power.hpp)")),
+              "ntp_boost's max_power. Default: the GPU's nominal_power_w, its TDP (H100, H200: "
+              "700; B200: 1000, HGX; GB200: 1200; A100-80GB: 400; `goodput describe hardware`)")),
           field::optional(field::number(
               &Scenario::gpu_max_power_w, "gpu_max_power_w", "W", 1, 1e5,
               "rated maximum board power of one GPU: no boost exceeds it (ntp_boost's multiplier "
-              "is capped at gpu_max_power_w / gpu_nominal_power_w). Default: the GPU type's "
-              "(H100, H200, GB200: their TDP, no headroom; B200: 1200 W as in GB200, 1.2x its "
-              "1000 W HGX TDP)")),
+              "is capped at gpu_max_power_w / gpu_nominal_power_w). Default: the GPU's "
+              "max_power_w (A100-80GB, H100, H200, GB200: their TDP, no headroom; B200: 1200 W "
+              "as in GB200, 1.2x its 1000 W HGX TDP)")),
           field::number(&Scenario::domain_power_budget_kw, "domain_power_budget_kw", "kW", 0, 1e6,
                         "GPU power budget of one NVLink domain (the sum of its GPUs' power; "
                         "failed GPUs draw none, every other GPU of the domain but a boosted "
@@ -407,8 +479,8 @@ const BoundSection<CostSpec>& cost_fields() {
                          "accept a profile that lacks this model shape or a reachable TP degree "
                          "(its fit answers; report.json lists the degrees)"),
           field::number(&C::nvlink_gbps, "nvlink_gbps", "GB/s", 0, kInf,
-                        "NVLink bandwidth per GPU, one direction (0: 450 for H100/H200, 900 for "
-                        "B200/GB200)"),
+                        "NVLink bandwidth per GPU, one direction (0: the GPU's nvlink_gbps, "
+                        "`goodput describe hardware`: 450 for H100/H200, 900 for B200/GB200)"),
           field::number(&C::scaleout_gbps, "scaleout_gbps", "GB/s", 1e-3, kInf,
                         "scale-out network bandwidth per GPU"),
           field::number(&C::dp_overlap, "dp_overlap", "", 0, 1,

@@ -13,6 +13,7 @@ namespace goodput::sections {
 
 const ParamSection& scenario();
 const ParamSection& cluster();
+const ParamSection& gpu_spec();  // /cluster/gpu_spec: the GPU catalogue's keys
 const ParamSection& job();
 const ParamSection& model();
 const ParamSection& failures();
@@ -28,6 +29,7 @@ const ParamSection& strategies();  // keys are strategy names (see `goodput desc
 
 const BoundSection<Scenario>& scenario_fields();  // name, description, mode, horizon, seeds
 const BoundSection<Scenario>& cluster_fields();   // counts over the preset's; spare_domains
+const BoundSection<calib::GpuSpec>& gpu_spec_fields();
 const BoundSection<JobSpec>& job_fields();
 const BoundSection<Scenario>& failures_fields();  // Scenario::failures and failed_fraction
 const BoundSection<FailureClassSpec>& failure_class_fields();

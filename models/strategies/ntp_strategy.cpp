@@ -364,8 +364,10 @@ NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params
       throw InputError(scenario.file, "/cluster/gpu_max_power_w",
                        "ntp_boost needs the GPU's power ratings: GPU '" +
                            scenario.cluster.gpu_type +
-                           "' has none declared (H100, H200, B200, GB200 do): give "
-                           "/cluster/gpu_nominal_power_w and /cluster/gpu_max_power_w");
+                           "' has none declared (the catalogue's GPUs do: goodput describe "
+                           "hardware): give /cluster/gpu_nominal_power_w and "
+                           "/cluster/gpu_max_power_w, or gpu_spec's nominal_power_w and "
+                           "max_power_w");
     o.layout.board_cap = scenario.gpu_max_power_w / scenario.gpu_nominal_power_w;
     o.layout.gpus_per_domain = scenario.cluster.gpus_per_domain();
     o.layout.domain_budget_gpus =

@@ -1,13 +1,16 @@
 #include "sim/cli/describe.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "calibrate/profile/profile_schema.hpp"
 #include "models/failures/failure_presets.hpp"
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
+#include "models/topology/cluster_presets.hpp"
 #include "sim/report/plausible.hpp"
 #include "sim/report/strategy_metrics.hpp"
 #include "sim/run/run_metrics.hpp"
@@ -103,6 +106,57 @@ std::string plausible_text() {
   return "## Plausible ranges of the uncertain inputs\n\n" + plausible_table_markdown() + "\n";
 }
 
+// One cell of the hardware table: a number as %g, a string as it is ("-" when empty).
+std::string cell(const Json& v) {
+  if (v.is_string()) return v.get<std::string>().empty() ? "-" : v.get<std::string>();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v.get<double>());
+  return buf;
+}
+
+bool is_source(const std::string& key) {
+  return key.size() > 7 && key.compare(key.size() - 7, 7, "_source") == 0;
+}
+
+std::string hardware_text() {
+  const auto& fields = sections::gpu_spec_fields();
+  std::vector<Json> values;
+  for (const calib::GpuSpec& g : calib::gpu_catalogue()) values.push_back(fields.values(g));
+  std::ostringstream s;
+  std::string presets;
+  for (const auto& p : kClusterPresets)
+    presets += (presets.empty() ? "" : ", ") + std::string(p.name) + ": " + p.gpu;
+  s << "## GPU catalogue (`/cluster/gpu`)\n\n"
+    << "`/cluster/gpu` names one of these GPUs (the cluster presets' defaults: " << presets
+    << "); `/cluster/gpu_spec` describes another with the same keys. Figures are per GPU and "
+       "dense (no 2:4 sparsity); `nvlink_gbps` is one direction, half the datasheet's "
+       "bidirectional NVLink bandwidth per GPU, as the step model's collectives use it. The "
+       "analytical profile (`goodput-profile-analytical --gpu NAME`, or the cost model without "
+       "`/cost/profile`) takes its GEMM and copy ceilings from `bf16_dense_tflops` and "
+       "`hbm_bandwidth_gbps`; `/cluster/gpu_nominal_power_w` and `gpu_max_power_w` default to "
+       "`nominal_power_w` and `max_power_w`; `/cost/nvlink_gbps` to `nvlink_gbps`.\n\n";
+  s << "| key | unit |";
+  for (const calib::GpuSpec& g : calib::gpu_catalogue()) s << " " << g.name << " |";
+  s << " meaning |\n|---|---|";
+  for (std::size_t i = 0; i < values.size(); ++i) s << "---|";
+  s << "---|\n";
+  for (const ParamDecl& d : fields.section().params) {
+    if (d.key == "name" || is_source(d.key)) continue;
+    s << "| `" << d.key << "` | " << d.unit << " |";
+    for (const Json& v : values) s << " " << cell(v[d.key]) << " |";
+    s << " " << d.doc << " |\n";
+  }
+  s << "\n### Sources\n\n";
+  for (const Json& v : values) {
+    s << "- **" << v["name"].get<std::string>() << "** (" << v["product"].get<std::string>()
+      << ")\n";
+    for (const ParamDecl& d : fields.section().params)
+      if (is_source(d.key)) s << "  - `" << d.key << "`: " << v[d.key].get<std::string>() << "\n";
+  }
+  s << "\n";
+  return s.str();
+}
+
 struct Topic {
   const char* name;
   std::string (*text)();
@@ -110,7 +164,8 @@ struct Topic {
 constexpr Topic kTopics[] = {
     {"schema", schema_text},         {"failure-models", failure_models_text},
     {"strategies", strategies_text}, {"metrics", metrics_text},
-    {"profile", profile_text},       {"plausible", plausible_text}};
+    {"profile", profile_text},       {"plausible", plausible_text},
+    {"hardware", hardware_text}};
 
 }  // namespace
 

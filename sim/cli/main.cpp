@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
   std::string topic;
   auto* desc = app.add_subcommand("describe",
                                   "print the accepted scenario keys, strategies, failure models, "
-                                  "metrics and the calibration profile format");
+                                  "metrics, the calibration profile format and the GPU catalogue");
   goodput::one_of(desc->add_option("topic", topic, "one topic (all when absent)"),
                   goodput::describe_topics());
 

@@ -38,6 +38,7 @@ Json other_value(const ParamDecl& d, const Json& current) {
       const double now = current.is_number() ? current.get<double>() : std::nan("");
       for (double v : {d.min, d.max, now + 1, now - 1, 0.5, 2.0, 3.0}) {
         if (!std::isfinite(v) || v < d.min || v > d.max || v == now || std::abs(v) > 1e6) continue;
+        if (d.min_exclusive && v == d.min) continue;
         if (integral && v != std::floor(v)) continue;
         if (d.type == ParamType::NumberList) return Json::array({v});
         return integral ? Json(static_cast<std::int64_t>(v)) : Json(v);
@@ -114,6 +115,7 @@ void check_section(const BoundSection<S>& bound) {
 TEST_CASE("every bound row of the scenario fills its own field") {
   check_section(sections::scenario_fields());
   check_section(sections::cluster_fields());
+  check_section(sections::gpu_spec_fields());
   check_section(sections::job_fields());
   check_section(sections::failures_fields());
   check_section(sections::failure_class_fields());

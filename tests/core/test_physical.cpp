@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/profile/gpu_catalogue.hpp"
 #include "models/cost/cost_model.hpp"
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/ntp_strategy.hpp"
-#include "models/topology/gpu_power.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/single_run.hpp"
 #include "sim/run/snapshot.hpp"
@@ -125,9 +125,9 @@ TEST_CASE("the retired /cost/partial_microbatch names its replacement") {
 }
 
 TEST_CASE("GPU power ratings: declared per type with a source; resolved into the scenario") {
-  for (const auto& r : kGpuPowerRatings) {
-    CHECK(r.max_board_w >= r.nominal_w);
-    CHECK(std::string(r.source).size() > 20);
+  for (const calib::GpuSpec& g : calib::gpu_catalogue()) {
+    CHECK(g.max_power_w >= g.nominal_power_w);
+    CHECK(g.power_source.size() > 20);
   }
   const Scenario s = scenario_from(nvl32(1, 4));  // nvl32: B200
   CHECK(s.gpu_nominal_power_w == 1000);
