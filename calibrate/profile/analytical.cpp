@@ -8,7 +8,8 @@
 //                       (NVIDIA GB200 NVL72 datasheet, per superchip of 2 GPUs: 10 PFLOP/s
 //                       BF16 with sparsity = 5 dense, HBM3e 372 GB at 16 TB/s)
 // Efficiency: e_max * d / (d + d_half) in the smallest GEMM dimension d, floored by HBM
-// traffic at hbm_efficiency of peak bandwidth, plus a fixed launch overhead.
+// traffic at hbm_efficiency of peak bandwidth, plus a fixed launch overhead. Copies (reshard)
+// and the memory-bound kernels: their bytes at hbm_efficiency of peak, plus the launch.
 #include <algorithm>
 #include <stdexcept>
 
@@ -108,6 +109,16 @@ Profile analytical_profile(const std::string& gpu, const std::vector<ProfiledMod
     e.fraction_of_ceiling = e.gbps / ds.hbm_gbps;
     e.verification = Verification::not_applicable;
     p.reshard.push_back(e);
+  }
+  // Memory-bound kernels: their bytes at the copy ceiling's share of the HBM peak, plus a launch.
+  for (const MemoryKernelJob& job : plan.memory_kernels) {
+    const double t = kLaunchS + double(job.bytes) / hbm;
+    MemoryKernelEntry e = entry_of(job);
+    e.time_s = exact_time(t);
+    e.gbps = double(job.bytes) / t / 1e9;
+    e.fraction_of_ceiling = e.gbps / ds.hbm_gbps;
+    e.verification = Verification::not_applicable;
+    p.memory_kernels.push_back(e);
   }
   p.fit = fit_report(p);
   refit(p);
