@@ -35,6 +35,8 @@ add_library(goodput_calibrate_device STATIC
   harness/gemm_verify.cpp
   harness/l2_flush.cu
   harness/lt_matmul.cpp
+  harness/memory_bench.cpp
+  harness/memory_kernels.cu
   harness/multi_gpu_bench.cpp
   harness/reshard_bench.cpp
   harness/reshard_kernels.cu

@@ -16,6 +16,8 @@ add_executable(test_calibration
   tests/test_cli_args.cpp
   tests/test_copy_addressing.cpp
   tests/test_fit.cpp
+  tests/test_memory_kernels.cpp
+  tests/test_memory_reference.cpp
   tests/test_plan.cpp
   tests/test_profile_check.cpp
   tests/test_profile_io.cpp
@@ -53,6 +55,7 @@ if(GOODPUT_HAVE_CUDA)
   add_executable(test_calibration_gpu
     tests/gpu/test_gpu_main.cpp
     tests/gpu/test_gpu_gemm.cpp
+    tests/gpu/test_gpu_memory.cpp
     tests/gpu/test_gpu_reshard.cpp
   )
   target_link_libraries(test_calibration_gpu PRIVATE

@@ -8,6 +8,7 @@
 #include "calibrate/harness/bench_context.hpp"
 #include "calibrate/harness/device_info.hpp"
 #include "calibrate/harness/gemm_bench.hpp"
+#include "calibrate/harness/memory_bench.hpp"
 #include "calibrate/harness/multi_gpu_bench.hpp"
 #include "calibrate/harness/reshard_bench.hpp"
 #include "calibrate/profile/plan.hpp"
@@ -29,6 +30,16 @@ std::string gemm_progress(const GemmEntry& e) {
   std::ostringstream s;
   s << gemm_label(e);
   s << fmt(": %.3f ms, %.0f TFLOP/s, %.2f of ceiling", e.time_s.median * 1e3, e.tflops,
+           e.fraction_of_ceiling);
+  s << ", " << (e.verification == Verification::passed ? "verified" : "VERIFICATION FAILED");
+  return s.str();
+}
+
+std::string memory_label(const MemoryKernelEntry& e) {
+  std::ostringstream s;
+  s << e.model << " " << to_string(e.kernel) << " " << e.rows << "x" << e.cols << " " << e.bytes
+    << " B";
+  s << fmt(": %.3f ms, %.0f GB/s, %.2f of ceiling", e.time_s.median * 1e3, e.gbps,
            e.fraction_of_ceiling);
   s << ", " << (e.verification == Verification::passed ? "verified" : "VERIFICATION FAILED");
   return s.str();
@@ -77,8 +88,9 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     }
   }
   const bool nccl = nccl_status(device.device_count) == "measured";
-  const int total = 2 + static_cast<int>(plan.gemm.size() + plan.reshard.size() +
-                                         transfers.size() * (nccl ? 2 : 1));
+  const int total =
+      2 + static_cast<int>(plan.gemm.size() + plan.reshard.size() + plan.memory_kernels.size() +
+                           transfers.size() * (nccl ? 2 : 1));
   ProgressLine progress(true);
   progress.begin("measurements");
   int done = 0;
@@ -116,6 +128,12 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     clocks.sample();
     failed += p.reshard.back().verification == Verification::failed;
     step(reshard_label(p.reshard.back()));
+  }
+  for (const MemoryKernelJob& job : plan.memory_kernels) {
+    p.memory_kernels.push_back(bench_memory_kernel(ctx, job));
+    clocks.sample();
+    failed += p.memory_kernels.back().verification == Verification::failed;
+    step(memory_label(p.memory_kernels.back()));
   }
   for (const ReshardJob& job : transfers) {
     for (ReshardEntry& e : bench_multi_gpu(ctx, job)) {

@@ -1,5 +1,6 @@
 // One calibration run: select the device, measure the ceilings, then every entry of the
-// plan, and assemble the profile (fit report included). Contract: throws NoDeviceError before
+// plan (GEMMs and attention, reshard kernels, memory-bound kernels, multi-GPU transfers), and
+// assemble the profile (fit report included). Contract: throws NoDeviceError before
 // measuring anything when there is no usable GPU; never writes files (the caller saves the
 // returned profile atomically); progress goes to stderr.
 #pragma once

@@ -1,7 +1,8 @@
 // Analytical (datasheet) profiles from the GPU catalogue's figures (gpu_catalogue.cpp, with
 // their sources): dense BF16 peak, HBM bandwidth, SMs, memory, compute capability.
 // Efficiency: e_max * d / (d + d_half) in the smallest GEMM dimension d, floored by HBM
-// traffic at hbm_efficiency of peak bandwidth, plus a fixed launch overhead.
+// traffic at hbm_efficiency of peak bandwidth, plus a fixed launch overhead. Copies (reshard)
+// and the memory-bound kernels: their bytes at hbm_efficiency of peak, plus the launch.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -75,6 +76,16 @@ Profile analytical_profile(const GpuSpec& ds, const std::vector<ProfiledModel>& 
     e.fraction_of_ceiling = e.gbps / ds.hbm_bandwidth_gbps;
     e.verification = Verification::not_applicable;
     p.reshard.push_back(e);
+  }
+  // Memory-bound kernels: their bytes at the copy ceiling's share of the HBM peak, plus a launch.
+  for (const MemoryKernelJob& job : plan.memory_kernels) {
+    const double t = kLaunchS + double(job.bytes) / hbm;
+    MemoryKernelEntry e = entry_of(job);
+    e.time_s = exact_time(t);
+    e.gbps = double(job.bytes) / t / 1e9;
+    e.fraction_of_ceiling = e.gbps / ds.hbm_gbps;
+    e.verification = Verification::not_applicable;
+    p.memory_kernels.push_back(e);
   }
   p.fit = fit_report(p);
   refit(p);

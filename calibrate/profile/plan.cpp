@@ -84,6 +84,7 @@ CalibrationPlan make_plan(const std::vector<ProfiledModel>& models, bool quick) 
         if (cols[i] >= m.tp_max) add_reshard(plan, m.tp_max, n2, cols[i], m.shape.hidden);
       }
     }
+    for (MemoryKernelJob& j : memory_kernel_jobs(m)) plan.memory_kernels.push_back(std::move(j));
   }
   return plan;
 }

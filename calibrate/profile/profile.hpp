@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "calibrate/profile/gpu_catalogue.hpp"
 #include "calibrate/profile/profile_types.hpp"
@@ -33,6 +34,27 @@ double attention_time_s(const Profile& profile, std::int64_t heads_local, std::i
 // Local cost of moving `bytes` of gradient out of one rank and into another: fitted pack time
 // plus fitted unpack time (the wire transfer is the topology's business).
 double reshard_time_s(const Profile& profile, std::int64_t bytes);
+
+// Memory-bound kernels (memory_kernels.hpp): the time of one call of `kernel` moving `bytes`
+// (memory_kernel_bytes: read + written) and where the number came from. The profile's entries
+// of that kernel give the achieved GB/s at their sizes: exact at a measured size, interpolated
+// linearly in log(bytes) between the two nearest sizes, clamped to the nearest outside them, and
+// never above the profile's HBM ceiling (ceilings.copy_gbps), so a kernel is never priced faster
+// than bytes / that ceiling. A profile without entries of that kernel (a version 1 profile, or a
+// kernel its models do not run) prices it as today's cost model prices element-wise work:
+// bytes / (copy ceiling x the analytical model's hbm_efficiency where the ceilings are the
+// datasheet's). An entry of that kernel that failed verification is refused (InputError naming
+// it). bytes <= 0 costs 0.
+enum class MemoryKernelSource { measured, datasheet, copy_ceiling_fallback };
+// "profile measurement" | "datasheet" | "copy ceiling fallback": what explain-step prints.
+std::string_view to_string(MemoryKernelSource source);
+struct MemoryKernelTime {
+  double time_s = 0.0;
+  double gbps = 0.0;  // the bandwidth it was priced at (bytes / time_s / 1e9)
+  MemoryKernelSource source = MemoryKernelSource::copy_ceiling_fallback;
+};
+MemoryKernelTime memory_kernel_time(const Profile& profile, MemoryKernel kernel, double bytes);
+double memory_kernel_time_s(const Profile& profile, MemoryKernel kernel, double bytes);
 
 // Forward and backward GEMM + attention time of one layer at TP degree tp (busiest GPU).
 struct LayerTime {

@@ -43,6 +43,21 @@ const ReshardEntry* find_reshard(const Profile& p, const ReshardEntry& e) {
   return nullptr;
 }
 
+std::string memory_label(const MemoryKernelEntry& e) {
+  std::ostringstream s;
+  s << e.model << " " << to_string(e.kernel) << " tp";
+  for (std::size_t i = 0; i < e.tp.size(); ++i) s << (i ? "," : "") << e.tp[i];
+  s << " " << e.rows << "x" << e.cols << " " << e.bytes << " B";
+  return s.str();
+}
+
+const MemoryKernelEntry* find_memory(const Profile& p, const MemoryKernelEntry& e) {
+  for (const MemoryKernelEntry& a : p.memory_kernels) {
+    if (a.kernel == e.kernel && a.rows == e.rows && a.cols == e.cols) return &a;
+  }
+  return nullptr;
+}
+
 void note_ratio(CheckRow& row) {
   if (row.analytical_s <= 0.0 || row.measured_s <= 0.0) return;
   const double r = row.measured_s / row.analytical_s;
@@ -105,6 +120,22 @@ CheckReport check_profile(const Profile& m, const Profile& a) {
       row.flag = "verification failed";
     } else if (row.checked && row.fraction < kCheckCopyFraction) {
       row.flag = fmt("below %.0f %% of the measured copy bandwidth", 100 * kCheckCopyFraction);
+    }
+    note_ratio(row);
+    r.rows.push_back(row);
+  }
+  for (const MemoryKernelEntry& e : m.memory_kernels) {
+    CheckRow row;
+    row.kind = "memory";
+    row.label = memory_label(e);
+    row.measured_s = e.time_s.median;
+    if (const MemoryKernelEntry* x = find_memory(a, e)) row.analytical_s = x->time_s.median;
+    row.fraction = m.ceilings.copy_gbps > 0 ? e.gbps / m.ceilings.copy_gbps : 0.0;
+    row.checked = true;
+    if (e.verification == Verification::failed) {
+      row.flag = "verification failed";
+    } else if (row.fraction > kCheckMemoryOverCeiling) {
+      row.flag = fmt("faster than %.2fx the measured copy bandwidth", kCheckMemoryOverCeiling);
     }
     note_ratio(row);
     r.rows.push_back(row);

@@ -2,9 +2,10 @@
 // and against the device's own measured ceilings. Contract: check_profile() never throws on
 // data; it flags (a) entries that failed verification, (b) large GEMMs (smallest dimension >=
 // kCheckLargeDim) below kCheckGemmFraction of the measured GEMM ceiling, (c) large pack/unpack/d2d
-// copies (>= kCheckLargeCopyBytes) below kCheckCopyFraction of the measured copy bandwidth, and
-// notes (not flags) entries whose
-// time differs from the analytical model by more than kCheckAnalyticalRatio either way.
+// copies (>= kCheckLargeCopyBytes) below kCheckCopyFraction of the measured copy bandwidth, (d)
+// memory-bound kernels faster than kCheckMemoryOverCeiling x the measured copy bandwidth (their
+// bytes or the L2 flush would be wrong), and notes (not flags) entries whose time differs from
+// the analytical model by more than kCheckAnalyticalRatio either way.
 // to_markdown() renders the result (tools/device-run.sh writes it as check.md).
 #pragma once
 
@@ -25,15 +26,19 @@ inline constexpr double kCheckCopyFraction = 0.70;
 // a few microseconds, which is 25 % of a 64 MiB copy at 4 TB/s and most of a 4 MiB one (the
 // H200's 2.5 MiB core shards took 6-9 us). Smaller copies are reported, not checked.
 inline constexpr std::int64_t kCheckLargeCopyBytes = std::int64_t{64} << 20;
+// A memory-bound kernel may beat cudaMemcpy's device-to-device rate by a few per cent, never by
+// 15 %: beyond that its byte count or the L2 flush is wrong. Slower ones are reported only (a
+// simple kernel with a reduction per row need not reach the copy rate).
+inline constexpr double kCheckMemoryOverCeiling = 1.15;
 // Beyond a factor of 2 from the datasheet model something (model or measurement) is off.
 inline constexpr double kCheckAnalyticalRatio = 2.0;
 
 struct CheckRow {
-  std::string kind;   // "gemm" | "reshard" | "ceiling"
+  std::string kind;   // "gemm" | "reshard" | "memory" | "ceiling"
   std::string label;  // human-readable entry
   double measured_s = 0.0;
   double analytical_s = 0.0;  // 0 when the analytical profile has no such entry
-  double fraction = 0.0;      // of the measured ceiling (GEMM: TFLOP/s, reshard: GB/s)
+  double fraction = 0.0;      // of the measured ceiling (GEMM: TFLOP/s, reshard, memory: GB/s)
   bool checked = false;       // subject to a ceiling threshold
   std::string flag;           // empty: fine
   std::string note;           // e.g. far from the analytical model

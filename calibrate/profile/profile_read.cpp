@@ -9,7 +9,8 @@
 
 // Reading a profile: the bound sections of profile_schema.cpp validate every key (type, range,
 // choices, unknown and missing keys, with the JSON pointer) and fill the structs; this file
-// checks the version first and, after the fill, what spans several keys.
+// checks the version first (a version 1 profile is read as version 2 without the keys version 2
+// added) and, after the fill, what spans several keys.
 namespace goodput::calib {
 namespace {
 
@@ -48,6 +49,41 @@ void check(const Profile& p, const std::string& file) {
     check_time(p.gemm[i].time_s, p.source, file, pointer_append("/gemm", i) + "/time_s");
   for (std::size_t i = 0; i < p.reshard.size(); ++i)
     check_time(p.reshard[i].time_s, p.source, file, pointer_append("/reshard", i) + "/time_s");
+  for (std::size_t i = 0; i < p.memory_kernels.size(); ++i) {
+    const MemoryKernelEntry& e = p.memory_kernels[i];
+    const std::string at = pointer_append("/memory_kernels", i);
+    check_time(e.time_s, p.source, file, at + "/time_s");
+    if (e.rows > kMemoryKernelMaxElements / e.cols)
+      throw InputError(file, at + "/rows",
+                       "rows x cols must be at most " + std::to_string(kMemoryKernelMaxElements));
+    if (e.bytes != memory_kernel_bytes(e.kernel, e.rows, e.cols))
+      throw InputError(file, at + "/bytes",
+                       "must be " + std::to_string(memory_kernel_bytes(e.kernel, e.rows, e.cols)) +
+                           ", the bytes " + std::string(to_string(e.kernel)) + " moves over " +
+                           std::to_string(e.rows) + " x " + std::to_string(e.cols) + " elements");
+    if (e.dtype != memory_kernel_dtype(e.kernel))
+      throw InputError(
+          file, at + "/dtype",
+          std::string(to_string(e.kernel)) + " runs on " + memory_kernel_dtype(e.kernel));
+  }
+}
+
+// A version 1 profile has neither /memory_kernels nor /models/N/layout: read it as version 2
+// without memory-bound entries and without layouts (the writer leaves both out again).
+nlohmann::json upgraded_from_v1(nlohmann::json doc, const std::string& file) {
+  const std::string why = "appears from schema_version 2; this profile says 1";
+  if (doc.contains("memory_kernels")) throw InputError(file, "/memory_kernels", why);
+  doc["memory_kernels"] = nlohmann::json::array();
+  if (doc.contains("models") && doc["models"].is_array()) {
+    for (std::size_t i = 0; i < doc["models"].size(); ++i) {
+      nlohmann::json& m = doc["models"][i];
+      if (!m.is_object()) continue;  // the reader names it
+      if (m.contains("layout"))
+        throw InputError(file, pointer_append("/models", i) + "/layout", why);
+      m["layout"] = nullptr;
+    }
+  }
+  return doc;
 }
 
 }  // namespace
@@ -56,15 +92,20 @@ Profile from_json(const nlohmann::json& doc, const std::string& file) {
   // The version first: a profile of another version is refused as such, not for its keys.
   // (Any whole number, 2.0 too, since the reader takes 2.0 as the integer 2; a fractional one
   // is left to the reader's "expected an integer".)
+  bool v1 = false;
   if (doc.is_object() && doc.contains("schema_version")) {
     const nlohmann::json& v = doc.at("schema_version");
-    if (v.is_number() && v.get<double>() == std::floor(v.get<double>()) &&
-        v.get<double>() != kProfileSchemaVersion)
-      throw InputError(file, "/schema_version",
-                       "unsupported schema version " + v.dump() + " (this build reads " +
-                           std::to_string(kProfileSchemaVersion) + ")");
+    if (v.is_number() && v.get<double>() == std::floor(v.get<double>())) {
+      const double version = v.get<double>();
+      if (version < kOldestProfileSchemaVersion || version > kProfileSchemaVersion)
+        throw InputError(file, "/schema_version",
+                         "unsupported schema version " + v.dump() + " (this build reads " +
+                             std::to_string(kOldestProfileSchemaVersion) + " to " +
+                             std::to_string(kProfileSchemaVersion) + ")");
+      v1 = version == 1;
+    }
   }
-  const Json in(doc);
+  const Json in(v1 ? upgraded_from_v1(doc, file) : doc);
   const auto& fields = profile_sections::profile();
   Profile p;
   fields.fill(ParamReader(in, fields.section(), file, "", nullptr), p);

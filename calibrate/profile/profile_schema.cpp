@@ -167,6 +167,18 @@ const BoundSection<Settings>& settings() {
   return s;
 }
 
+const BoundSection<StepLayout>& step_layout() {
+  using L = StepLayout;
+  static const BoundSection<L> s{
+      "step layout",
+      "what the optimizer step's and the loss softmax's sizes were taken from (schema_version 2)",
+      {count(&L::layers, "layers", 1, "", "transformer layers of the model"),
+       count(&L::vocab, "vocab", 1, "tokens", "vocabulary size"),
+       count(&L::pp, "pp", 1, "stages", "pipeline stages"),
+       count(&L::dp, "dp", 1, "replicas", "data-parallel replicas (optimizer shards)")}};
+  return s;
+}
+
 const BoundSection<ProfiledModel>& model() {
   using P = ProfiledModel;
   using M = ModelShape;
@@ -183,7 +195,10 @@ const BoundSection<ProfiledModel>& model() {
        shape(count(&M::seq_len, "seq_len", 1, "tokens", "sequence length")),
        shape(count(&M::micro_batch, "micro_batch", 1, "sequences", "micro-batch size")),
        count(&P::tp_max, "tp_max", 1, "GPUs", "highest TP degree profiled"),
-       count(&P::tp_min, "tp_min", 1, "GPUs", "lowest TP degree profiled (<= tp_max)")}};
+       count(&P::tp_min, "tp_min", 1, "GPUs", "lowest TP degree profiled (<= tp_max)"),
+       field::nullable_object(&P::layout, step_layout(), "layout",
+                              "the step layout (schema_version 2; null: unknown, only the "
+                              "layer's memory-bound kernels were planned)")}};
   return s;
 }
 
@@ -271,6 +286,30 @@ const BoundSection<ReshardEntry>& reshard_entry() {
   return s;
 }
 
+const BoundSection<MemoryKernelEntry>& memory_kernel_entry() {
+  using M = MemoryKernelEntry;
+  static const BoundSection<M> s{
+      "memory kernel entry",
+      "one memory-bound kernel at one size, timed (or modelled); schema_version 2",
+      {words(&M::model, "model", "the model (of models) the size was taken from"),
+       field::integers(&M::tp, "tp", "GPUs", 1, 1'000'000,
+                       "TP degrees that ask for exactly this size (1: the norm without "
+                       "sequence parallelism)"),
+       one_of(&M::kernel, kMemoryKernelNames, "kernel", "which kernel"),
+       count(&M::rows, "rows", 1, "", "rows (tokens; adam: parameters)"),
+       count(&M::cols, "cols", 1, "", "elements per row (adam: 1)"),
+       count(&M::bytes, "bytes", 1, "bytes",
+             "bytes read + written by one call, as the README's table says"),
+       one_of(&M::dtype, {kMemoryKernelDtypes[0], kMemoryKernelDtypes[1]}, "dtype",
+              "element types (adam: fp32 master, m, v; bf16 gradient and parameter copy)"),
+       field::object(&M::time_s, time_stats(), "time_s", "its time"),
+       positive(&M::gbps, "gbps", "GB/s", "bytes / median time"),
+       positive(&M::fraction_of_ceiling, "fraction_of_ceiling", "", "gbps / ceilings.copy_gbps"),
+       one_of(&M::verification, kVerificationNames, "verification",
+              "the check of a slice of its output against a CPU reference")}};
+  return s;
+}
+
 const BoundSection<FitStats>& fit_stats() {
   using F = FitStats;
   static const BoundSection<F> s{
@@ -310,6 +349,8 @@ const BoundSection<Profile>& profile() {
        field::object(&P::ceilings, ceilings(), "ceilings", "the device's peaks"),
        field::objects(&P::gemm, gemm_entry(), "gemm", "GEMM entries"),
        field::objects(&P::reshard, reshard_entry(), "reshard", "reshard entries"),
+       field::objects(&P::memory_kernels, memory_kernel_entry(), "memory_kernels",
+                      "memory-bound kernel entries (schema_version 2)"),
        field::object(&P::fit, fit(), "fit", "the fit's errors")}};
   return s;
 }
@@ -325,10 +366,12 @@ const std::vector<PlacedSection>& all() {
       {"/settings/measurement/stop", &stop().section()},
       {"/settings/analytical_model", &analytical_model().section()},
       {"/models/N", &model().section()},
+      {"/models/N/layout", &step_layout().section()},
       {"/ceilings", &ceilings().section()},
       {"/gemm/N", &gemm_entry().section()},
-      {"/{gemm,reshard}/N/time_s", &time_stats().section()},
+      {"/{gemm,reshard,memory_kernels}/N/time_s", &time_stats().section()},
       {"/reshard/N", &reshard_entry().section()},
+      {"/memory_kernels/N", &memory_kernel_entry().section()},
       {"/fit", &fit().section()},
       {"/fit/{gemm,reshard}", &fit_stats().section()},
   };

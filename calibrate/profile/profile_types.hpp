@@ -10,13 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/profile/memory_kernels.hpp"
 #include "calibrate/profile/settings.hpp"
 #include "calibrate/profile/shapes.hpp"
 #include "sim/core/enum_names.hpp"
 
 namespace goodput::calib {
 
-inline constexpr int kProfileSchemaVersion = 1;
+// Version 2 added /memory_kernels and /models/N/layout; version 1 profiles (without them) still
+// load, and are written back as they were.
+inline constexpr int kProfileSchemaVersion = 2;
+inline constexpr int kOldestProfileSchemaVersion = 1;
 inline constexpr const char* kCalibrationVersion = "0.1.0";
 
 enum class Source { measured, analytical };
@@ -87,9 +91,18 @@ struct Settings {
   std::optional<AnalyticalSettings> analytical_model;  // iff source == analytical
 };
 
+// What the sizes of the optimizer step and the loss softmax depend on beyond the layer shape.
+struct StepLayout {
+  int layers = 1;  // transformer layers of the whole model
+  int vocab = 1;   // vocabulary (the loss softmax's row, split over TP)
+  int pp = 1;      // pipeline stages
+  int dp = 1;      // data-parallel replicas (the distributed optimizer's shards)
+};
+
 struct ProfiledModel {
   ModelShape shape;
   int tp_max = 1, tp_min = 1;
+  std::optional<StepLayout> layout;  // null: unknown (only the layer's kernels were planned)
 };
 
 struct Ceilings {
@@ -126,6 +139,18 @@ struct ReshardEntry {
   Verification verification = Verification::not_applicable;
 };
 
+struct MemoryKernelEntry {
+  std::string model;    // ProfiledModel name the size was taken from
+  std::vector<int> tp;  // TP degrees of that model that ask for exactly this size
+  MemoryKernel kernel = MemoryKernel::rmsnorm;
+  std::int64_t rows = 0, cols = 0;  // rows x cols elements (adam: rows parameters, cols 1)
+  std::int64_t bytes = 0;           // memory_kernel_bytes(kernel, rows, cols): read + written
+  std::string dtype = "bf16";       // memory_kernel_dtype(kernel)
+  TimeStats time_s;
+  double gbps = 0.0, fraction_of_ceiling = 0.0;  // bytes / median time; / ceilings.copy_gbps
+  Verification verification = Verification::not_applicable;
+};
+
 struct FitStats {
   std::string method;  // "leave_one_out"
   int held_out = 0;    // entries predicted
@@ -148,6 +173,7 @@ struct Profile {
   Ceilings ceilings;
   std::vector<GemmEntry> gemm;
   std::vector<ReshardEntry> reshard;
+  std::vector<MemoryKernelEntry> memory_kernels;  // empty in a version 1 profile
   FitSummary fit;
 
   // Not serialized: where the profile was loaded from (for messages) and the fitted model

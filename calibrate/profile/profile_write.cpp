@@ -5,7 +5,8 @@
 
 namespace goodput::calib {
 
-// The profile's keys, order and value names are its bound sections' (profile_schema.cpp).
+// The profile's keys, order and value names are its bound sections' (profile_schema.cpp); a
+// version 1 profile leaves out the keys version 2 added.
 
 std::string_view to_string(Source source) {
   return enum_name(kSourceNames, source);
@@ -16,7 +17,12 @@ std::string_view to_string(Verification v) {
 }
 
 nlohmann::ordered_json to_json(const Profile& p) {
-  return profile_sections::profile().values(p);
+  nlohmann::ordered_json doc = profile_sections::profile().values(p);
+  if (p.schema_version < 2) {  // a version 1 profile is written back as it was read
+    doc.erase("memory_kernels");
+    for (auto& m : doc["models"]) m.erase("layout");
+  }
+  return doc;
 }
 
 }  // namespace goodput::calib

@@ -90,6 +90,15 @@ ScenarioModel read_scenario(const std::string& path) {
     if (!g->is_boolean()) throw InputError(path, "/job/model/gated_mlp", "expected true or false");
     m.shape.gated_mlp = g->get<bool>();
   }
+  // The step layout, for the optimizer shard and the loss softmax: known when the layers are
+  // (the scenario's or the preset's); /job/pp and /job/dp default to 1 as the simulator's.
+  std::optional<int> layers = positive_int(doc, path, "/job/model/layers", false);
+  if (!layers && preset != nullptr) layers = preset->layers;
+  const int vocab = positive_int(doc, path, "/job/model/vocab", false)
+                        .value_or(preset != nullptr ? preset->vocab : goodput::kDefaultVocab);
+  const int pp = positive_int(doc, path, "/job/pp", false).value_or(1);
+  const int dp = positive_int(doc, path, "/job/dp", false).value_or(1);
+  if (layers) m.layout = StepLayout{*layers, vocab, pp, dp};
   m.tp_max = *positive_int(doc, path, "/job/tp", true);
   // The degrading strategies' declarations, read by the simulator's own reader.
   std::vector<goodput::TpDegreeRule> rules;
@@ -112,16 +121,19 @@ ScenarioModel read_scenario(const std::string& path) {
 
 std::vector<ProfiledModel> standard_models() {
   // Shapes from the preset table; the names are those the shipped profiles were made under.
-  auto standard = [](const char* preset, const char* name, int tp) {
+  // Layouts: the 480B model as the shipped default scenario runs it (PP8 DP128); the 70B-like
+  // model at PP4 DP64, an assumption (only the Adam shard's size depends on it).
+  auto standard = [](const char* preset, const char* name, int tp, int pp, int dp) {
     const goodput::ModelPresetShape& p = *goodput::find_model_preset(preset);
     ProfiledModel m;
     m.shape = {name, p.hidden, p.heads, p.kv_heads, p.ffn, p.gated_mlp, p.seq_len, 1};
     m.tp_max = tp;
     m.tp_min = goodput::default_min_tp(tp);
+    m.layout = StepLayout{p.layers, p.vocab, pp, dp};
     return m;
   };
-  return {standard("ntp-paper-480b", "ntp-paper-480b", 32),
-          standard("llama3-70b", "llama3-70b-like", 8)};
+  return {standard("ntp-paper-480b", "ntp-paper-480b", 32, 8, 128),
+          standard("llama3-70b", "llama3-70b-like", 8, 4, 64)};
 }
 
 bool covers_model(const Profile& profile, const ModelShape& s, int tp) {

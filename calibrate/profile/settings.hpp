@@ -73,6 +73,19 @@ inline constexpr int kGemmVerifyPoints = 512;
 inline constexpr double kGemmVerifyRtol = 1.0 / 128.0;
 inline constexpr double kGemmVerifyAtolRel = 1e-4;
 
+// Memory-bound kernels (memory_bench.cpp), verified once outside the timed loop on a slice:
+// kMemoryVerifyRows rows (the first, the last and random ones; adam: windows of
+// kAdamVerifyWindow parameters) recomputed in double on the CPU (harness/memory_reference.hpp)
+// from the same inputs. A bf16 output passes when |got - ref| <= rtol |ref| + atol scale, with
+// rtol = 2^-7, twice bf16's half-ulp output rounding, and atol = 1e-4 of the outputs' scale
+// (1 for norms and activations, 1/cols for softmax) for fp32 statistics; adam's fp32 state
+// passes within 1e-5 relative (fp32 rounding of a few operations), its bf16 copy within 2^-7.
+inline constexpr int kMemoryVerifyRows = 8;
+inline constexpr std::int64_t kAdamVerifyWindow = 1024;
+inline constexpr double kMemoryVerifyRtol = 1.0 / 128.0;
+inline constexpr double kMemoryVerifyAtol = 1e-4;
+inline constexpr double kAdamVerifyRtol = 1e-5;
+
 // Inputs are uniform in +-[0.5, 1]: never zero (zeros lower power and flatter the GEMM).
 inline constexpr float kRandomMinMagnitude = 0.5F;
 

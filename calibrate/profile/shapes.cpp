@@ -86,6 +86,12 @@ double gemm_bytes(const GemmQuery& q) {
   return 2.0 * calls * static_cast<double>(q.batch) * (m * k + k * n + m * n);
 }
 
+std::int64_t layer_params(const ModelShape& s) {
+  const std::int64_t h = s.hidden, d = s.head_dim(), ffn = s.ffn;
+  const std::int64_t q = std::int64_t{s.heads} * d, kv = std::int64_t{s.kv_heads} * d;
+  return h * (q + 2 * kv) + q * h + h * ffn * (s.gated_mlp ? 2 : 1) + ffn * h;
+}
+
 std::int64_t smallest_dim(std::int64_t m, std::int64_t n, std::int64_t k) {
   return std::min({m, n, k});
 }

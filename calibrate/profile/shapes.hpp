@@ -71,6 +71,10 @@ double gemm_flops(const std::string& name, Pass pass, std::int64_t m, std::int64
 // bf16 bytes of A, B and C over all the GEMM calls of the query (memory-traffic floor).
 double gemm_bytes(const GemmQuery& q);
 
+// Weights of one transformer layer, unsharded: QKV, attention output, MLP up (2 ffn columns
+// when gated) and down projections (norm weights and biases are left out: < 0.01 %).
+std::int64_t layer_params(const ModelShape& shape);
+
 // Key used by the fit: the smallest of m, n, k.
 std::int64_t smallest_dim(std::int64_t m, std::int64_t n, std::int64_t k);
 

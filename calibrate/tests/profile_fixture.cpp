@@ -13,7 +13,12 @@ ModelShape small_model() {
 }
 
 Profile test_profile() {
-  Profile p = analytical_profile("H100", small_model(), 8, 6);
+  ProfiledModel model;
+  model.shape = small_model();
+  model.tp_max = 8;
+  model.tp_min = 6;
+  model.layout = StepLayout{4, 32000, 2, 4};
+  Profile p = analytical_profile("H100", {model});
   p.source = Source::measured;
   p.generator = "test fixture";
   p.settings.gemm_impl = "cublasLt";
@@ -47,6 +52,11 @@ Profile test_profile() {
     e.verification = Verification::passed;
     e.time_s.samples = 12;
     e.time_s.stop = "sample_cap";
+  }
+  for (auto& e : p.memory_kernels) {
+    e.verification = Verification::passed;
+    e.time_s.samples = 15;
+    e.time_s.stop = "converged";
   }
   p.fit = fit_report(p);
   refit(p);

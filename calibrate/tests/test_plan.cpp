@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "calibrate/profile/plan.hpp"
 #include "calibrate/profile/reshard_map.hpp"
 #include "calibrate/profile/scenario.hpp"
+#include "calibrate/tests/profile_fixture.hpp"
 
 using namespace goodput::calib;
 
@@ -88,4 +91,128 @@ TEST_CASE("quick plans are small") {
   const CalibrationPlan quick = make_plan(standard_models(), true);
   CHECK(quick.gemm.size() < full.gemm.size() / 2);
   CHECK(quick.reshard.size() == 2 * 5);
+}
+
+namespace {
+
+std::vector<MemoryKernelJob> jobs_of(const CalibrationPlan& plan, MemoryKernel k) {
+  std::vector<MemoryKernelJob> out;
+  for (const MemoryKernelJob& j : plan.memory_kernels)
+    if (j.kernel == k) out.push_back(j);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("memory-bound kernels are planned at the extreme degrees, by the model's kind") {
+  const auto models = standard_models();
+  const ModelShape& gpt = models[0].shape;  // ungated: layernorm + gelu, TP32 -> TP24
+  const CalibrationPlan plan = make_plan({models[0]}, false);
+  CHECK(jobs_of(plan, MemoryKernel::rmsnorm).empty());
+  CHECK(jobs_of(plan, MemoryKernel::swiglu).empty());
+  const auto norm = jobs_of(plan, MemoryKernel::layernorm);
+  REQUIRE(norm.size() == 3);  // sequence-parallel shares at TP32 and TP24, the whole at "TP1"
+  CHECK(norm[0].rows == 16384 / 32);
+  CHECK(norm[0].tp == std::vector<int>{32});
+  CHECK(norm[1].rows == ceil_div(16384, 24));
+  CHECK(norm[2].rows == 16384);
+  CHECK(norm[2].tp == std::vector<int>{1});
+  for (const auto& j : norm) CHECK(j.cols == gpt.hidden);
+  const auto act = jobs_of(plan, MemoryKernel::gelu);
+  REQUIRE(act.size() == 2);
+  CHECK(act[0].cols == ffn_local(gpt, 32));
+  CHECK(act[1].cols == ffn_local(gpt, 24));
+  const auto soft = jobs_of(plan, MemoryKernel::softmax);
+  REQUIRE(soft.size() == 2);
+  CHECK(soft[0].cols == ceil_div(128256, 32));
+  // Adam over the busiest stage's shard: ceil(100 / 8) = 13 layers of 12 h^2 (ungated, MHA) plus
+  // the embedding, over TP32 x DP128.
+  const auto adam = jobs_of(plan, MemoryKernel::adam);
+  REQUIRE(adam.size() == 2);
+  const std::int64_t h = 20480;
+  CHECK(layer_params(gpt) == 12 * h * h);
+  CHECK(adam[0].rows == ceil_div(13 * 12 * h * h + 128256 * h, 32 * 128));
+  CHECK(adam[1].rows == ceil_div(13 * 12 * h * h + 128256 * h, 24 * 128));
+  for (const MemoryKernelJob& j : plan.memory_kernels) {
+    CHECK(j.bytes == memory_kernel_bytes(j.kernel, j.rows, j.cols));
+    CHECK(j.bytes <= kMemoryKernelMaxBytes);
+  }
+  // The quick plan measures the same memory-bound kernels; a model without layout only the layer's.
+  CHECK(make_plan({models[0]}, true).memory_kernels.size() == plan.memory_kernels.size());
+  ProfiledModel bare = models[1];
+  bare.layout.reset();
+  const CalibrationPlan layer_only = make_plan({bare}, false);
+  CHECK(jobs_of(layer_only, MemoryKernel::rmsnorm).size() == 3);
+  CHECK(jobs_of(layer_only, MemoryKernel::swiglu).size() == 2);
+  CHECK(jobs_of(layer_only, MemoryKernel::softmax).empty());
+  CHECK(jobs_of(layer_only, MemoryKernel::adam).empty());
+}
+
+TEST_CASE("a memory-kernel size beyond the cap is planned with fewer rows") {
+  ProfiledModel m = standard_models()[1];
+  m.tp_max = m.tp_min = 1;
+  m.layout = StepLayout{80, 128256, 1, 1};  // the whole 70B model's optimizer on one GPU
+  const auto adam = jobs_of(make_plan({m}, false), MemoryKernel::adam);
+  REQUIRE(adam.size() == 1);
+  CHECK(adam[0].rows == kMemoryKernelMaxBytes / kAdamBytesPerParam);
+  CHECK(adam[0].tp == std::vector<int>{1});
+}
+
+TEST_CASE("the shipped scenarios' plans hold every memory-bound size their model asks for") {
+  // The sizes the step model asks for at every degree the scenario can reach (with and without
+  // sequence parallelism) lie within the planned sizes of that kernel, the extremes exactly:
+  // the lookup interpolates between measured sizes and never has to clamp.
+  int scenarios = 0;
+  const std::filesystem::path dir =
+      std::filesystem::path(GOODPUT_CALIB_SOURCE_DIR) / "../scenarios";
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().extension() == ".json") files.push_back(f.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    if (!nlohmann::json::parse(test::read_text(file))
+             .contains(nlohmann::json::json_pointer("/job/model")))
+      continue;  // no model: the proportional cost model, nothing to calibrate
+    const ScenarioModel sm = read_scenario(file);
+    REQUIRE(sm.model.layout.has_value());
+    const ModelShape& s = sm.model.shape;
+    const StepLayout& l = *sm.model.layout;
+    const CalibrationPlan plan = make_plan({sm.model}, false);
+    const MemoryKernel norm = s.gated_mlp ? MemoryKernel::rmsnorm : MemoryKernel::layernorm;
+    const MemoryKernel act = s.gated_mlp ? MemoryKernel::swiglu : MemoryKernel::gelu;
+    struct Ask {
+      MemoryKernel kernel;
+      std::int64_t rows, cols;
+    };
+    std::vector<Ask> asks{{norm, s.tokens(), s.hidden}};  // without sequence parallelism
+    for (int t : sm.tp_degrees) {
+      asks.push_back({norm, ceil_div(s.tokens(), t), s.hidden});
+      asks.push_back({act, s.tokens(), ffn_local(s, t)});
+      asks.push_back({MemoryKernel::softmax, s.tokens(), ceil_div(l.vocab, t)});
+      asks.push_back({MemoryKernel::adam, adam_shard_params(s, l, t), 1});
+    }
+    for (const Ask& a : asks) {
+      CAPTURE(std::string(to_string(a.kernel)));
+      const auto jobs = jobs_of(plan, a.kernel);
+      REQUIRE_FALSE(jobs.empty());
+      const std::int64_t bytes = memory_kernel_bytes(a.kernel, a.rows, a.cols);
+      std::int64_t lo = jobs[0].bytes, hi = jobs[0].bytes;
+      for (const auto& j : jobs) lo = std::min(lo, j.bytes), hi = std::max(hi, j.bytes);
+      CHECK(bytes >= lo);
+      CHECK(bytes <= hi);
+      CHECK(bytes <= kMemoryKernelMaxBytes);
+    }
+    for (int t : {sm.tp_degrees.front(), sm.tp_degrees.back()}) {
+      for (const MemoryKernel k : {norm, act, MemoryKernel::softmax, MemoryKernel::adam}) {
+        const auto jobs = jobs_of(plan, k);
+        CHECK(std::any_of(jobs.begin(), jobs.end(), [&](const MemoryKernelJob& j) {
+          return std::find(j.tp.begin(), j.tp.end(), t) != j.tp.end();
+        }));
+      }
+    }
+    CHECK(plan.memory_kernels.size() <= 9);  // small: 3 norms, 2 of each other kernel
+    ++scenarios;
+  }
+  CHECK(scenarios >= 4);  // default, gb200-nvl72-tp64, llama3-16k-h100, ntp-paper-nvl32
 }

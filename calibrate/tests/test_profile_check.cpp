@@ -94,3 +94,43 @@ TEST_CASE("profile check: the datasheet GPU from the device name") {
   CHECK(datasheet_gpu_of("NVIDIA A100-SXM4-80GB") == "A100-80GB");
   CHECK(datasheet_gpu_of("NVIDIA A100-PCIE-40GB").empty());  // another A100: not in the catalogue
 }
+
+TEST_CASE("profile check: memory-bound kernels faster than the copy bandwidth are flagged") {
+  Profile m;
+  m.device.name = "NVIDIA H200";
+  m.ceilings.gemm_tflops = 800;
+  m.ceilings.copy_gbps = 4000;
+  auto entry = [](MemoryKernel k, std::int64_t rows, double gbps) {
+    MemoryKernelEntry e;
+    e.model = std::string("m");
+    e.tp = {8};
+    e.kernel = k;
+    e.rows = rows;
+    e.cols = 8192;
+    e.bytes = memory_kernel_bytes(k, rows, 8192);
+    e.gbps = gbps;
+    e.time_s.median = static_cast<double>(e.bytes) / (gbps * 1e9);
+    e.verification = Verification::passed;
+    return e;
+  };
+  m.memory_kernels = {entry(MemoryKernel::rmsnorm, 1024, 3600),   // 0.9: fine
+                      entry(MemoryKernel::swiglu, 1024, 1200),    // 0.3: reported, not flagged
+                      entry(MemoryKernel::gelu, 1024, 4800),      // 1.2: bytes or flush wrong
+                      entry(MemoryKernel::softmax, 1024, 3000)};  // failed verification
+  m.memory_kernels[3].verification = Verification::failed;
+  Profile a;
+  a.ceilings.copy_gbps = 4800;
+  a.memory_kernels = {entry(MemoryKernel::rmsnorm, 1024, 3840)};
+  const CheckReport r = check_profile(m, a);
+  REQUIRE(r.rows.size() == 4);
+  CHECK(r.rows[0].kind == "memory");
+  CHECK(r.rows[0].label ==
+        "m rmsnorm tp8 1024x8192 " + std::to_string(m.memory_kernels[0].bytes) + " B");
+  CHECK(r.rows[0].flag.empty());
+  CHECK(r.rows[0].analytical_s == doctest::Approx(a.memory_kernels[0].time_s.median));
+  CHECK(r.rows[0].fraction == doctest::Approx(0.9));
+  CHECK(r.rows[1].flag.empty());
+  CHECK(r.rows[2].flag == "faster than 1.15x the measured copy bandwidth");
+  CHECK(r.rows[3].flag == "verification failed");
+  CHECK(r.flagged == 2);
+}

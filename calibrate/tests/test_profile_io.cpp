@@ -89,6 +89,10 @@ TEST_CASE("load errors carry the JSON pointer") {
   CHECK(load_error_locator(doc, dir) == "/schema_version");
 
   doc = profile_doc();
+  doc["schema_version"] = 0;
+  CHECK(load_error_locator(doc, dir) == "/schema_version");
+
+  doc = profile_doc();
   doc["settings"]["analytical_model"] = doc["settings"]["measurement"];
   CHECK(load_error_locator(doc, dir) == "/settings/analytical_model/cublaslt_workspace_bytes");
 
@@ -175,4 +179,84 @@ TEST_CASE("save is atomic: a failed save leaves nothing behind") {
     ++files;
   }
   CHECK(files == 1);  // no temporary left next to the profile
+}
+
+TEST_CASE("version 2 adds memory-bound kernels and the step layout, read strictly") {
+  TempDir dir;
+  nlohmann::json doc = profile_doc();
+  REQUIRE(doc["schema_version"] == kProfileSchemaVersion);
+  REQUIRE(doc["memory_kernels"].size() > 4);
+  CHECK(doc["models"][0]["layout"]["pp"] == 2);
+
+  doc.erase("memory_kernels");
+  CHECK(load_error_locator(doc, dir) == "/memory_kernels");
+
+  doc = profile_doc();
+  doc["models"][0].erase("layout");
+  CHECK(load_error_locator(doc, dir) == "/models/0/layout");
+
+  doc = profile_doc();
+  doc["models"][0]["layout"] = nullptr;  // unknown layout: valid
+  CHECK(load_error_locator(doc, dir).empty());
+
+  doc = profile_doc();
+  doc["memory_kernels"][1]["bytes"] = doc["memory_kernels"][1]["bytes"].get<std::int64_t>() + 2;
+  CHECK(load_error_locator(doc, dir) == "/memory_kernels/1/bytes");
+
+  doc = profile_doc();
+  doc["memory_kernels"][0]["kernel"] = "dropout";
+  CHECK(load_error_locator(doc, dir) == "/memory_kernels/0/kernel");
+
+  doc = profile_doc();
+  doc["memory_kernels"][0]["dtype"] = "fp32_state_bf16_grad";  // not an rmsnorm's
+  CHECK(load_error_locator(doc, dir) == "/memory_kernels/0/dtype");
+
+  doc = profile_doc();
+  doc["memory_kernels"][2]["time_s"]["samples"] = 0;  // measured: at least one
+  CHECK(load_error_locator(doc, dir) == "/memory_kernels/2/time_s/samples");
+
+  doc = profile_doc();
+  doc["models"][0]["layout"]["dp"] = 0;
+  CHECK(load_error_locator(doc, dir) == "/models/0/layout/dp");
+
+  doc = profile_doc();
+  doc["schema_version"] = 3;
+  CHECK(load_error_locator(doc, dir) == "/schema_version");
+}
+
+TEST_CASE("version 1 profiles still load, without memory-bound kernels, and write back unchanged") {
+  // The shipped measured profiles are version 1.
+  const std::string shipped =
+      std::string(GOODPUT_CALIB_SOURCE_DIR) + "/profiles/h200-measured.json";
+  const Profile m = load_profile(shipped);
+  CHECK(m.schema_version == 1);
+  CHECK(m.memory_kernels.empty());
+  for (const ProfiledModel& model : m.models) CHECK_FALSE(model.layout.has_value());
+  CHECK(profile_text(m) == test::read_text(shipped));  // the same text, so the same hash
+  CHECK(memory_kernel_time(m, MemoryKernel::rmsnorm, 1e8).source ==
+        MemoryKernelSource::copy_ceiling_fallback);
+
+  TempDir dir;
+  nlohmann::json doc = profile_doc();
+  doc["schema_version"] = 1;
+  doc.erase("memory_kernels");
+  doc["models"][0].erase("layout");
+  CHECK(load_error_locator(doc, dir).empty());
+  const Profile v1 = load_profile(dir.file("bad.json"));
+  CHECK(nlohmann::json::parse(profile_text(v1)) == doc);
+
+  nlohmann::json with = doc;
+  with["memory_kernels"] = nlohmann::json::array();
+  CHECK(load_error_locator(with, dir) == "/memory_kernels");
+  with = doc;
+  with["models"][0]["layout"] = nullptr;
+  CHECK(load_error_locator(with, dir) == "/models/0/layout");
+}
+
+TEST_CASE("a memory kernel entry too large to count its bytes is an input error") {
+  TempDir dir;
+  nlohmann::json doc = profile_doc();
+  doc["memory_kernels"][0]["rows"] = std::int64_t{1} << 40;
+  doc["memory_kernels"][0]["cols"] = std::int64_t{1} << 40;
+  CHECK(load_error_locator(doc, dir) == "/memory_kernels/0/rows");
 }

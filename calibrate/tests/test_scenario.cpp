@@ -52,6 +52,40 @@ TEST_CASE("scenario fields are read, everything else ignored") {
   CHECK(m.shape.micro_batch == 2);
   CHECK(m.tp_max == 32);
   CHECK(m.tp_min == 29);  // the lower of the two strategies' min_tp
+  // The step layout: layers given, vocab the simulator's default, pp given, dp absent: 1.
+  REQUIRE(m.layout.has_value());
+  CHECK(m.layout->layers == 100);
+  CHECK(m.layout->vocab == goodput::kDefaultVocab);
+  CHECK(m.layout->pp == 8);
+  CHECK(m.layout->dp == 1);
+}
+
+TEST_CASE("the step layout comes from the scenario or its preset; unknown layers leave it null") {
+  test::TempDir dir;
+  test::write_text(
+      dir.file("m.json"),
+      R"({"job": {"tp": 8, "pp": 16, "dp": 128, "model": {"preset": "llama3-405b"}}})");
+  const ProfiledModel l = read_scenario_model(dir.file("m.json"));
+  REQUIRE(l.layout.has_value());
+  CHECK(l.layout->layers == 126);
+  CHECK(l.layout->vocab == 128256);
+  CHECK(l.layout->pp == 16);
+  CHECK(l.layout->dp == 128);
+  test::write_text(
+      dir.file("m.json"),
+      R"({"job": {"tp": 8, "model": {"preset": "llama3-8b", "layers": 16, "vocab": 32000}}})");
+  const ProfiledModel o = read_scenario_model(dir.file("m.json"));
+  REQUIRE(o.layout.has_value());
+  CHECK(o.layout->layers == 16);
+  CHECK(o.layout->vocab == 32000);
+  test::write_text(
+      dir.file("m.json"),
+      R"({"job": {"tp": 8, "model": {"hidden": 64, "heads": 4, "ffn": 8, "seq_len": 4}}})");
+  CHECK_FALSE(read_scenario_model(dir.file("m.json")).layout.has_value());
+  CHECK(locator_of(R"({"job": {"tp": 8, "dp": 0, "model": {"preset": "llama3-8b"}}})", dir) ==
+        "/job/dp");
+  CHECK(locator_of(R"({"job": {"tp": 8, "model": {"preset": "llama3-8b", "layers": "many"}}})",
+                   dir) == "/job/model/layers");
 }
 
 TEST_CASE("scenario defaults: kv_heads = heads, micro_batch 1, degrees by the simulator's rule") {

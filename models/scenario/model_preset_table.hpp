@@ -25,6 +25,9 @@ inline constexpr std::array<ModelPresetShape, 4> kModelPresets{{
     {"llama3-405b", 16384, 128, 8, 53248, 126, 8192, 128256, true},
 }};
 
+// /job/model/vocab when neither the scenario nor a preset gives it (Llama 3's 128K vocabulary).
+inline constexpr int kDefaultVocab = 128256;
+
 constexpr const ModelPresetShape* find_model_preset(std::string_view name) {
   for (const ModelPresetShape& p : kModelPresets)
     if (p.name == name) return &p;

@@ -1,6 +1,7 @@
 #include "models/scenario/scenario_params.hpp"
 
 #include "models/failures/failure_presets.hpp"
+#include "models/scenario/model_preset_table.hpp"
 #include "models/scenario/model_presets.hpp"
 #include "models/scenario/scenario_enums.hpp"
 #include "models/topology/cluster_presets.hpp"
@@ -305,7 +306,7 @@ const ParamSection& model() {
           integer("ffn", "", Json(), 1, 1e7, "MLP inner width"),
           integer("layers", "", Json(), 1, 1e5, "transformer layers"),
           integer("seq_len", "tokens", Json(), 1, 1e8, "sequence length"),
-          integer("vocab", "tokens", 128256, 1, 1e8, "vocabulary size"),
+          integer("vocab", "tokens", kDefaultVocab, 1, 1e8, "vocabulary size"),
           boolean("gated_mlp", false, "gated MLP (SwiGLU: the up projection has 2*ffn columns)"),
           boolean("rotary", true,
                   "rotary position embedding (RoPE) applied to q and k in every layer (a "

@@ -94,9 +94,10 @@ std::string metrics_text() {
 
 std::string profile_text() {
   std::ostringstream s;
-  s << "## Calibration profile format (`schema_version` 1)\n\n"
+  s << "## Calibration profile format (`schema_version` " << calib::kProfileSchemaVersion << ")\n\n"
     << "Every key is required; `or null` marks those that may be null. Unknown keys are "
-       "errors.\n\n";
+       "errors. A version 1 profile, without `memory_kernels` and `/models/N/layout`, still "
+       "loads (it has no memory-bound kernel entries).\n\n";
   for (const auto& placed : calib::profile_sections::all())
     section(s, placed.pointer, *placed.section);
   return s.str();
