@@ -83,7 +83,7 @@ Profile analytical_profile(const GpuSpec& ds, const std::vector<ProfiledModel>& 
     MemoryKernelEntry e = entry_of(job);
     e.time_s = exact_time(t);
     e.gbps = double(job.bytes) / t / 1e9;
-    e.fraction_of_ceiling = e.gbps / ds.hbm_gbps;
+    e.fraction_of_ceiling = e.gbps / ds.hbm_bandwidth_gbps;
     e.verification = Verification::not_applicable;
     p.memory_kernels.push_back(e);
   }

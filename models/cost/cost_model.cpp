@@ -425,7 +425,16 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
   if (path.empty()) {
     // The datasheet profile for this GPU (the catalogue's entry or /cluster/gpu_spec),
     // generated for exactly this model and TP range.
-    profile = calib::analytical_profile(s.gpu, shape, s.job.tp, tp_degrees.front());
+    // With the step's layout, so the memory-bound kernels of the loss and the optimizer have
+    // entries at this job's sizes.
+    calib::ProfiledModel pm;
+    pm.shape = shape;
+    pm.tp_max = s.job.tp;
+    pm.tp_min = tp_degrees.front();
+    pm.layout = calib::StepLayout{s.job.model["layers"].get<int>(),
+                                  s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1,
+                                  s.job.pp, s.job.dp};
+    profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
     path = "analytical:" + s.gpu.name;
   } else {
     profile = calib::load_profile(path);

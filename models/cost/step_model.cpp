@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kCausal = 0.5;            // causal masking skips half of the score/context work
 constexpr double kBf16 = 2.0;              // bytes per activation / gradient element
-constexpr double kAdamBytesPerParam = 32;  // fp32 master, m, v read+write; grad read; bf16 write
+constexpr double kAdamBytesPerParam = calib::kAdamBytesPerParam;  // memory_kernels.hpp: 28
 constexpr double kClipBytesPerParam = 12;  // norm: read the fp32 gradient; scale: read + write
 constexpr double kDatasheetHbmEfficiency = 0.8;
 
@@ -20,10 +20,33 @@ double ring_s(double bytes, int ranks, double bandwidth) {
   return ranks <= 1 ? 0.0 : (ranks - 1.0) / ranks * bytes / bandwidth;
 }
 
-double layer_params(const calib::ModelShape& sh) {
+double params_of_layer(const calib::ModelShape& sh) {
   const double h = sh.hidden, d = sh.head_dim();
   return h * (sh.heads * d + 2.0 * sh.kv_heads * d) + sh.heads * d * h +
          h * sh.ffn * (sh.gated_mlp ? 2.0 : 1.0) + sh.ffn * h;
+}
+
+// A memory-bound kernel the profile may have measured: forward `bytes`, backward
+// `bwd_factor` x as many, each priced by the profile's lookup (measured entries, the analytical
+// profile's datasheet entries, else the copy ceiling), with that source.
+Term measured_kernel(const calib::Profile& p, std::string name, calib::MemoryKernel kernel,
+                     double bytes, double bwd_factor) {
+  const calib::MemoryKernelTime f = calib::memory_kernel_time(p, kernel, bytes);
+  const calib::MemoryKernelTime b = calib::memory_kernel_time(p, kernel, bwd_factor * bytes);
+  const std::string k(calib::to_string(kernel));
+  char buf[220];
+  if (f.source == calib::MemoryKernelSource::measured)
+    std::snprintf(buf, sizeof buf, "profile measurement of %s (%.0f GB/s at this size)", k.c_str(),
+                  f.gbps);
+  else if (f.source == calib::MemoryKernelSource::datasheet)
+    std::snprintf(buf, sizeof buf,
+                  "analytical profile's %s entries: datasheet HBM x 0.8 + launch (%.0f GB/s at "
+                  "this size)",
+                  k.c_str(), f.gbps);
+  else
+    std::snprintf(buf, sizeof buf, "no %s entry in the profile: its copy ceiling (%.0f GB/s)",
+                  k.c_str(), f.gbps);
+  return {std::move(name), f.time_s, b.time_s, buf};
 }
 
 std::string gbps(double Bps) {
@@ -122,15 +145,24 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   auto memory = [&](const char* name, double bytes) {
     b.memory.push_back({name, bytes / st.hbm_Bps, 2 * bytes / st.hbm_Bps, st.hbm_source});
   };
-  memory("norms (2, read + write)", 2 * 2 * act_local);
+  const calib::MemoryKernel norm =
+      sh.gated_mlp ? calib::MemoryKernel::rmsnorm : calib::MemoryKernel::layernorm;
+  Term norms = measured_kernel(profile, sh.gated_mlp ? "RMSNorm (2, read + write)"
+                                                     : "LayerNorm (2, read + write)",
+                               norm, 2 * act_local, 2.0);
+  norms.fwd_s *= 2, norms.bwd_s *= 2;
+  b.memory.push_back(norms);
   memory("residual adds (2, 2 reads + 1 write)", 2 * 3 * act_local);
   if (st.rotary) {
     const double qk_cols = static_cast<double>(calib::heads_local(sh, t)) * d +
                            static_cast<double>(calib::ceil_div(sh.kv_heads, t)) * d;
     memory("rotary embedding of q, k (read + write)", 2 * kBf16 * tokens * qk_cols);
   }
-  memory(sh.gated_mlp ? "SwiGLU activation (2 reads + 1 write)" : "GeLU activation (read + write)",
-         kBf16 * tokens * ffn_local * (sh.gated_mlp ? 3.0 : 2.0));
+  b.memory.push_back(measured_kernel(
+      profile,
+      sh.gated_mlp ? "SwiGLU activation (2 reads + 1 write)" : "GeLU activation (read + write)",
+      sh.gated_mlp ? calib::MemoryKernel::swiglu : calib::MemoryKernel::gelu,
+      kBf16 * tokens * ffn_local * (sh.gated_mlp ? 3.0 : 2.0), 2.0));
   if (st.dropout)
     memory("dropout (2, read + write + 1-byte mask)", 2 * (2 * act_local + act_local / kBf16));
 
@@ -149,7 +181,7 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   // Model FLOPs per GPU (even split: what MFU divides by).
   const double attn =
       6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h;  // causal
-  b.model_flops = (6.0 * layer_params(sh) * tokens + attn) / st.tp;
+  b.model_flops = (6.0 * params_of_layer(sh) * tokens + attn) / st.tp;
   return b;
 }
 
@@ -214,14 +246,15 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
                         ring_s(act, t, st.nvlink_Bps), ring_s(act, t, st.nvlink_Bps),
                         st.nvlink_source, true});
     // Softmax cross-entropy: read the logits, write their gradient.
-    const double loss = 2 * kBf16 * tokens * v_local / st.hbm_Bps;
-    s.ends.push_back({"softmax cross-entropy", loss / 2, loss / 2, st.hbm_source});
+    s.ends.push_back(measured_kernel(profile, "softmax cross-entropy (read + write the logits)",
+                                     calib::MemoryKernel::softmax, 2 * kBf16 * tokens * v_local,
+                                     1.0));
     s.head_flops = 6.0 * tokens * h * st.vocab / st.tp;
   }
   s.p2p_s = act / t / st.scaleout_Bps;
   s.p2p_source = st.scaleout_source + ", 1/t of the activations per rank";
   s.params_per_gpu =
-      (s.layers * layer_params(sh) + ((first ? 1 : 0) + (last ? 1 : 0)) * st.vocab * h) / t;
+      (s.layers * params_of_layer(sh) + ((first ? 1 : 0) + (last ? 1 : 0)) * st.vocab * h) / t;
   const double grad_bytes = kBf16 * s.params_per_gpu;
   s.dp_sync_s = 2 * ring_s(grad_bytes, st.dp, st.scaleout_Bps);  // reduce-scatter + all-gather
   s.dp_exposed_s = (1 - st.dp_overlap) * s.dp_sync_s;
@@ -230,8 +263,10 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   s.grad_clip_s = kClipBytesPerParam * shard / st.hbm_Bps;
   s.grad_clip_source = "12 bytes per parameter of the DP shard (fp32 norm read, scale read + "
                        "write) at " + st.hbm_source;
-  s.optimizer_s = kAdamBytesPerParam * shard / st.hbm_Bps;
-  s.optimizer_source = "Adam: 32 bytes per parameter of the DP shard at " + st.hbm_source;
+  const Term adam = measured_kernel(profile, "Adam", calib::MemoryKernel::adam,
+                                    kAdamBytesPerParam * shard, 1.0);
+  s.optimizer_s = adam.fwd_s;
+  s.optimizer_source = "Adam over the DP shard, 28 bytes per parameter: " + adam.source;
   return s;
 }
 

@@ -6,7 +6,9 @@
 // profile (exact entry or its fit) and add what the profile does not measure:
 //  - attention is causal: half of the profile's full QK^T / PV (and backward) GEMM time (a
 //    flash-style kernel skips the masked tiles; softmax is fused into it, no kernel of its own);
-//  - memory-bound kernels at the profile's copy bandwidth, bytes read + written: per layer the
+//  - memory-bound kernels, bytes read + written, priced by the profile's memory-kernel entries
+//    where it has them (norm, activation, the loss softmax, Adam: calib::memory_kernel_time,
+//    measured or datasheet) and at its copy bandwidth otherwise: per layer the
 //    2 norms (read + write), 2 residual adds (2 reads + 1 write), rotary embedding of q and k
 //    (read + write), the MLP activation (SwiGLU: 2 reads + 1 write of the local FFN slice; GeLU:
 //    read + write) and, with /job/model/dropout, 2 dropouts (read + write + a 1-byte mask);
@@ -29,7 +31,7 @@
 //    bf16) over the scale-out network, of which dp_overlap hides behind the backward pass and
 //    the next forward; gradient clipping (the global norm reads the fp32 gradient of the DP
 //    shard, the scaling reads and writes it: 12 bytes per parameter of the shard); the Adam step
-//    over the DP shard (32 bytes of HBM traffic per parameter).
+//    over the DP shard (28 bytes of HBM traffic per parameter, calib::kAdamBytesPerParam).
 // Stages hold whole layers: StepSetup::stage_layers (from /job/stage_layers or an even split).
 // Compute terms scale with 1 / speed (power boost); communication terms do not.
 // model_flops counts what MFU counts: 6 x params x tokens for the layers and the LM head plus
