@@ -161,7 +161,7 @@ void check_loaded(const Scenario& s) {
   if (!(std::isfinite(s.horizon_hours) && s.horizon_hours > 0))
     fail("loaded horizon_hours = " + num(s.horizon_hours));
   if (s.groups_per_domain() < 1) fail("loaded tp does not fit a domain");
-  const long long job_gpus = 1LL * s.job.tp * s.job.pp * s.job.dp;
+  const long long job_gpus = s.job_gpus();
   const long long cluster_gpus = 1LL * s.cluster.domains * s.cluster.gpus_per_domain();
   if (cluster_gpus < job_gpus)
     fail("loaded cluster of " + std::to_string(cluster_gpus) + " GPUs cannot hold a job of " +

@@ -64,7 +64,7 @@ namespace {
 class ProportionalCost final : public CostModel {
  public:
   ProportionalCost(const Scenario& s, PowerCurve curve)
-      : CostModel(std::move(curve), s.job.tp, s.job.pp),
+      : CostModel(std::move(curve), s.job.tp, s.job.groups_per_replica()),
         step_(s.job.step_s),
         m_(s.job.microbatches),
         grain_(s.cost.local_batch == CostSpec::LocalBatch::Fractional ? 0.0
@@ -98,7 +98,8 @@ class IterationCost final : public CostModel {
  public:
   IterationCost(const Scenario& s, PowerCurve curve, const calib::Profile& profile,
                 const calib::ModelShape& shape, int lowest)
-      : CostModel(std::move(curve), s.job.tp, s.job.pp),
+      : CostModel(std::move(curve), s.job.tp, s.job.groups_per_replica()),
+        stages_(s.job.pp),
         m_(s.job.microbatches),
         v_(s.job.virtual_stages),
         lowest_(lowest),
@@ -110,12 +111,12 @@ class IterationCost final : public CostModel {
     // Stages that hold the same layers and ends cost the same: one breakdown per kind and
     // degree (first, middle and last stages, or more with a declared uneven split).
     std::vector<int> representative;
-    stage_kind_.resize(static_cast<std::size_t>(pp_));
-    for (int i = 0; i < pp_; ++i) {
+    stage_kind_.resize(static_cast<std::size_t>(stages_));
+    for (int i = 0; i < stages_; ++i) {
       const auto same = [&](int j) {
         return setup.stage_layers[static_cast<std::size_t>(j)] ==
                    setup.stage_layers[static_cast<std::size_t>(i)] &&
-               (j == 0) == (i == 0) && (j + 1 == pp_) == (i + 1 == pp_);
+               (j == 0) == (i == 0) && (j + 1 == stages_) == (i + 1 == stages_);
       };
       auto it = std::find_if(representative.begin(), representative.end(), same);
       stage_kind_[static_cast<std::size_t>(i)] =
@@ -136,7 +137,9 @@ class IterationCost final : public CostModel {
     }
     healthy_step_ = step_s(m_);
     rank_positions();
-    detail_.worst_position = worst_first_.front();
+    detail_.worst_position.assign(static_cast<std::size_t>(tp_) + 1, stages_ - 1);
+    for (int t = lowest_; t <= tp_; ++t)
+      detail_.worst_position[static_cast<std::size_t>(t)] = worst_first(t).front();
     // Reshard (see shared/reference/ntp.md): each of the N1 - N2 extra ranks of a healthy
     // replica sends its whole gradient shard to the core ranks before the all-reduce and takes
     // it back after (over the domain's fabric), plus pack/unpack kernels; and the all-reduce on
@@ -169,11 +172,16 @@ class IterationCost final : public CostModel {
     placed.clear();
     for (std::size_t i = 0; i < degrees.size(); ++i)
       placed.emplace_back(std::min(degrees[i], tp_), powers[i]);
-    const bool whole = placed.size() == worst_first_.size();  // else: positions as given
-    if (whole)
+    // One entry per group of the replica (cp per stage): the lowest degrees take the worst
+    // positions, one stage each (a stage runs at its slowest group's pace, so spreading them
+    // is the worst case); other lengths (tests) keep their positions.
+    const bool whole = placed.size() == static_cast<std::size_t>(pp_);
+    if (whole) {
       std::sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first < b.first : a.second > b.second;
       });
+      placed.resize(static_cast<std::size_t>(stages_));
+    }
     std::vector<std::uint64_t> key;
     key.reserve(2 * placed.size());
     for (const auto& [d, p] : placed) {
@@ -184,10 +192,23 @@ class IterationCost final : public CostModel {
       std::lock_guard<std::mutex> lock(mutex_);
       if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     }
+    if (!whole && placed.size() > static_cast<std::size_t>(stages_))
+      placed.resize(static_cast<std::size_t>(stages_));
+    // Greedy worst case: the lowest degree takes its worst position, the next its worst
+    // position not taken, and so on.
     std::vector<int> by_stage(placed.size(), tp_);
     std::vector<double> power_by_stage(placed.size(), 1.0);
+    std::vector<char> taken(placed.size(), 0);
     for (std::size_t k = 0; k < placed.size(); ++k) {
-      const auto at = whole ? static_cast<std::size_t>(worst_first_[k]) : k;
+      std::size_t at = k;
+      if (whole) {
+        for (const int pos : worst_first(placed[k].first))
+          if (!taken[static_cast<std::size_t>(pos)]) {
+            at = static_cast<std::size_t>(pos);
+            break;
+          }
+        taken[at] = 1;
+      }
       by_stage[at] = placed[k].first;
       power_by_stage[at] = placed[k].second;
     }
@@ -232,8 +253,8 @@ class IterationCost final : public CostModel {
       std::lock_guard<std::mutex> lock(mutex_);
       if (auto it = steps_.find(microbatches); it != steps_.end()) return it->second;
     }
-    PipelineSpec spec = spec_for(std::vector<int>(static_cast<std::size_t>(pp_), tp_),
-                                 std::vector<double>(static_cast<std::size_t>(pp_), 1.0));
+    PipelineSpec spec = spec_for(std::vector<int>(static_cast<std::size_t>(stages_), tp_),
+                                 std::vector<double>(static_cast<std::size_t>(stages_), 1.0));
     spec.microbatches = microbatches;
     const double t = pipeline_step_s(spec);
     std::lock_guard<std::mutex> lock(mutex_);
@@ -258,31 +279,44 @@ class IterationCost final : public CostModel {
   // The stage holding the most parameters per GPU (whose state moves take longest).
   const StageCost& most_params(int degree) const {
     const StageCost* best = &stage(0, degree);
-    for (int i = 1; i < pp_; ++i)
+    for (int i = 1; i < stages_; ++i)
       if (stage(i, degree).params_per_gpu > best->params_per_gpu) best = &stage(i, degree);
     return *best;
   }
-  // Pipeline positions from the one where a slow stage costs the step most to the least:
-  // each probed with its stage at the lowest costed degree, the others healthy (one schedule
-  // per position, up to kProbedPositions; beyond that, or with no degree below tp, from the
-  // back, where the last stage sits on the critical path of every micro-batch). Ties: the
-  // later position first.
-  static constexpr int kProbedPositions = 64;
+  // Pipeline positions from the one where a slow stage costs the step most to the least, per
+  // degree: each position probed with its stage at that degree, the others healthy (one
+  // schedule each). Within kProbes schedules every degree is probed; beyond, only the lowest
+  // and the others share its order; with no degree below tp, or above kProbes stages, from the
+  // back (the last stage sits on the critical path of every micro-batch). Ties: the later
+  // position first.
+  static constexpr int kProbes = 128;
   void rank_positions() {
-    worst_first_.resize(static_cast<std::size_t>(pp_));
-    std::iota(worst_first_.rbegin(), worst_first_.rend(), 0);
-    if (lowest_ >= tp_ || pp_ < 2 || pp_ > kProbedPositions) return;
-    std::vector<double> step(static_cast<std::size_t>(pp_));
-    std::vector<int> degrees(static_cast<std::size_t>(pp_), tp_);
-    const std::vector<double> powers(static_cast<std::size_t>(pp_), 1.0);
-    for (int i = 0; i < pp_; ++i) {
-      degrees[static_cast<std::size_t>(i)] = lowest_;
-      step[static_cast<std::size_t>(i)] = pipeline_step_s(spec_for(degrees, powers));
-      degrees[static_cast<std::size_t>(i)] = tp_;
+    std::vector<int> back(static_cast<std::size_t>(stages_));
+    std::iota(back.rbegin(), back.rend(), 0);
+    worst_by_degree_.assign(static_cast<std::size_t>(tp_) + 1, back);
+    if (lowest_ >= tp_ || stages_ < 2 || stages_ > kProbes) return;
+    const bool every = stages_ * (tp_ - lowest_) <= kProbes;
+    std::vector<double> step(static_cast<std::size_t>(stages_));
+    std::vector<int> degrees(static_cast<std::size_t>(stages_), tp_);
+    const std::vector<double> powers(static_cast<std::size_t>(stages_), 1.0);
+    for (int t = lowest_; t < tp_; ++t) {
+      std::vector<int>& order = worst_by_degree_[static_cast<std::size_t>(t)];
+      if (!every && t > lowest_) {
+        order = worst_by_degree_[static_cast<std::size_t>(lowest_)];
+        continue;
+      }
+      for (int i = 0; i < stages_; ++i) {
+        degrees[static_cast<std::size_t>(i)] = t;
+        step[static_cast<std::size_t>(i)] = pipeline_step_s(spec_for(degrees, powers));
+        degrees[static_cast<std::size_t>(i)] = tp_;
+      }
+      std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+        return step[static_cast<std::size_t>(x)] > step[static_cast<std::size_t>(y)];
+      });
     }
-    std::stable_sort(worst_first_.begin(), worst_first_.end(), [&](int a, int b) {
-      return step[static_cast<std::size_t>(a)] > step[static_cast<std::size_t>(b)];
-    });
+  }
+  const std::vector<int>& worst_first(int degree) const {
+    return worst_by_degree_[static_cast<std::size_t>(std::clamp(degree, 1, tp_))];
   }
   double state_bytes_per_param() const { return 2.0 + 12.0 / std::max(1, detail_.setup.dp); }
   PipelineSpec spec_for(std::span<const int> degrees, std::span<const double> powers) const {
@@ -301,10 +335,11 @@ class IterationCost final : public CostModel {
   bool keeps_pace(int degree, double power) const {
     if (degree < lowest_) return false;
     if (degree >= tp_ && power == 1.0) return true;
-    std::vector<int> degrees(static_cast<std::size_t>(pp_), tp_);
-    std::vector<double> powers(static_cast<std::size_t>(pp_), 1.0);
-    degrees[static_cast<std::size_t>(worst_first_.front())] = degree;
-    powers[static_cast<std::size_t>(worst_first_.front())] = power;
+    std::vector<int> degrees(static_cast<std::size_t>(stages_), tp_);
+    std::vector<double> powers(static_cast<std::size_t>(stages_), 1.0);
+    const auto at = static_cast<std::size_t>(worst_first(degree).front());
+    degrees[at] = degree;
+    powers[at] = power;
     return pipeline_step_s(spec_for(degrees, powers)) <= healthy_step_ * (1 + 1e-12);
   }
 
@@ -351,12 +386,13 @@ class IterationCost final : public CostModel {
   }
 
   IterationDetail detail_;
+  int stages_;  // pipeline stages; pp_ counts a replica's groups (cp per stage)
   int m_, v_, lowest_ = 1;
   int micro_batch_;
   CostSpec::LocalBatch local_batch_;
   double healthy_step_ = 0;
   std::vector<int> stage_kind_;                // per pipeline position
-  std::vector<int> worst_first_;               // positions, rank_positions()
+  std::vector<std::vector<int>> worst_by_degree_;  // per degree: positions, rank_positions()
   std::vector<std::vector<StageCost>> kinds_;  // per kind, per degree
   std::vector<double> reshard_;
   mutable std::mutex mutex_;
@@ -374,7 +410,9 @@ calib::ModelShape shape_of(const Scenario& s) {
   shape.kv_heads = m.contains("kv_heads") ? m["kv_heads"].get<int>() : shape.heads;
   shape.ffn = m["ffn"].get<int>();
   shape.gated_mlp = m["gated_mlp"].get<bool>();
-  shape.seq_len = m["seq_len"].get<int>();
+  // Per CP rank: seq_len / cp tokens of each sequence (the step model restores the whole
+  // sequence's attention work).
+  shape.seq_len = m["seq_len"].get<int>() / std::max(1, s.job.cp);
   shape.micro_batch = s.job.micro_batch;
   return shape;
 }

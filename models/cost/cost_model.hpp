@@ -29,7 +29,8 @@ namespace goodput {
 struct IterationDetail {
   StepSetup setup;
   calib::Profile profile;
-  int worst_position = 0;  // the pipeline position a single degraded TP group is costed at
+  // Per TP degree, the pipeline position a single degraded group at that degree is costed at.
+  std::vector<int> worst_position;
 };
 
 class CostModel {

@@ -73,6 +73,7 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.tp = s.job.tp;
   st.pp = s.job.pp;
   st.dp = s.job.dp;
+  st.cp = s.job.cp;
   st.microbatches = s.job.microbatches;
   st.virtual_stages = s.job.virtual_stages;
   st.recompute = s.job.recompute;
@@ -84,6 +85,11 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
                      "), ring";
   st.scaleout_Bps = s.cost.scaleout_gbps * 1e9;
   st.scaleout_source = "scale-out " + gbps(st.scaleout_Bps) + " per GPU (/cost/scaleout_gbps)";
+  // A CP ring inside the domain runs over its fabric, one that spans domains over scale-out.
+  const bool cp_in_domain = s.job.tp * s.job.cp <= s.cluster.gpus_per_domain();
+  st.cp_Bps = cp_in_domain ? st.nvlink_Bps : st.scaleout_Bps;
+  st.cp_source = (cp_in_domain ? st.nvlink_source : st.scaleout_source) +
+                 "; ring attention, K and V chunks over cp - 1 hops, overlapped with attention";
   const bool datasheet = profile.ceilings.kind == "datasheet";
   st.hbm_Bps = calib::copy_ceiling_gbps(profile) * 1e9 * (datasheet ? kDatasheetHbmEfficiency : 1.0);
   st.hbm_source = datasheet ? "datasheet HBM bandwidth x 0.8 achievable (assumption), " +
@@ -97,6 +103,13 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.dp_overlap = s.cost.dp_overlap;
   st.peak_flops = calib::gemm_ceiling_tflops(profile) * 1e12;
   return st;
+}
+
+double LayerBreakdown::comm_fwd_s() const {
+  return tp_comm.fwd_s + cp_comm.fwd_s;
+}
+double LayerBreakdown::comm_bwd_s() const {
+  return tp_comm.bwd_s + cp_comm.bwd_s + recompute_comm_s;
 }
 
 double LayerBreakdown::compute_fwd_s() const {
@@ -130,11 +143,14 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
       }
       term = &*it;
     }
-    const double scale = q.name == "attention" ? kCausal : 1.0;
+    // Causal; with context parallelism the rank's seq/cp queries meet all seq keys: cp times
+    // the work of the (seq/cp)^2 attention the shape describes.
+    const double scale = q.name == "attention" ? kCausal * st.cp : 1.0;
     (q.pass == calib::Pass::fwd ? term->fwd_s : term->bwd_s) += scale * time;
   }
   b.attention.name = "attention (causal, softmax fused)";
-  b.attention.source = st.gemm_source + "; half of the full QK^T/PV work (causal mask skipped)";
+  b.attention.source = st.gemm_source + "; half of the full QK^T/PV work (causal mask skipped)" +
+                       (st.cp > 1 ? "; 1/cp of the sequence's attention per CP rank" : "");
 
   const double tokens = static_cast<double>(sh.tokens());
   const double h = sh.hidden;
@@ -171,16 +187,26 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce",
                2 * coll, 2 * coll, st.nvlink_source, true};
 
+  if (st.cp > 1) {
+    // Ring attention: each CP rank passes its K and V chunk around the ring (cp - 1 hops)
+    // forward; backward the K, V chunks again and their gradients. Each hop overlaps the
+    // attention of the chunk it follows: only what the attention does not hide is exposed.
+    const double kv = 2 * kBf16 * tokens * static_cast<double>(calib::ceil_div(sh.kv_heads, t)) * d;
+    const double fwd = (st.cp - 1) * kv / st.cp_Bps, bwd = 2 * fwd;
+    b.cp_comm = {"CP ring exchange of K, V (exposed beyond attention)",
+                 std::max(0.0, fwd - b.attention.fwd_s), std::max(0.0, bwd - b.attention.bwd_s),
+                 st.cp_source, true};
+  }
   if (st.recompute == Recompute::Selective) {
     b.recompute_compute_s = b.attention.fwd_s;
   } else if (st.recompute == Recompute::Full) {
     b.recompute_compute_s = b.compute_fwd_s();
-    b.recompute_comm_s = b.tp_comm.fwd_s;
+    b.recompute_comm_s = b.tp_comm.fwd_s + b.cp_comm.fwd_s;
   }
 
   // Model FLOPs per GPU (even split: what MFU divides by).
-  const double attn =
-      6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h;  // causal
+  const double attn = 6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h *
+                      st.cp;  // causal; per CP rank 1/cp of the whole sequence's
   b.model_flops = (6.0 * params_of_layer(sh) * tokens + attn) / st.tp;
   return b;
 }
@@ -256,10 +282,11 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   s.params_per_gpu =
       (s.layers * params_of_layer(sh) + ((first ? 1 : 0) + (last ? 1 : 0)) * st.vocab * h) / t;
   const double grad_bytes = kBf16 * s.params_per_gpu;
-  s.dp_sync_s = 2 * ring_s(grad_bytes, st.dp, st.scaleout_Bps);  // reduce-scatter + all-gather
+  // Reduce-scatter + all-gather over the dp x cp ranks that hold the same weights.
+  s.dp_sync_s = 2 * ring_s(grad_bytes, st.dp * st.cp, st.scaleout_Bps);
   s.dp_exposed_s = (1 - st.dp_overlap) * s.dp_sync_s;
   s.dp_source = st.scaleout_source + ", ring over DP; /cost/dp_overlap hidden (assumption)";
-  const double shard = s.params_per_gpu / std::max(1, st.dp);
+  const double shard = s.params_per_gpu / std::max(1, st.dp * st.cp);
   s.grad_clip_s = kClipBytesPerParam * shard / st.hbm_Bps;
   s.grad_clip_source = "12 bytes per parameter of the DP shard (fp32 norm read, scale read + "
                        "write) at " + st.hbm_source;

@@ -32,6 +32,9 @@
 //    the next forward; gradient clipping (the global norm reads the fp32 gradient of the DP
 //    shard, the scaling reads and writes it: 12 bytes per parameter of the shard); the Adam step
 //    over the DP shard (28 bytes of HBM traffic per parameter, calib::kAdamBytesPerParam).
+// Context parallelism (/job/cp): the shape is one CP rank's (seq_len / cp tokens per sequence);
+// attention is cp x that shape's (1/cp of the whole sequence's), plus the ring exchange of K and
+// V not hidden behind it; the DP sync and the optimizer's shard span dp x cp ranks.
 // Stages hold whole layers: StepSetup::stage_layers (from /job/stage_layers or an even split).
 // Compute terms scale with 1 / speed (power boost); communication terms do not.
 // model_flops counts what MFU counts: 6 x params x tokens for the layers and the LM head plus
@@ -52,15 +55,16 @@ struct StepSetup {
   calib::ModelShape shape;
   double vocab = 0;
   std::vector<int> stage_layers;  // whole layers of each pipeline stage (pp entries)
-  int tp = 1, pp = 1, dp = 1, microbatches = 1, virtual_stages = 1;
+  int tp = 1, pp = 1, dp = 1, cp = 1, microbatches = 1, virtual_stages = 1;
   Recompute recompute = Recompute::None;
   bool sequence_parallel = true;
   bool rotary = true, dropout = false;
   double nvlink_Bps = 0, scaleout_Bps = 0, hbm_Bps = 0;  // bytes per second per GPU
+  double cp_Bps = 0;  // the CP ring's link: the domain's fabric if tp x cp fits it, else scale-out
   double dp_overlap = 0.9;
   double peak_flops = 0;  // the profile's GEMM ceiling (MFU denominator)
   // Where the figures above came from, for Term::source.
-  std::string gemm_source, hbm_source, nvlink_source, scaleout_source;
+  std::string gemm_source, hbm_source, nvlink_source, scaleout_source, cp_source;
   double layers() const;
 };
 StepSetup step_setup(const Scenario& scenario, const calib::ModelShape& shape,
@@ -79,12 +83,13 @@ struct LayerBreakdown {
   Term attention;            // causal
   std::vector<Term> memory;  // memory-bound kernels
   Term tp_comm;
+  Term cp_comm;  // context parallelism's ring exchange, exposed part (zero without CP)
   double recompute_compute_s = 0, recompute_comm_s = 0;  // added to backward
   double model_flops = 0;                                // per GPU, fwd + bwd
   double compute_fwd_s() const;
   double compute_bwd_s() const;  // incl. recomputed compute
-  double comm_fwd_s() const { return tp_comm.fwd_s; }
-  double comm_bwd_s() const { return tp_comm.bwd_s + recompute_comm_s; }
+  double comm_fwd_s() const;
+  double comm_bwd_s() const;  // incl. recomputed collectives
 };
 LayerBreakdown layer_breakdown(const StepSetup& setup, const calib::Profile& profile, int degree);
 

@@ -21,6 +21,7 @@ enum class Recompute { None, Selective, Full };
 struct JobSpec {
   int tp = 8;
   int pp = 1;
+  int cp = 1;  // context parallelism: a stage's sequence split over cp TP groups (ring attention)
   int dp = 1;
   double step_s = 10;        // iteration time of the healthy job
   int microbatches = 8;      // micro-batches per replica per step (granularity of accumulation)
@@ -31,6 +32,13 @@ struct JobSpec {
   bool sequence_parallel = true;
   std::vector<int> stage_layers;  // /job/stage_layers: whole layers per stage (empty: even)
   Json model;  // transformer shape, for the cost model and calibration
+  // TP groups one replica needs: cp per pipeline stage.
+  int groups_per_replica() const { return pp * cp; }
+  // "TP 8 x PP 16 x DP 128", with "CP c" after TP when cp > 1.
+  std::string layout_text() const {
+    return "TP " + std::to_string(tp) + (cp > 1 ? " x CP " + std::to_string(cp) : "") +
+           " x PP " + std::to_string(pp) + " x DP " + std::to_string(dp);
+  }
 };
 
 // The price list of recovery mechanisms (declared with defaults and sources in
@@ -132,7 +140,10 @@ struct Scenario {
            job.model["seq_len"].get<std::int64_t>();
   }
   int groups_per_domain() const { return cluster.gpus_per_domain() / job.tp; }
-  std::int64_t job_groups() const { return static_cast<std::int64_t>(job.dp) * job.pp; }
+  std::int64_t job_groups() const {
+    return static_cast<std::int64_t>(job.dp) * job.groups_per_replica();
+  }
+  std::int64_t job_gpus() const { return job_groups() * job.tp; }
   const StrategyConfig* strategy(const std::string& n) const {
     for (const auto& s : strategies)
       if (s.name == n) return &s;

@@ -155,6 +155,13 @@ void parse_job(const ParamReader& r, Scenario& s) {
     ParamReader m(given, sections::model(), r.file(), r.pointer("model"), &resolved_model);
     s.job.model = resolved_model;
   }
+  if (s.job.cp > 1 && !s.job.model.is_null()) {
+    const int seq = s.job.model["seq_len"].get<int>();
+    if (seq % (2 * s.job.cp) != 0)
+      throw r.error("cp", "cp " + std::to_string(s.job.cp) + " needs /job/model/seq_len (" +
+                              std::to_string(seq) + ") to be a multiple of 2 x cp: each CP rank "
+                              "holds two chunks of the sequence, so causal attention is balanced");
+  }
   if (s.job.tp > s.cluster.gpus_per_domain())
     throw r.error("tp", "tp " + std::to_string(s.job.tp) + " does not fit in a domain of " +
                             std::to_string(s.cluster.gpus_per_domain()) + " GPUs");
@@ -390,9 +397,8 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
       throw cl.error("spare_domains", "give either 'domains' or 'spare_domains', not both");
     if (s.cluster.domains < needed)
       throw cl.error("domains", std::to_string(s.cluster.domains) +
-                                    " domains cannot hold the job: tp " + std::to_string(s.job.tp) +
-                                    " x pp " + std::to_string(s.job.pp) + " x dp " +
-                                    std::to_string(s.job.dp) + " needs " + std::to_string(needed));
+                                    " domains cannot hold the job: " + s.job.layout_text() +
+                                    " needs " + std::to_string(needed));
     s.spare_domains = static_cast<int>(s.cluster.domains - needed);
   } else {
     if (needed + s.spare_domains > 10'000'000)

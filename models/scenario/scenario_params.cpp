@@ -331,6 +331,11 @@ const BoundSection<JobSpec>& job_fields() {
               field::integer(&J::pp, "pp", "stages", 1, 4096, "pipeline stages per replica")),
           field::required(
               field::integer(&J::dp, "dp", "replicas", 1, 1e7, "data-parallel replicas")),
+          field::integer(&J::cp, "cp", "TP groups", 1, 4096,
+                         "context-parallel degree: each pipeline stage's sequences are split over "
+                         "cp TP groups that exchange keys and values in a ring (ring attention, "
+                         "as Megatron-LM's --context-parallel-size); a replica is tp x cp x pp "
+                         "GPUs, and a degraded group slows its whole stage"),
           field::number(&J::step_s, "step_s", "s", 1e-3, 1e6, "iteration time of the healthy job"),
           field::integer(&J::microbatches, "microbatches", "", 1, 1e6,
                          "micro-batches per replica per step"),

@@ -256,7 +256,7 @@ void JobController::refresh_phase() {
 void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
                                       double noticed_after_s) {
   JobLayout& layout = *ctx_->layout;
-  const int pp = scenario().job.pp;
+  const int pp = scenario().job.groups_per_replica();
   const auto formed = layout.retarget(job_groups(), dirty);
   const int formable = static_cast<int>(formed / pp);
   active_ = std::min(active_, formable);
@@ -365,7 +365,8 @@ void JobController::end_stall() {
 
 bool JobController::can_run() const {
   return !restarting_ && active_ >= min_run_replicas() &&
-         ctx_->layout->total_assigned() >= static_cast<std::int64_t>(active_) * scenario().job.pp;
+         ctx_->layout->total_assigned() >=
+             static_cast<std::int64_t>(active_) * scenario().job.groups_per_replica();
 }
 
 double drop_rate(const DropOptions& o, int active, int dp, int m, const CostModel* cost) {

@@ -148,7 +148,7 @@ class JobController : public Strategy {
 
   bool layout_full() const { return ctx_->layout->total_assigned() >= job_groups(); }
   std::int64_t job_groups() const {
-    return static_cast<std::int64_t>(scenario().job.dp) * scenario().job.pp;
+    return scenario().job_groups();
   }
   const Scenario& scenario() const { return *ctx_->scenario; }
   JobContext& ctx() { return *ctx_; }

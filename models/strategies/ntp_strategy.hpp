@@ -112,7 +112,7 @@ class NtpJob final : public JobController {
   // and its remembered layout figures.
   struct Memo final : StrategyMemo {
     Memo(const CostModel& model, const JobSpec& j, const NtpOptions& o)
-        : cost(model), figures(j.tp, j.pp, j.dp, o, cost) {}
+        : cost(model), figures(j.tp, j.groups_per_replica(), j.dp, o, cost) {}
     CostMemo cost;
     NtpFigures figures;  // refers to `cost`: a Memo stays where it was made
   };

@@ -66,6 +66,8 @@ void print_layer(std::ostream& out, const LayerBreakdown& l, Sources& src) {
   for (const Term& k : l.memory) out << term_row(k.name, k.fwd_s, k.bwd_s, src.ref(k.source));
   out << term_row(l.tp_comm.name + " (exposed)", l.tp_comm.fwd_s, l.tp_comm.bwd_s,
                   src.ref(l.tp_comm.source));
+  if (!l.cp_comm.name.empty())
+    out << term_row(l.cp_comm.name, l.cp_comm.fwd_s, l.cp_comm.bwd_s, src.ref(l.cp_comm.source));
   if (l.recompute_compute_s + l.recompute_comm_s > 0)
     out << term_row("recomputation", 0, l.recompute_compute_s + l.recompute_comm_s,
                     src.ref("/job/recompute: the forward work it repeats, as above"));
@@ -128,6 +130,8 @@ void print_step_shares(std::ostream& out, const StageBreakdown& b, int m, double
   row(l.attention.name, per_layer * (l.attention.fwd_s + l.attention.bwd_s), l.attention.source);
   for (const Term& k : l.memory) row(k.name, per_layer * (k.fwd_s + k.bwd_s), k.source);
   row(l.tp_comm.name, per_layer * (l.tp_comm.fwd_s + l.tp_comm.bwd_s), l.tp_comm.source);
+  if (!l.cp_comm.name.empty())
+    row(l.cp_comm.name, per_layer * (l.cp_comm.fwd_s + l.cp_comm.bwd_s), l.cp_comm.source);
   if (l.recompute_compute_s + l.recompute_comm_s > 0)
     row("recomputation", per_layer * (l.recompute_compute_s + l.recompute_comm_s),
         "/job/recompute: the forward work it repeats, as above");
@@ -196,8 +200,10 @@ int command_explain_step(const ExplainArgs& a) {
   std::ostringstream out;
   out << "goodput explain-step: " << s.name << " on " << info.device << " (profile "
       << info.profile_path << ")\n";
-  out << "TP" << st.tp << " x PP" << st.pp << " x DP" << st.dp << ", " << st.microbatches
-      << " micro-batches of " << st.shape.micro_batch << " x " << st.shape.seq_len << " tokens, "
+  out << "TP" << st.tp << (st.cp > 1 ? " x CP" + std::to_string(st.cp) : "") << " x PP" << st.pp
+      << " x DP" << st.dp << ", " << st.microbatches << " micro-batches of "
+      << st.shape.micro_batch << " x " << st.shape.seq_len * st.cp << " tokens"
+      << (st.cp > 1 ? " (" + std::to_string(st.shape.seq_len) + " per CP rank)" : "") << ", "
       << (st.virtual_stages > 1
               ? "interleaved 1F1B, " + std::to_string(st.virtual_stages) + " chunks per stage"
               : std::string("1F1B"))
@@ -237,7 +243,8 @@ int command_explain_step(const ExplainArgs& a) {
     out << "\nPer layer at TP" << a.tp << ":\n";
     print_layer(out, slow.front().layer, src);
     std::vector<StageBreakdown> mixed = stages;
-    const auto worst = static_cast<std::size_t>(d->worst_position);
+    const auto worst = static_cast<std::size_t>(
+        d->worst_position.at(static_cast<std::size_t>(std::max(a.tp, 1))));
     mixed[worst] = slow[worst];
     const double full = pipeline_step_s(spec_of(st, mixed));
     out << "\nA replica with its stage " << worst << " at TP" << a.tp

@@ -54,13 +54,12 @@ ScenarioShape scenario_shape(const RunPlan& plan) {
   ScenarioShape out;
   const long long gpus = topo.gpus(), domains = topo.domains(), per_domain = topo.gpus_per_domain();
   const long long spares = s.spare_domains, job_domains = domains - spares;
-  const long long job_gpus = static_cast<long long>(s.job.tp) * s.job.pp * s.job.dp;
+  const long long job_gpus = s.job_gpus();
   out.lines.push_back("cluster: " + std::to_string(gpus) + " " + s.cluster.gpu_type + " GPUs (" +
                       s.cluster.preset + ") in " + count(domains, "domain") + " of " +
                       std::to_string(per_domain) + ": " + std::to_string(job_domains) +
                       " for the job, " + std::to_string(spares) + " spare");
-  out.lines.push_back("job: TP " + std::to_string(s.job.tp) + " x PP " + std::to_string(s.job.pp) +
-                      " x DP " + std::to_string(s.job.dp) + " = " + std::to_string(job_gpus) +
+  out.lines.push_back("job: " + s.job.layout_text() + " = " + std::to_string(job_gpus) +
                       " GPUs in " + count(job_domains, "domain") + " (" +
                       std::to_string(job_domains * per_domain - job_gpus) + " GPUs of them idle)");
   if (s.mode == RunMode::Snapshot) {

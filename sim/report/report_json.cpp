@@ -99,7 +99,7 @@ Json report_json(const Report& rep) {
                   {"nodes", topo.count(ComponentKind::Node)},
                   {"domains", topo.domains()},
                   {"spare_domains", sc.spare_domains},
-                  {"job_gpus", static_cast<std::int64_t>(sc.job.tp) * sc.job.pp * sc.job.dp}};
+                  {"job_gpus", sc.job_gpus()}};
   if (sc.gpu_hour_price > 0)
     j["prices"] = {
         {"gpu_hour_price", sc.gpu_hour_price},
@@ -117,7 +117,7 @@ Json report_json(const Report& rep) {
                   {"merged_records", plan.trace_records.merged},
                   {"faults", plan.trace_faults->faults.size()}};
   const double job_domains =
-      std::ceil(static_cast<double>(sc.job.dp) * sc.job.pp / sc.groups_per_domain());
+      std::ceil(static_cast<double>(sc.job_groups()) / sc.groups_per_domain());
   const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
   if (sc.mode == RunMode::Snapshot)
     j["snapshot"] = {
@@ -126,7 +126,7 @@ Json report_json(const Report& rep) {
         {"failed_gpus",
          rep.runs.empty() || rep.runs[0].runs.empty() ? 0 : rep.runs[0].runs[0].failures},
         {"tp", sc.job.tp},
-        {"tp_groups", static_cast<std::int64_t>(sc.job.dp) * sc.job.pp}};
+        {"tp_groups", sc.job_groups()}};
   Json strategies = Json::object();
   for (const auto& s : rep.strategies) {
     Json badput = Json::object(), badput_ci = Json::object();

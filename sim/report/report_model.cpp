@@ -98,7 +98,7 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
     const Scenario& sc = plan.scenario;
     if (sc.mode != RunMode::Snapshot && sc.gpu_power_kw > 0) {
       const auto gpus = plan.topology->gpus();
-      const double job_gpus = static_cast<double>(sc.job.tp) * sc.job.pp * sc.job.dp;
+      const double job_gpus = static_cast<double>(sc.job_gpus());
       s.energy_mwh =
           summarize_by(r, [&](const RunMetrics& m) { return energy_kwh(sc, gpus, m) / 1e3; });
       s.energy_cost = summarize_by(r, [&](const RunMetrics& m) {

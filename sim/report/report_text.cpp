@@ -389,7 +389,7 @@ std::string report_markdown(const Report& rep) {
     s << "\n## Set-up\n\n"
       << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
       << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
-      << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << ".\n"
+      << "- Job: " << sc.job.layout_text() << ".\n"
       << cost_model_line(plan) << seeds_line(rep);
     return s.str();
   }
@@ -451,8 +451,7 @@ std::string report_markdown(const Report& rep) {
     << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
     << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << " ("
     << sc.spare_domains << " spare domains).\n"
-    << "- Job: TP " << sc.job.tp << " x PP " << sc.job.pp << " x DP " << sc.job.dp << " = "
-    << static_cast<long long>(sc.job.tp) * sc.job.pp * sc.job.dp << " GPUs.\n"
+    << "- Job: " << sc.job.layout_text() << " = " << sc.job_gpus() << " GPUs.\n"
     << "- Failures: "
     << (sc.failures.model == FailureSpec::Model::Trace
             ? "trace " + sc.failures.trace.path + " (" + trace_records_text(plan) + ")"

@@ -31,7 +31,7 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
   };
   // The job's GPUs over every GPU of the cluster (spare domains and unused GPUs included).
   const JobSpec& job = plan.scenario.job;
-  const double job_share = static_cast<double>(job.tp) * job.pp * job.dp /
+  const double job_share = static_cast<double>(job.tp) * job.groups_per_replica() * job.dp /
                            static_cast<double>(std::max<std::int64_t>(1, plan.topology->gpus()));
   int done = 0;
   std::vector<RunWorkspace> workspaces(static_cast<std::size_t>(std::max(1, threads)));

@@ -97,7 +97,7 @@ struct Exposure {
 Exposure job_exposure(const Scenario& s, const Topology& topo) {
   ClusterHealth health(topo);
   JobLayout layout(health, s.job.tp);
-  layout.retarget(static_cast<std::int64_t>(s.job.dp) * s.job.pp, {});
+  layout.retarget(s.job_groups(), {});
   Exposure e;
   e.busy.assign(topo.components(), 0);
   for (int k = 0; k < kComponentKinds; ++k) {

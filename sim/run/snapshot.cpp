@@ -33,7 +33,7 @@ std::vector<RunMetrics> simulate_snapshot(const RunPlan& plan, int run) {
 
   // The failure-free layout puts groups in domain order, each on tp consecutive GPUs.
   const std::uint32_t per_domain = topo.gpus_per_domain() / static_cast<std::uint32_t>(s.job.tp);
-  const std::int64_t groups = static_cast<std::int64_t>(s.job.dp) * s.job.pp;
+  const std::int64_t groups = s.job_groups();
   std::int64_t healthy_groups = 0;
   for (std::int64_t gi = 0; gi < groups; ++gi) {
     const auto d = static_cast<std::uint32_t>(gi / per_domain);

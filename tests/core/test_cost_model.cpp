@@ -392,15 +392,55 @@ TEST_CASE("a degraded group is costed at the same place whichever position the c
   const IterationDetail& d = *cost->iteration_detail();
   std::vector<StageBreakdown> healthy;
   for (int i = 0; i < 8; ++i) healthy.push_back(stage_breakdown(d.setup, d.profile, 32, i));
-  auto step_with_slow = [&](int pos) {
+  auto step_with_slow = [&](int pos, int degree) {
     PipelineSpec spec;
     spec.microbatches = d.setup.microbatches;
     spec.virtual_stages = d.setup.virtual_stages;
     for (int i = 0; i < 8; ++i)
-      spec.stages.push_back((i == pos ? stage_breakdown(d.setup, d.profile, 24, i) : healthy[i])
-                                .times(1.0));
+      spec.stages.push_back(
+          (i == pos ? stage_breakdown(d.setup, d.profile, degree, i) : healthy[i]).times(1.0));
     return pipeline_step_s(spec);
   };
-  const double worst = step_with_slow(d.worst_position);
-  for (int i = 0; i < 8; ++i) CHECK(step_with_slow(i) <= worst);
+  for (int t = 24; t < 32; ++t) {
+    CAPTURE(t);
+    const double worst = step_with_slow(d.worst_position.at(t), t);
+    for (int i = 0; i < 8; ++i) CHECK(step_with_slow(i, t) <= worst);
+  }
+}
+
+TEST_CASE("context parallelism: CP ranks split the step's work exactly; cp = 1 is the old step") {
+  const auto one = cost_model_of(shipped("llama3-16k-h100.json"));
+  const auto same = cost_model_of(shipped("llama3-16k-h100.json", {"/job/cp=1"}));
+  CHECK(same->healthy_step_s() == one->healthy_step_s());
+  const auto two = cost_model_of(shipped("llama3-16k-h100.json", {"/job/cp=2", "/job/dp=64"}));
+  CHECK(two->pp() == 32);  // a replica's TP groups: cp per stage
+  CHECK(two->tp() == 8);
+  CHECK(tflops_per_gpu(*two) > 0);
+  // Model FLOPs per GPU per step: every term halves (tokens, and 1/cp of the attention).
+  auto flops = [](const CostModel& c) {
+    const IterationDetail& d = *c.iteration_detail();
+    std::vector<StageBreakdown> stages;
+    for (int i = 0; i < d.setup.pp; ++i)
+      stages.push_back(stage_breakdown(d.setup, d.profile, d.setup.tp, i));
+    return step_model_flops_per_gpu(d.setup, stages);
+  };
+  CHECK(flops(*two) == doctest::Approx(flops(*one) / 2).epsilon(1e-12));
+  const IterationDetail& d1 = *one->iteration_detail();
+  const IterationDetail& d2 = *two->iteration_detail();
+  CHECK(d2.setup.shape.seq_len * 2 == d1.setup.shape.seq_len);
+  const LayerBreakdown l1 = layer_breakdown(d1.setup, d1.profile, 8);
+  const LayerBreakdown l2 = layer_breakdown(d2.setup, d2.profile, 8);
+  CHECK(l1.cp_comm.fwd_s == 0);
+  CHECK(l2.cp_comm.fwd_s >= 0);
+  CHECK(l2.model_flops == doctest::Approx(l1.model_flops / 2).epsilon(1e-12));
+  // The DP sync spans dp x cp ranks holding the same weights: the same 128 as before.
+  const StageBreakdown s1 = stage_breakdown(d1.setup, d1.profile, 8, 1);
+  const StageBreakdown s2 = stage_breakdown(d2.setup, d2.profile, 8, 1);
+  CHECK(s2.dp_sync_s == doctest::Approx(s1.dp_sync_s));
+  // A degraded group slows its whole stage, wherever in the replica's 32 groups it is listed.
+  std::vector<double> ones(32, 1.0);
+  std::vector<int> a(32, 8), b(32, 8);
+  a[31] = 7;
+  b[4] = 7;
+  CHECK(two->replica_throughput(a, ones) == two->replica_throughput(b, ones));
 }
