@@ -119,9 +119,8 @@ class IterationCost final : public CostModel {
                (j == 0) == (i == 0) && (j + 1 == stages_) == (i + 1 == stages_);
       };
       auto it = std::find_if(representative.begin(), representative.end(), same);
-      stage_kind_[static_cast<std::size_t>(i)] =
-          static_cast<int>(it == representative.end() ? representative.size()
-                                                      : it - representative.begin());
+      stage_kind_[static_cast<std::size_t>(i)] = static_cast<int>(
+          it == representative.end() ? representative.size() : it - representative.begin());
       if (it == representative.end()) representative.push_back(i);
     }
     kinds_.assign(representative.size(), std::vector<StageCost>(static_cast<std::size_t>(tp_) + 1));
@@ -129,10 +128,9 @@ class IterationCost final : public CostModel {
       const LayerBreakdown layer = layer_breakdown(setup, profile, t);
       for (std::size_t k = 0; k < representative.size(); ++k) {
         const StageBreakdown b = stage_breakdown(setup, profile, t, representative[k], &layer);
-        kinds_[k][static_cast<std::size_t>(t)] = {b.compute_fwd_s(), b.compute_bwd_s(),
-                                                  b.comm_fwd_s(),    b.comm_bwd_s(),
-                                                  b.p2p_s,           b.tail_s(),
-                                                  b.params_per_gpu,  b.dp_exposed_s};
+        kinds_[k][static_cast<std::size_t>(t)] = {
+            b.compute_fwd_s(), b.compute_bwd_s(), b.comm_fwd_s(),   b.comm_bwd_s(),
+            b.p2p_s,           b.tail_s(),        b.params_per_gpu, b.dp_exposed_s};
       }
     }
     healthy_step_ = step_s(m_);
@@ -268,8 +266,8 @@ class IterationCost final : public CostModel {
     double compute_fwd_s = 0, compute_bwd_s = 0, comm_fwd_s = 0, comm_bwd_s = 0;
     double p2p_s = 0, tail_s = 0, params_per_gpu = 0, dp_exposed_s = 0;
     StageTimes times(double speed) const {
-      return {compute_fwd_s / speed + comm_fwd_s, compute_bwd_s / speed + comm_bwd_s, p2p_s,
-              p2p_s, tail_s};
+      return {compute_fwd_s / speed + comm_fwd_s, compute_bwd_s / speed + comm_bwd_s, p2p_s, p2p_s,
+              tail_s};
     }
   };
   const StageCost& stage(int index, int degree) const {
@@ -325,8 +323,8 @@ class IterationCost final : public CostModel {
     spec.virtual_stages = v_;
     spec.stages.reserve(degrees.size());
     for (std::size_t i = 0; i < degrees.size(); ++i)
-      spec.stages.push_back(stage(static_cast<int>(i), std::min(degrees[i], tp_))
-                                .times(curve_.speed(powers[i])));
+      spec.stages.push_back(
+          stage(static_cast<int>(i), std::min(degrees[i], tp_)).times(curve_.speed(powers[i])));
     return spec;
   }
 
@@ -391,9 +389,9 @@ class IterationCost final : public CostModel {
   int micro_batch_;
   CostSpec::LocalBatch local_batch_;
   double healthy_step_ = 0;
-  std::vector<int> stage_kind_;                // per pipeline position
+  std::vector<int> stage_kind_;                    // per pipeline position
   std::vector<std::vector<int>> worst_by_degree_;  // per degree: positions, rank_positions()
-  std::vector<std::vector<StageCost>> kinds_;  // per kind, per degree
+  std::vector<std::vector<StageCost>> kinds_;      // per kind, per degree
   std::vector<double> reshard_;
   mutable std::mutex mutex_;
   mutable std::map<std::vector<std::uint64_t>, double> cache_;
@@ -469,9 +467,9 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
     pm.shape = shape;
     pm.tp_max = s.job.tp;
     pm.tp_min = tp_degrees.front();
-    pm.layout = calib::StepLayout{s.job.model["layers"].get<int>(),
-                                  s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1,
-                                  s.job.pp, s.job.dp};
+    pm.layout = calib::StepLayout{
+        s.job.model["layers"].get<int>(),
+        s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1, s.job.pp, s.job.dp};
     profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
     path = "analytical:" + s.gpu.name;
   } else {

@@ -5,11 +5,11 @@
 // samples, whole micro-batches or any fraction (/cost/local_batch) (never above 1; 0 when a
 // stage is below the lowest costed degree). Which stage a degree belongs to is the cost
 // model's choice, not the caller's: the iteration model puts the lowest degrees where a slow
-// stage costs the step most (worst case). replica_throughput(t, power): one stage at t, the others healthy.
-// step_s(k): the step time of a healthy replica running k micro-batches (dp_drop accumulate).
-// reshard_overhead(t): the share of each step that every replica loses to the gradient reshard
-// when degraded replicas at degree t exist. Two models: `proportional` (a replica runs at the
-// pace of its slowest stage, t/tp x speed, no overheads, no bubble; for closed-form checks) and
+// stage costs the step most (worst case). replica_throughput(t, power): one stage at t, the others
+// healthy. step_s(k): the step time of a healthy replica running k micro-batches (dp_drop
+// accumulate). reshard_overhead(t): the share of each step that every replica loses to the gradient
+// reshard when degraded replicas at degree t exist. Two models: `proportional` (a replica runs at
+// the pace of its slowest stage, t/tp x speed, no overheads, no bubble; for closed-form checks) and
 // `iteration` (step_model.hpp per stage, the exact pipeline schedule of pipeline_schedule.hpp
 // per distinct stage configuration, computed once and cached; thread-safe).
 #pragma once

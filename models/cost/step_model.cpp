@@ -10,8 +10,8 @@ namespace goodput {
 
 namespace {
 
-constexpr double kCausal = 0.5;            // causal masking skips half of the score/context work
-constexpr double kBf16 = 2.0;              // bytes per activation / gradient element
+constexpr double kCausal = 0.5;  // causal masking skips half of the score/context work
+constexpr double kBf16 = 2.0;    // bytes per activation / gradient element
 constexpr double kAdamBytesPerParam = calib::kAdamBytesPerParam;  // memory_kernels.hpp: 28
 constexpr double kClipBytesPerParam = 12;  // norm: read the fp32 gradient; scale: read + write
 constexpr double kDatasheetHbmEfficiency = 0.8;
@@ -79,10 +79,9 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.recompute = s.job.recompute;
   st.sequence_parallel = s.job.sequence_parallel;
   st.nvlink_Bps = (s.cost.nvlink_gbps > 0 ? s.cost.nvlink_gbps : s.gpu.nvlink_gbps) * 1e9;
-  st.nvlink_source = "domain fabric " + gbps(st.nvlink_Bps) + " per GPU each way (" +
-                     (s.cost.nvlink_gbps > 0 ? std::string("/cost/nvlink_gbps")
-                                             : s.gpu.nvlink_source) +
-                     "), ring";
+  st.nvlink_source =
+      "domain fabric " + gbps(st.nvlink_Bps) + " per GPU each way (" +
+      (s.cost.nvlink_gbps > 0 ? std::string("/cost/nvlink_gbps") : s.gpu.nvlink_source) + "), ring";
   st.scaleout_Bps = s.cost.scaleout_gbps * 1e9;
   st.scaleout_source = "scale-out " + gbps(st.scaleout_Bps) + " per GPU (/cost/scaleout_gbps)";
   // A CP ring inside the domain runs over its fabric, one that spans domains over scale-out.
@@ -91,15 +90,16 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.cp_source = (cp_in_domain ? st.nvlink_source : st.scaleout_source) +
                  "; ring attention, K and V chunks over cp - 1 hops, overlapped with attention";
   const bool datasheet = profile.ceilings.kind == "datasheet";
-  st.hbm_Bps = calib::copy_ceiling_gbps(profile) * 1e9 * (datasheet ? kDatasheetHbmEfficiency : 1.0);
+  st.hbm_Bps =
+      calib::copy_ceiling_gbps(profile) * 1e9 * (datasheet ? kDatasheetHbmEfficiency : 1.0);
   st.hbm_source = datasheet ? "datasheet HBM bandwidth x 0.8 achievable (assumption), " +
                                   gbps(st.hbm_Bps) + ", bytes read + written"
                             : "measured copy bandwidth " + gbps(st.hbm_Bps) +
                                   " (profile), bytes read + written";
-  st.gemm_source = profile.source == calib::Source::measured
-                       ? "measured GEMM time (profile: " + calib::device_name(profile) + ")"
-                       : "datasheet roofline of " + calib::device_name(profile) +
-                             " (analytical profile)";
+  st.gemm_source =
+      profile.source == calib::Source::measured
+          ? "measured GEMM time (profile: " + calib::device_name(profile) + ")"
+          : "datasheet roofline of " + calib::device_name(profile) + " (analytical profile)";
   st.dp_overlap = s.cost.dp_overlap;
   st.peak_flops = calib::gemm_ceiling_tflops(profile) * 1e12;
   return st;
@@ -163,9 +163,9 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   };
   const calib::MemoryKernel norm =
       sh.gated_mlp ? calib::MemoryKernel::rmsnorm : calib::MemoryKernel::layernorm;
-  Term norms = measured_kernel(profile, sh.gated_mlp ? "RMSNorm (2, read + write)"
-                                                     : "LayerNorm (2, read + write)",
-                               norm, 2 * act_local, 2.0);
+  Term norms = measured_kernel(
+      profile, sh.gated_mlp ? "RMSNorm (2, read + write)" : "LayerNorm (2, read + write)", norm,
+      2 * act_local, 2.0);
   norms.fwd_s *= 2, norms.bwd_s *= 2;
   b.memory.push_back(norms);
   memory("residual adds (2, 2 reads + 1 write)", 2 * 3 * act_local);
@@ -184,8 +184,8 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
 
   // Two collectives of one activation per direction (all-reduce, or RS + AG: the same bytes).
   const double coll = 2 * ring_s(act, t, st.nvlink_Bps);
-  b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce",
-               2 * coll, 2 * coll, st.nvlink_source, true};
+  b.tp_comm = {st.sequence_parallel ? "TP reduce-scatter + all-gather" : "TP all-reduce", 2 * coll,
+               2 * coll, st.nvlink_source, true};
 
   if (st.cp > 1) {
     // Ring attention: each CP rank passes its K and V chunk around the ring (cp - 1 hops)
@@ -232,8 +232,8 @@ double StageBreakdown::ends_comm_bwd_s() const {
   return t;
 }
 
-StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profile, int t,
-                               int index, const LayerBreakdown* layer) {
+StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profile, int t, int index,
+                               const LayerBreakdown* layer) {
   const calib::ModelShape& sh = st.shape;
   StageBreakdown s;
   s.degree = t;
@@ -252,10 +252,10 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   if (first && st.vocab > 0) {
     // Vocabulary-parallel lookup: gather the rows of the local slice (read + write), one TP
     // collective of the activations; backward scatter-adds the gradient into the table.
-    s.ends.push_back({"embedding lookup", 2 * act / st.hbm_Bps, 3 * act / st.hbm_Bps,
-                      st.hbm_source});
-    s.ends.push_back({"embedding " + collective, ring_s(act, t, st.nvlink_Bps), 0.0,
-                      st.nvlink_source, true});
+    s.ends.push_back(
+        {"embedding lookup", 2 * act / st.hbm_Bps, 3 * act / st.hbm_Bps, st.hbm_source});
+    s.ends.push_back(
+        {"embedding " + collective, ring_s(act, t, st.nvlink_Bps), 0.0, st.nvlink_source, true});
   }
   if (last && st.vocab > 0) {
     const auto vl = static_cast<std::int64_t>(v_local);
@@ -263,7 +263,8 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
     const double fwd =
         calib::gemm_time_s(profile, {"lm_head", calib::Pass::fwd, tk, vl, sh.hidden, 1, "TN"});
     const double bwd =
-        calib::gemm_time_s(profile, {"lm_head", calib::Pass::bwd_data, tk, sh.hidden, vl, 1, "NN"}) +
+        calib::gemm_time_s(profile,
+                           {"lm_head", calib::Pass::bwd_data, tk, sh.hidden, vl, 1, "NN"}) +
         calib::gemm_time_s(profile,
                            {"lm_head", calib::Pass::bwd_weight, vl, sh.hidden, tk, 1, "NT"});
     s.ends.push_back({"GEMM lm_head", fwd, bwd, st.gemm_source});
@@ -288,10 +289,12 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   s.dp_source = st.scaleout_source + ", ring over DP; /cost/dp_overlap hidden (assumption)";
   const double shard = s.params_per_gpu / std::max(1, st.dp * st.cp);
   s.grad_clip_s = kClipBytesPerParam * shard / st.hbm_Bps;
-  s.grad_clip_source = "12 bytes per parameter of the DP shard (fp32 norm read, scale read + "
-                       "write) at " + st.hbm_source;
-  const Term adam = measured_kernel(profile, "Adam", calib::MemoryKernel::adam,
-                                    kAdamBytesPerParam * shard, 1.0);
+  s.grad_clip_source =
+      "12 bytes per parameter of the DP shard (fp32 norm read, scale read + "
+      "write) at " +
+      st.hbm_source;
+  const Term adam =
+      measured_kernel(profile, "Adam", calib::MemoryKernel::adam, kAdamBytesPerParam * shard, 1.0);
   s.optimizer_s = adam.fwd_s;
   s.optimizer_source = "Adam over the DP shard, 28 bytes per parameter: " + adam.source;
   return s;

@@ -31,13 +31,13 @@ struct JobSpec {
   Recompute recompute = Recompute::None;  // /job/recompute
   bool sequence_parallel = true;
   std::vector<int> stage_layers;  // /job/stage_layers: whole layers per stage (empty: even)
-  Json model;  // transformer shape, for the cost model and calibration
+  Json model;                     // transformer shape, for the cost model and calibration
   // TP groups one replica needs: cp per pipeline stage.
   int groups_per_replica() const { return pp * cp; }
   // "TP 8 x PP 16 x DP 128", with "CP c" after TP when cp > 1.
   std::string layout_text() const {
-    return "TP " + std::to_string(tp) + (cp > 1 ? " x CP " + std::to_string(cp) : "") +
-           " x PP " + std::to_string(pp) + " x DP " + std::to_string(dp);
+    return "TP " + std::to_string(tp) + (cp > 1 ? " x CP " + std::to_string(cp) : "") + " x PP " +
+           std::to_string(pp) + " x DP " + std::to_string(dp);
   }
 };
 

@@ -159,7 +159,8 @@ void parse_job(const ParamReader& r, Scenario& s) {
     const int seq = s.job.model["seq_len"].get<int>();
     if (seq % (2 * s.job.cp) != 0)
       throw r.error("cp", "cp " + std::to_string(s.job.cp) + " needs /job/model/seq_len (" +
-                              std::to_string(seq) + ") to be a multiple of 2 x cp: each CP rank "
+                              std::to_string(seq) +
+                              ") to be a multiple of 2 x cp: each CP rank "
                               "holds two chunks of the sequence, so causal attention is balanced");
   }
   if (s.job.tp > s.cluster.gpus_per_domain())

@@ -39,11 +39,11 @@ std::vector<int> stage_layers(const Scenario& s) {
   }
   for (std::size_t i = 0; i < out.size(); ++i)
     if (out[i] < v)
-      throw InputError(s.file, out.size() == s.job.stage_layers.size() ? "/job/stage_layers"
-                                                                        : "/job/model/layers",
-                       "stage " + std::to_string(i) + " holds " + std::to_string(out[i]) +
-                           " layers, fewer than its " + std::to_string(v) +
-                           " chunks (/job/virtual_stages)");
+      throw InputError(
+          s.file,
+          out.size() == s.job.stage_layers.size() ? "/job/stage_layers" : "/job/model/layers",
+          "stage " + std::to_string(i) + " holds " + std::to_string(out[i]) +
+              " layers, fewer than its " + std::to_string(v) + " chunks (/job/virtual_stages)");
   return out;
 }
 

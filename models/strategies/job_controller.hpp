@@ -147,9 +147,7 @@ class JobController : public Strategy {
   bool repays(double gain_rate, double stall_s) const;
 
   bool layout_full() const { return ctx_->layout->total_assigned() >= job_groups(); }
-  std::int64_t job_groups() const {
-    return scenario().job_groups();
-  }
+  std::int64_t job_groups() const { return scenario().job_groups(); }
   const Scenario& scenario() const { return *ctx_->scenario; }
   JobContext& ctx() { return *ctx_; }
   const JobContext& ctx() const { return *ctx_; }

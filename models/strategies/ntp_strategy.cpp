@@ -329,7 +329,8 @@ std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bo
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   const auto o = read_ntp_options(*in.scenario, in.params, boost);
   const JobSpec& j = in.scenario->job;
-  const NtpConfig c = ntp_config(*in.health, j.tp, j.groups_per_replica(), j.dp, o.layout, *in.cost);
+  const NtpConfig c =
+      ntp_config(*in.health, j.tp, j.groups_per_replica(), j.dp, o.layout, *in.cost);
   if (j.fixed_batch && !keeps_global_batch(c.throughput, j))
     return Phase::stalled(Bucket::WaitingForCapacity);
   return ntp_phase(c);

@@ -60,7 +60,8 @@ void print_layer(std::ostream& out, const LayerBreakdown& l, Sources& src) {
   std::snprintf(head, sizeof head, "  %-52s %9s %9s  %s\n", "term (one layer, one micro-batch)",
                 "fwd ms", "bwd ms", "source");
   out << head;
-  for (const Term& g : l.gemms) out << term_row("GEMM " + g.name, g.fwd_s, g.bwd_s, src.ref(g.source));
+  for (const Term& g : l.gemms)
+    out << term_row("GEMM " + g.name, g.fwd_s, g.bwd_s, src.ref(g.source));
   out << term_row(l.attention.name, l.attention.fwd_s, l.attention.bwd_s,
                   src.ref(l.attention.source));
   for (const Term& k : l.memory) out << term_row(k.name, k.fwd_s, k.bwd_s, src.ref(k.source));
@@ -201,8 +202,8 @@ int command_explain_step(const ExplainArgs& a) {
   out << "goodput explain-step: " << s.name << " on " << info.device << " (profile "
       << info.profile_path << ")\n";
   out << "TP" << st.tp << (st.cp > 1 ? " x CP" + std::to_string(st.cp) : "") << " x PP" << st.pp
-      << " x DP" << st.dp << ", " << st.microbatches << " micro-batches of "
-      << st.shape.micro_batch << " x " << st.shape.seq_len * st.cp << " tokens"
+      << " x DP" << st.dp << ", " << st.microbatches << " micro-batches of " << st.shape.micro_batch
+      << " x " << st.shape.seq_len * st.cp << " tokens"
       << (st.cp > 1 ? " (" + std::to_string(st.shape.seq_len) + " per CP rank)" : "") << ", "
       << (st.virtual_stages > 1
               ? "interleaved 1F1B, " + std::to_string(st.virtual_stages) + " chunks per stage"
@@ -214,13 +215,15 @@ int command_explain_step(const ExplainArgs& a) {
   out << "Per layer at TP" << st.tp << " (busiest GPU, speed 1):\n";
   print_layer(out, stages.front().layer, src);
 
-  out << "\nPer stage at TP" << st.tp << " (one micro-batch through all its layers; busy = "
-      << st.microbatches << " micro-batches; tail = exposed DP sync, clipping, optimizer):\n";
+  out << "\nPer stage at TP" << st.tp
+      << " (one micro-batch through all its layers; busy = " << st.microbatches
+      << " micro-batches; tail = exposed DP sync, clipping, optimizer):\n";
   print_stages(out, stages, st.microbatches);
   for (const StageBreakdown& b : stages) {
     if (b.ends.empty()) continue;
     out << "  stage " << b.index << " also runs:\n";
-    for (const Term& e : b.ends) out << "  " << term_row(e.name, e.fwd_s, e.bwd_s, src.ref(e.source));
+    for (const Term& e : b.ends)
+      out << "  " << term_row(e.name, e.fwd_s, e.bwd_s, src.ref(e.source));
   }
 
   const PipelineSpec spec = spec_of(st, stages);
@@ -243,8 +246,8 @@ int command_explain_step(const ExplainArgs& a) {
     out << "\nPer layer at TP" << a.tp << ":\n";
     print_layer(out, slow.front().layer, src);
     std::vector<StageBreakdown> mixed = stages;
-    const auto worst = static_cast<std::size_t>(
-        d->worst_position.at(static_cast<std::size_t>(std::max(a.tp, 1))));
+    const auto worst =
+        static_cast<std::size_t>(d->worst_position.at(static_cast<std::size_t>(std::max(a.tp, 1))));
     mixed[worst] = slow[worst];
     const double full = pipeline_step_s(spec_of(st, mixed));
     out << "\nA replica with its stage " << worst << " at TP" << a.tp

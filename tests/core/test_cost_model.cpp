@@ -44,8 +44,9 @@ double memory_fwd_s(const LayerBreakdown& l) {
 
 }  // namespace
 
-TEST_CASE("Llama 3 405B on 16K H100: interleaving shrinks the bubble (published figures: the "
-          "validation table, not a tolerance here)") {
+TEST_CASE(
+    "Llama 3 405B on 16K H100: interleaving shrinks the bubble (published figures: the "
+    "validation table, not a tolerance here)") {
   const Scenario s = shipped("llama3-16k-h100.json");
   const auto cost = cost_model_of(s);
   const double tf = tflops_per_gpu(*cost);
@@ -63,7 +64,8 @@ TEST_CASE("the healthy step is the exact schedule of the per-stage times") {
   const IterationDetail& d = *cost->iteration_detail();
   PipelineSpec spec;
   spec.microbatches = 8;
-  for (int i = 0; i < 8; ++i) spec.stages.push_back(stage_breakdown(d.setup, d.profile, 32, i).times(1.0));
+  for (int i = 0; i < 8; ++i)
+    spec.stages.push_back(stage_breakdown(d.setup, d.profile, 32, i).times(1.0));
   CHECK(cost->healthy_step_s() == doctest::Approx(pipeline_step_s(spec)).epsilon(1e-12));
   CHECK(cost->step_s(8) == doctest::Approx(cost->healthy_step_s()).epsilon(1e-12));
 }
@@ -318,8 +320,9 @@ TEST_CASE("step model: memory-bound terms are their bytes over a bandwidth no fa
     const double tokens = static_cast<double>(sh.tokens());
     const double act_local = 2.0 * tokens * sh.hidden / t;  // sequence parallel
     const double ffn = static_cast<double>(calib::ffn_local(sh, t));
-    const double qk = static_cast<double>(calib::heads_local(sh, t) + calib::ceil_div(sh.kv_heads, t)) *
-                      static_cast<double>(sh.head_dim());
+    const double qk =
+        static_cast<double>(calib::heads_local(sh, t) + calib::ceil_div(sh.kv_heads, t)) *
+        static_cast<double>(sh.head_dim());
     // Closed-form bytes of each kernel (forward), the floor bytes / HBM peak for every term.
     const std::map<std::string, double> bytes{
         {"RMSNorm (2, read + write)", 2 * 2 * act_local},
