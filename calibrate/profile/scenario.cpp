@@ -85,6 +85,10 @@ ScenarioModel read_scenario(const std::string& path) {
   m.shape.ffn = shape_field(doc, path, "ffn", preset, &Shape::ffn);
   m.shape.seq_len = shape_field(doc, path, "seq_len", preset, &Shape::seq_len);
   m.shape.micro_batch = positive_int(doc, path, "/job/micro_batch", false).value_or(1);
+  // With context parallelism a GPU runs seq_len / cp tokens of each sequence (the simulator's
+  // shape, models/cost/cost_model.cpp), and the optimizer's shards span dp x cp ranks.
+  const int cp = positive_int(doc, path, "/job/cp", false).value_or(1);
+  if (m.shape.seq_len % cp == 0) m.shape.seq_len /= cp;
   if (preset != nullptr) m.shape.gated_mlp = preset->gated_mlp;
   if (const json* g = find(doc, "/job/model/gated_mlp")) {
     if (!g->is_boolean()) throw InputError(path, "/job/model/gated_mlp", "expected true or false");
@@ -98,7 +102,7 @@ ScenarioModel read_scenario(const std::string& path) {
                         .value_or(preset != nullptr ? preset->vocab : goodput::kDefaultVocab);
   const int pp = positive_int(doc, path, "/job/pp", false).value_or(1);
   const int dp = positive_int(doc, path, "/job/dp", false).value_or(1);
-  if (layers) m.layout = StepLayout{*layers, vocab, pp, dp};
+  if (layers) m.layout = StepLayout{*layers, vocab, pp, dp * cp};
   m.tp_max = *positive_int(doc, path, "/job/tp", true);
   // The degrading strategies' declarations, read by the simulator's own reader.
   std::vector<goodput::TpDegreeRule> rules;

@@ -234,3 +234,15 @@ TEST_CASE("standard models are consistent and covered by their analytical profil
   other.seq_len = 8192;
   CHECK_FALSE(covers_model(p, other, 30));
 }
+
+TEST_CASE("context parallelism: the plan's shape is one CP rank's, the optimizer's shard dp x cp") {
+  test::TempDir dir;
+  test::write_text(dir.file("cp.json"), R"({
+    "job": {"tp": 8, "pp": 16, "dp": 8, "cp": 16,
+            "model": {"preset": "llama3-405b", "seq_len": 131072}}})");
+  const ProfiledModel m = read_scenario_model(dir.file("cp.json"));
+  CHECK(m.shape.seq_len == 131072 / 16);
+  REQUIRE(m.layout.has_value());
+  CHECK(m.layout->dp == 8 * 16);
+  CHECK(m.layout->pp == 16);
+}
