@@ -254,8 +254,9 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
     // collective of the activations; backward scatter-adds the gradient into the table.
     s.ends.push_back(
         {"embedding lookup", 2 * act / st.hbm_Bps, 3 * act / st.hbm_Bps, st.hbm_source});
-    s.ends.push_back(
-        {"embedding " + collective, ring_s(act, t, st.nvlink_Bps), 0.0, st.nvlink_source, true});
+    s.ends.push_back({"embedding " + collective, ring_s(act, t, st.nvlink_Bps),
+                      st.sequence_parallel ? ring_s(act, t, st.nvlink_Bps) : 0.0, st.nvlink_source,
+                      true});
   }
   if (last && st.vocab > 0) {
     const auto vl = static_cast<std::int64_t>(v_local);

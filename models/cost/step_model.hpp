@@ -21,7 +21,8 @@
 //  - recomputation: selective recomputes the attention core in backward, full the whole
 //    layer's forward (its collectives too);
 //  - the first stage's embedding lookup (vocabulary-parallel: a gather, then one TP collective
-//    of the activations forward; backward a scatter-add into the table's gradient);
+//    of the activations forward: an all-reduce, or a reduce-scatter with sequence parallelism,
+//    whose backward all-gathers the gradient; backward a scatter-add into the table's gradient);
 //  - the last stage's LM head (logits GEMM, fwd + bwd), the TP collective that gathers its
 //    input (and scatters its gradient), and the softmax cross-entropy (read the logits, write
 //    their gradient);
