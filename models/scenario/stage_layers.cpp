@@ -30,7 +30,9 @@ std::vector<int> stage_layers(const Scenario& s) {
     if (static_cast<int>(out.size()) != pp)
       throw InputError(s.file, "/job/stage_layers",
                        "has " + std::to_string(out.size()) + " entries; /job/pp is " +
-                           std::to_string(pp) + " (one per pipeline stage)");
+                           std::to_string(pp) +
+                           " (one per pipeline stage; [] splits the layers evenly, e.g. when "
+                           "sweeping /job/pp)");
     const long long sum = std::accumulate(out.begin(), out.end(), 0LL);
     if (sum != layers)
       throw InputError(s.file, "/job/stage_layers",
