@@ -447,3 +447,27 @@ TEST_CASE("context parallelism: CP ranks split the step's work exactly; cp = 1 i
   b[4] = 7;
   CHECK(two->replica_throughput(a, ones) == two->replica_throughput(b, ones));
 }
+
+TEST_CASE("context parallelism: the K/V ring exchange is what the attention does not hide") {
+  // 128K sequences on CP16 across hosts (scale-out), and the same ring squeezed into fast links.
+  for (const char* scaleout : {"50", "0.5"}) {
+    CAPTURE(scaleout);
+    const auto cost = cost_model_of(
+        shipped("llama3-16k-h100.json", {"/job/cp=16", "/job/dp=8", "/job/model/seq_len=131072",
+                                         std::string("/cost/scaleout_gbps=") + scaleout}));
+    const IterationDetail& d = *cost->iteration_detail();
+    const auto& sh = d.setup.shape;
+    CHECK(d.setup.cp_Bps == d.setup.scaleout_Bps);  // tp x cp = 128 GPUs > an 8-GPU host
+    const LayerBreakdown l = layer_breakdown(d.setup, d.profile, 8);
+    const double kv = 2 * 2.0 * static_cast<double>(sh.tokens()) *
+                      static_cast<double>(calib::ceil_div(sh.kv_heads, 8)) * sh.head_dim();
+    const double fwd = 15 * kv / d.setup.cp_Bps;
+    CHECK(l.cp_comm.fwd_s == doctest::Approx(std::max(0.0, fwd - l.attention.fwd_s)));
+    CHECK(l.cp_comm.bwd_s == doctest::Approx(std::max(0.0, 2 * fwd - l.attention.bwd_s)));
+    // 50 GB/s: the exchange hides behind the attention; 0.5 GB/s: most of it is exposed.
+    if (std::string(scaleout) == "50")
+      CHECK(l.cp_comm.fwd_s == 0);
+    else
+      CHECK(l.cp_comm.fwd_s > l.attention.fwd_s);
+  }
+}
