@@ -14,10 +14,10 @@
 namespace goodput::calib {
 namespace {
 
-constexpr double kEMax = 0.80;           // large bf16 GEMMs reach ~75-80% of datasheet peak
-constexpr double kDHalf = 64.0;          // efficiency halves when the smallest dim is 64
-constexpr double kLaunchS = 4e-6;        // kernel launch + tail
-constexpr double kHbmEfficiency = 0.80;  // achievable fraction of HBM peak for copies
+constexpr double kEMax = 0.80;     // large bf16 GEMMs reach ~75-80% of datasheet peak
+constexpr double kDHalf = 64.0;    // efficiency halves when the smallest dim is 64
+constexpr double kLaunchS = 4e-6;  // kernel launch + tail
+constexpr double kHbmEfficiency = kDatasheetCopyEfficiency;  // achievable share of HBM peak
 
 const GpuSpec& catalogue_entry(const std::string& gpu) {
   if (const GpuSpec* g = find_gpu(gpu)) return *g;

@@ -93,6 +93,11 @@ double gemm_ceiling_tflops(const Profile& p) {
 double copy_ceiling_gbps(const Profile& p) {
   return p.ceilings.copy_gbps;
 }
+double copy_efficiency(const Profile& p) {
+  if (p.ceilings.kind != "datasheet") return 1.0;
+  return p.settings.analytical_model ? p.settings.analytical_model->hbm_efficiency
+                                     : kDatasheetCopyEfficiency;
+}
 const std::string& device_name(const Profile& p) {
   return p.device.name;
 }

@@ -44,11 +44,6 @@ std::vector<Point> points_of(const Profile& p, MemoryKernel kernel) {
   return pts;
 }
 
-double fallback_gbps(const Profile& p) {
-  const bool datasheet = p.ceilings.kind == "datasheet" && p.settings.analytical_model;
-  return p.ceilings.copy_gbps * (datasheet ? p.settings.analytical_model->hbm_efficiency : 1.0);
-}
-
 }  // namespace
 
 std::string_view to_string(MemoryKernelSource source) {
@@ -67,7 +62,7 @@ MemoryKernelTime memory_kernel_time(const Profile& p, MemoryKernel kernel, doubl
   const std::vector<Point> pts = points_of(p, kernel);
   MemoryKernelTime out;
   if (pts.empty()) {
-    out.gbps = fallback_gbps(p);
+    out.gbps = p.ceilings.copy_gbps * copy_efficiency(p);
     out.source = MemoryKernelSource::copy_ceiling_fallback;
   } else {
     out.source =

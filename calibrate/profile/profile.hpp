@@ -64,6 +64,11 @@ LayerTime layer_time(const Profile& profile, const ModelShape& shape, int tp);
 
 double gemm_ceiling_tflops(const Profile& profile);
 double copy_ceiling_gbps(const Profile& profile);
+// The share of the copy ceiling a memory-bound kernel reaches where nothing measured it: 1 for a
+// measured ceiling; for a datasheet ceiling the analytical model's hbm_efficiency
+// (kDatasheetCopyEfficiency without one).
+inline constexpr double kDatasheetCopyEfficiency = 0.80;
+double copy_efficiency(const Profile& profile);
 const std::string& device_name(const Profile& profile);
 
 // Leave-one-out error of the fit over the profile's own entries.

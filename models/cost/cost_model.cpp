@@ -135,9 +135,8 @@ class IterationCost final : public CostModel {
     }
     healthy_step_ = step_s(m_);
     rank_positions();
-    detail_.worst_position.assign(static_cast<std::size_t>(tp_) + 1, stages_ - 1);
-    for (int t = lowest_; t <= tp_; ++t)
-      detail_.worst_position[static_cast<std::size_t>(t)] = worst_first(t).front();
+    for (const std::vector<int>& order : worst_by_degree_)
+      detail_.worst_position.push_back(order.front());
     // Reshard (see shared/reference/ntp.md): each of the N1 - N2 extra ranks of a healthy
     // replica sends its whole gradient shard to the core ranks before the all-reduce and takes
     // it back after (over the domain's fabric), plus pack/unpack kernels; and the all-reduce on

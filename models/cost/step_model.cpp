@@ -14,16 +14,9 @@ constexpr double kCausal = 0.5;  // causal masking skips half of the score/conte
 constexpr double kBf16 = 2.0;    // bytes per activation / gradient element
 constexpr double kAdamBytesPerParam = calib::kAdamBytesPerParam;  // memory_kernels.hpp: 28
 constexpr double kClipBytesPerParam = 12;  // norm: read the fp32 gradient; scale: read + write
-constexpr double kDatasheetHbmEfficiency = 0.8;
 
 double ring_s(double bytes, int ranks, double bandwidth) {
   return ranks <= 1 ? 0.0 : (ranks - 1.0) / ranks * bytes / bandwidth;
-}
-
-double params_of_layer(const calib::ModelShape& sh) {
-  const double h = sh.hidden, d = sh.head_dim();
-  return h * (sh.heads * d + 2.0 * sh.kv_heads * d) + sh.heads * d * h +
-         h * sh.ffn * (sh.gated_mlp ? 2.0 : 1.0) + sh.ffn * h;
 }
 
 // A memory-bound kernel the profile may have measured: forward `bytes`, backward
@@ -32,7 +25,8 @@ double params_of_layer(const calib::ModelShape& sh) {
 Term measured_kernel(const calib::Profile& p, std::string name, calib::MemoryKernel kernel,
                      double bytes, double bwd_factor) {
   const calib::MemoryKernelTime f = calib::memory_kernel_time(p, kernel, bytes);
-  const calib::MemoryKernelTime b = calib::memory_kernel_time(p, kernel, bwd_factor * bytes);
+  const calib::MemoryKernelTime b =
+      bwd_factor == 1.0 ? f : calib::memory_kernel_time(p, kernel, bwd_factor * bytes);
   const std::string k(calib::to_string(kernel));
   char buf[220];
   if (f.source == calib::MemoryKernelSource::measured)
@@ -89,13 +83,15 @@ StepSetup step_setup(const Scenario& s, const calib::ModelShape& shape,
   st.cp_Bps = cp_in_domain ? st.nvlink_Bps : st.scaleout_Bps;
   st.cp_source = (cp_in_domain ? st.nvlink_source : st.scaleout_source) +
                  "; ring attention, K and V chunks over cp - 1 hops, overlapped with attention";
-  const bool datasheet = profile.ceilings.kind == "datasheet";
-  st.hbm_Bps =
-      calib::copy_ceiling_gbps(profile) * 1e9 * (datasheet ? kDatasheetHbmEfficiency : 1.0);
-  st.hbm_source = datasheet ? "datasheet HBM bandwidth x 0.8 achievable (assumption), " +
-                                  gbps(st.hbm_Bps) + ", bytes read + written"
-                            : "measured copy bandwidth " + gbps(st.hbm_Bps) +
-                                  " (profile), bytes read + written";
+  const double efficiency = calib::copy_efficiency(profile);
+  st.hbm_Bps = calib::copy_ceiling_gbps(profile) * 1e9 * efficiency;
+  char share[16];
+  std::snprintf(share, sizeof share, "%g", efficiency);
+  st.hbm_source =
+      profile.ceilings.kind == "datasheet"
+          ? "datasheet HBM bandwidth x " + std::string(share) + " achievable (assumption), " +
+                gbps(st.hbm_Bps) + ", bytes read + written"
+          : "measured copy bandwidth " + gbps(st.hbm_Bps) + " (profile), bytes read + written";
   st.gemm_source =
       profile.source == calib::Source::measured
           ? "measured GEMM time (profile: " + calib::device_name(profile) + ")"
@@ -207,28 +203,14 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   // Model FLOPs per GPU (even split: what MFU divides by).
   const double attn = 6.0 * sh.micro_batch * static_cast<double>(sh.seq_len) * sh.seq_len * h *
                       st.cp;  // causal; per CP rank 1/cp of the whole sequence's
-  b.model_flops = (6.0 * params_of_layer(sh) * tokens + attn) / st.tp;
+  b.model_flops = (6.0 * static_cast<double>(calib::layer_params(sh)) * tokens + attn) / st.tp;
   return b;
 }
 
-double StageBreakdown::ends_compute_fwd_s() const {
+double StageBreakdown::ends_s(bool comm, bool backward) const {
   double t = 0;
-  for (const Term& e : ends) t += e.comm ? 0 : e.fwd_s;
-  return t;
-}
-double StageBreakdown::ends_compute_bwd_s() const {
-  double t = 0;
-  for (const Term& e : ends) t += e.comm ? 0 : e.bwd_s;
-  return t;
-}
-double StageBreakdown::ends_comm_fwd_s() const {
-  double t = 0;
-  for (const Term& e : ends) t += e.comm ? e.fwd_s : 0;
-  return t;
-}
-double StageBreakdown::ends_comm_bwd_s() const {
-  double t = 0;
-  for (const Term& e : ends) t += e.comm ? e.bwd_s : 0;
+  for (const Term& e : ends)
+    if (e.comm == comm) t += backward ? e.bwd_s : e.fwd_s;
   return t;
 }
 
@@ -281,8 +263,9 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   }
   s.p2p_s = act / t / st.scaleout_Bps;
   s.p2p_source = st.scaleout_source + ", 1/t of the activations per rank";
-  s.params_per_gpu =
-      (s.layers * params_of_layer(sh) + ((first ? 1 : 0) + (last ? 1 : 0)) * st.vocab * h) / t;
+  s.params_per_gpu = (s.layers * static_cast<double>(calib::layer_params(sh)) +
+                      ((first ? 1 : 0) + (last ? 1 : 0)) * st.vocab * h) /
+                     t;
   const double grad_bytes = kBf16 * s.params_per_gpu;
   // Reduce-scatter + all-gather over the dp x cp ranks that hold the same weights.
   s.dp_sync_s = 2 * ring_s(grad_bytes, st.dp * st.cp, st.scaleout_Bps);

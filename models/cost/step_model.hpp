@@ -110,14 +110,11 @@ struct StageBreakdown {
   double grad_clip_s = 0;   // per step
   double optimizer_s = 0;   // per step
   std::string dp_source, grad_clip_source, optimizer_source;
-  double ends_compute_fwd_s() const;
-  double ends_compute_bwd_s() const;
-  double ends_comm_fwd_s() const;
-  double ends_comm_bwd_s() const;
-  double compute_fwd_s() const { return layers * layer.compute_fwd_s() + ends_compute_fwd_s(); }
-  double compute_bwd_s() const { return layers * layer.compute_bwd_s() + ends_compute_bwd_s(); }
-  double comm_fwd_s() const { return layers * layer.comm_fwd_s() + ends_comm_fwd_s(); }
-  double comm_bwd_s() const { return layers * layer.comm_bwd_s() + ends_comm_bwd_s(); }
+  double ends_s(bool comm, bool backward) const;  // the ends' communication or compute
+  double compute_fwd_s() const { return layers * layer.compute_fwd_s() + ends_s(false, false); }
+  double compute_bwd_s() const { return layers * layer.compute_bwd_s() + ends_s(false, true); }
+  double comm_fwd_s() const { return layers * layer.comm_fwd_s() + ends_s(true, false); }
+  double comm_bwd_s() const { return layers * layer.comm_bwd_s() + ends_s(true, true); }
   double tail_s() const { return dp_exposed_s + grad_clip_s + optimizer_s; }
   double model_flops() const { return layers * layer.model_flops + head_flops; }  // per micro-batch
   StageTimes times(double speed) const;
