@@ -60,7 +60,7 @@ TEST_CASE("scenario fields are read, everything else ignored") {
   CHECK(m.layout->dp == 1);
 }
 
-TEST_CASE("the step layout comes from the scenario or its preset; unknown layers leave it null") {
+TEST_CASE("the step layout comes from the scenario or its preset, unknown layers leave it null") {
   test::TempDir dir;
   test::write_text(
       dir.file("m.json"),

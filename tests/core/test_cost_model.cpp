@@ -152,7 +152,7 @@ TEST_CASE(
   CHECK(g.sent_per_extra / g.moved_per_core == doctest::Approx(31));
 }
 
-TEST_CASE("model presets fill the shape; keys beside the preset override it") {
+TEST_CASE("model presets fill the shape, keys beside the preset override it") {
   Json j = small_scenario();
   j["job"]["model"] = {{"preset", "llama3-70b"}, {"seq_len", 4096}};
   const Scenario s = scenario_from(j);
@@ -411,7 +411,7 @@ TEST_CASE("a degraded group is costed at the same place whichever position the c
   }
 }
 
-TEST_CASE("context parallelism: CP ranks split the step's work exactly; cp = 1 is the old step") {
+TEST_CASE("context parallelism: CP ranks split the step's work exactly, cp = 1 is the old step") {
   const auto one = cost_model_of(shipped("llama3-16k-h100.json"));
   const auto same = cost_model_of(shipped("llama3-16k-h100.json", {"/job/cp=1"}));
   CHECK(same->healthy_step_s() == one->healthy_step_s());

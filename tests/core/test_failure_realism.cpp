@@ -82,7 +82,7 @@ TEST_CASE("idle_rate_scale: busy faults are untouched, idle faults are thinned t
 }
 
 TEST_CASE(
-    "lemon_heal_probability: 0 changes nothing; 1 brings a lemon to the normal rate after its "
+    "lemon_heal_probability: 0 changes nothing, 1 brings a lemon to the normal rate after its "
     "first repair") {
   const Topology topo(ClusterShape{"hgx-8", "H100", 8, 1, 4, 16, 100});
   FailureSpec plain;

@@ -74,7 +74,7 @@ TEST_CASE("proportional model, pp 1: NTP loses exactly the failed-GPU share") {
   CHECK(f.phase("ntp_boost").rate == doctest::Approx(1.0));
 }
 
-TEST_CASE("packing: damaged domains share replicas; a replica runs at its slowest stage") {
+TEST_CASE("packing: damaged domains share replicas, a replica runs at its slowest stage") {
   Fixture f(nvl32(2, 4));  // 8 domains, 2 per replica
   f.fail_gpus(1, 1);
   f.fail_gpus(6, 2);

@@ -124,7 +124,7 @@ TEST_CASE("the retired /cost/partial_microbatch names its replacement") {
   }
 }
 
-TEST_CASE("GPU power ratings: declared per type with a source; resolved into the scenario") {
+TEST_CASE("GPU power ratings: declared per type with a source, resolved into the scenario") {
   for (const calib::GpuSpec& g : calib::gpu_catalogue()) {
     CHECK(g.max_power_w >= g.nominal_power_w);
     CHECK(g.power_source.size() > 20);
@@ -254,7 +254,7 @@ TEST_CASE("fixed batch: waiting for hardware is not recovery, even while a repli
         doctest::Approx(20 * 3600.0 + 180 + 60 - recovery_s).epsilon(1e-9));
 }
 
-TEST_CASE("fixed batch: ntp_boost with enough power never pauses; ntp does") {
+TEST_CASE("fixed batch: ntp_boost with enough power never pauses, ntp does") {
   // GPU faults only (2 h repairs), at most a few per domain at once: every degraded domain stays
   // at TP >= 24, which 2.0x power keeps at the full batch (linear curve: speed 1.54 > 32/24).
   Json j = Json::parse(R"({

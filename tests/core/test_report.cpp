@@ -19,7 +19,7 @@ std::string report_bytes(const Json& j, int threads) {
 }
 }  // namespace
 
-TEST_CASE("same seed, same bytes, whatever the thread count; another seed differs") {
+TEST_CASE("same seed, same bytes, whatever the thread count, another seed differs") {
   Json j = Json::parse(R"({
     "horizon_hours": 300, "seeds": 6,
     "cluster": {"preset": "gb200-nvl72", "spare_domains": 1},
@@ -70,7 +70,7 @@ Report two_strategies(const RunPlan& plan, std::vector<double> a, std::vector<do
 }  // namespace
 
 TEST_CASE(
-    "the verdict names a winner only over a significant paired lead; else tied; one seed: no CI") {
+    "the verdict names a winner only over a significant paired lead, else tied, one seed: no CI") {
   Json j = goodput::test::small_scenario();
   j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
   j["seeds"] = 4;
@@ -239,9 +239,10 @@ TEST_CASE("train_steps: the target in healthy steps, not together with train_hou
 }
 
 TEST_CASE(
-    "train_tokens: tokens / (dp x microbatches x micro_batch x seq_len) steps; needs a model") {
+    "train_tokens: tokens / (dp x microbatches x micro_batch x seq_len) steps, needs a model") {
   const std::string file = std::string(GOODPUT_SOURCE_DIR) + "/scenarios/ntp-paper-nvl32.json";
-  const Scenario s = load_scenario(file, {"/report/train_tokens=1e12", "/job/micro_batch=2"});
+  const Scenario s = load_scenario(file, {"/report/train_tokens=1e12", "/job/micro_batch=2",
+                                          "/cost/interpolate=true"});
   const auto per_step =
       static_cast<double>(s.job.dp) * s.job.microbatches * 2 * s.job.model["seq_len"].get<double>();
   REQUIRE(s.tokens_per_step() == static_cast<std::int64_t>(per_step));
@@ -257,7 +258,7 @@ TEST_CASE(
                        InputError);
 }
 
-TEST_CASE("energy: GPUs held at full power, idle ones at their share, failed ones at none; x PUE") {
+TEST_CASE("energy: GPUs held at full power, idle ones at their share, failed ones at none, x PUE") {
   Json j = goodput::test::small_scenario();  // 32 GPUs, the job holds 24 (TP8 x DP3), 100 h
   j["strategies"] = Json::parse(R"({"checkpoint_restart": {}, "dp_drop": {}})");
   j["report"] = {{"gpu_power_kw", 1.0},
@@ -296,7 +297,7 @@ TEST_CASE("energy: GPUs held at full power, idle ones at their share, failed one
 }
 
 TEST_CASE(
-    "a known checkpoint pilot gives the same plan without running it; a mismatched one is "
+    "a known checkpoint pilot gives the same plan without running it, a mismatched one is "
     "ignored") {
   const Scenario s = load_scenario(std::string(GOODPUT_SOURCE_DIR) + "/scenarios/default.json",
                                    {"/seeds=3", "/horizon_hours=240"});

@@ -278,7 +278,7 @@ TEST_CASE("hot_spares: a restart-only fault restarts on a spare, without waiting
   CHECK(bucket(w, Bucket::WaitingForCapacity) * H == doctest::Approx(36000 - 160).epsilon(1e-9));
 }
 
-TEST_CASE("async checkpoints: a snapshot counts only once durable; a save cut short is lost") {
+TEST_CASE("async checkpoints: a snapshot counts only once durable, a save cut short is lost") {
   // Fixed 600 s interval, 10 s blocking, durable 60 s after the save starts: saves start at
   // 600 + 610 k (600, 1,210, ...), durable at 660, 1,270, ...
   Json j = small_scenario(3, 4);

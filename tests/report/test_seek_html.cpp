@@ -40,7 +40,7 @@ int count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("seek_reason: empty with an answer; otherwise why the maximum misses") {
+TEST_CASE("seek_reason: empty with an answer, otherwise why the maximum misses") {
   const Json answered =
       seek(0.95, 2, Json::array({step(8, 0.97, 0.01, true), step(0, 0.90, 0.01, false)}));
   CHECK(seek_reason(answered).empty());

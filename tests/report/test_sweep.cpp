@@ -113,7 +113,7 @@ TEST_CASE(
   CHECK(run_point(sc, 2, capped).plan.scenario.seeds == 18);
 }
 
-TEST_CASE("numeric axes sort numerically, once each; ranges expand; text axes keep their order") {
+TEST_CASE("numeric axes sort numerically, once each, ranges expand, text axes keep their order") {
   CHECK(parse_axis("/cluster/spare_domains=1200,8,96,16,120,8").values ==
         std::vector<std::string>{"8", "16", "96", "120", "1200"});
   CHECK(parse_axis("/n=0..96/32").values == std::vector<std::string>{"0", "32", "64", "96"});
