@@ -468,7 +468,8 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
     pm.tp_min = tp_degrees.front();
     pm.layout = calib::StepLayout{
         s.job.model["layers"].get<int>(),
-        s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1, s.job.pp, s.job.dp};
+        s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1, s.job.pp,
+        s.job.dp * s.job.cp};  // the optimizer's shards span dp x cp ranks
     profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
     path = "analytical:" + s.gpu.name;
   } else {

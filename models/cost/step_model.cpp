@@ -270,7 +270,9 @@ StageBreakdown stage_breakdown(const StepSetup& st, const calib::Profile& profil
   // Reduce-scatter + all-gather over the dp x cp ranks that hold the same weights.
   s.dp_sync_s = 2 * ring_s(grad_bytes, st.dp * st.cp, st.scaleout_Bps);
   s.dp_exposed_s = (1 - st.dp_overlap) * s.dp_sync_s;
-  s.dp_source = st.scaleout_source + ", ring over DP; /cost/dp_overlap hidden (assumption)";
+  s.dp_source = st.scaleout_source +
+                ", ring over the dp x cp ranks holding the same weights; /cost/dp_overlap hidden "
+                "(assumption)";
   const double shard = s.params_per_gpu / std::max(1, st.dp * st.cp);
   s.grad_clip_s = kClipBytesPerParam * shard / st.hbm_Bps;
   s.grad_clip_source =

@@ -431,6 +431,10 @@ TEST_CASE("context parallelism: CP ranks split the step's work exactly, cp = 1 i
   const IterationDetail& d1 = *one->iteration_detail();
   const IterationDetail& d2 = *two->iteration_detail();
   CHECK(d2.setup.shape.seq_len * 2 == d1.setup.shape.seq_len);
+  // The analytical profile made for the scenario plans Adam over the dp x cp shards.
+  REQUIRE(d2.profile.models.size() == 1u);
+  REQUIRE(d2.profile.models[0].layout.has_value());
+  CHECK(d2.profile.models[0].layout->dp == 64 * 2);
   const LayerBreakdown l1 = layer_breakdown(d1.setup, d1.profile, 8);
   const LayerBreakdown l2 = layer_breakdown(d2.setup, d2.profile, 8);
   CHECK(l1.cp_comm.fwd_s == 0);
