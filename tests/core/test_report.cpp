@@ -241,8 +241,8 @@ TEST_CASE("train_steps: the target in healthy steps, not together with train_hou
 TEST_CASE(
     "train_tokens: tokens / (dp x microbatches x micro_batch x seq_len) steps, needs a model") {
   const std::string file = std::string(GOODPUT_SOURCE_DIR) + "/scenarios/ntp-paper-nvl32.json";
-  const Scenario s = load_scenario(file, {"/report/train_tokens=1e12", "/job/micro_batch=2",
-                                          "/cost/interpolate=true"});
+  const Scenario s = load_scenario(
+      file, {"/report/train_tokens=1e12", "/job/micro_batch=2", "/cost/interpolate=true"});
   const auto per_step =
       static_cast<double>(s.job.dp) * s.job.microbatches * 2 * s.job.model["seq_len"].get<double>();
   REQUIRE(s.tokens_per_step() == static_cast<std::int64_t>(per_step));
