@@ -81,6 +81,12 @@ class ProportionalCost final : public CostModel {
     if (grain_ > 0 && pace < 1.0) pace = std::floor(pace * grain_ * (1 + 1e-12)) / grain_;
     return pace;
   }
+  double slow_step_ratio(double slowdown) const override { return std::max(1.0, slowdown); }
+  double slow_replica_throughput(double slowdown, double power) const override {
+    double pace = std::min(1.0, curve_.speed(power) / std::max(1.0, slowdown));
+    if (grain_ > 0 && pace < 1.0) pace = std::floor(pace * grain_ * (1 + 1e-12)) / grain_;
+    return pace;
+  }
   double reshard_overhead(int) const override { return 0; }
   double healthy_step_s() const override { return step_; }
   double step_s(int microbatches) const override { return step_ * microbatches / m_; }
@@ -233,6 +239,23 @@ class IterationCost final : public CostModel {
   double reshard_overhead(int degree) const override {
     return degree >= tp_ || degree < lowest_ ? 0.0 : reshard_[degree];
   }
+  double slow_step_ratio(double slowdown) const override {
+    if (slowdown <= 1.0) return 1.0;
+    const PipelineSpec spec = slow_spec(slowdown, 1.0);
+    return pipeline_step_s(spec) / healthy_step_;
+  }
+  double slow_replica_throughput(double slowdown, double power) const override {
+    const std::vector<std::uint64_t> key{~std::uint64_t{0}, std::bit_cast<std::uint64_t>(slowdown),
+                                         std::bit_cast<std::uint64_t>(power)};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    }
+    const double r = compute_throughput(slow_spec(slowdown, power));
+    std::lock_guard<std::mutex> lock(mutex_);
+    cache_.emplace(key, r);
+    return r;
+  }
   double healthy_step_s() const override { return healthy_step_; }
   const IterationDetail* iteration_detail() const override { return &detail_; }
   double state_copy_s() const override {
@@ -316,6 +339,16 @@ class IterationCost final : public CostModel {
     return worst_by_degree_[static_cast<std::size_t>(std::clamp(degree, 1, tp_))];
   }
   double state_bytes_per_param() const { return 2.0 + 12.0 / std::max(1, detail_.setup.dp); }
+  // The healthy replica with one full-degree stage at compute speed curve(power) / slowdown, at
+  // the position where a slow stage costs the step most (the lowest degree's worst position).
+  PipelineSpec slow_spec(double slowdown, double power) const {
+    const std::vector<int> degrees(static_cast<std::size_t>(stages_), tp_);
+    PipelineSpec spec = spec_for(degrees, std::vector<double>(degrees.size(), 1.0));
+    const auto at = static_cast<std::size_t>(worst_first(lowest_).front());
+    spec.stages[at] =
+        stage(static_cast<int>(at), tp_).times(curve_.speed(power) / std::max(1.0, slowdown));
+    return spec;
+  }
   PipelineSpec spec_for(std::span<const int> degrees, std::span<const double> powers) const {
     PipelineSpec spec;
     spec.microbatches = m_;
@@ -344,7 +377,9 @@ class IterationCost final : public CostModel {
   // last one shortened by whole sequences (whole_samples), to any fraction (fractional), or
   // not at all (whole_microbatches).
   double compute_throughput(std::span<const int> degrees, std::span<const double> powers) const {
-    PipelineSpec spec = spec_for(degrees, powers);
+    return compute_throughput(spec_for(degrees, powers));
+  }
+  double compute_throughput(PipelineSpec spec) const {
     const double limit = healthy_step_ * (1 + 1e-12);
     auto step = [&](int k, double frac) {
       spec.microbatches = k;

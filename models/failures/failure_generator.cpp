@@ -156,12 +156,23 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
 
   for (std::size_t ci = 0; ci < spec.classes.size(); ++ci) {
     const FailureClassSpec& c = spec.classes[ci];
-    out.classes.push_back({c.name, c.repair.kind == RepairSpec::Kind::Restart});
+    const bool slow = c.kind == FailureClassSpec::Kind::Slow;
+    out.classes.push_back({c.name, c.repair.kind == RepairSpec::Kind::Restart, slow,
+                           slow ? from_seconds(c.detection_s) : Time{0}});
     const double total_rate = class_rate_per_hour(spec, c, topology);
     if (total_rate <= 0) continue;
     const std::uint64_t sid = stream_id("class:" + c.name);
     RandomStream arrivals(seed, run, sid), choose(seed, run, sid + 1), repair(seed, run, sid + 2),
-        correlate(seed, run, sid + 3), thin(seed, run, sid + 4), redo(seed, run, sid + 5);
+        correlate(seed, run, sid + 3), thin(seed, run, sid + 4), redo(seed, run, sid + 5),
+        slowness(seed, run, sid + 6);
+    // A slow fault's factor: fixed, or uniform in [slowdown, slowdown_max] to 0.01 (so the cost
+    // model's caches see a bounded set of factors).
+    auto slowdown = [&]() -> float {
+      if (!slow) return 0.0f;
+      if (c.slowdown_max <= c.slowdown) return static_cast<float>(c.slowdown);
+      const double x = c.slowdown + slowness.uniform() * (c.slowdown_max - c.slowdown);
+      return static_cast<float>(std::round(x * 100) / 100);
+    };
     const bool thinning = spec.idle_rate_scale < 1 && !idle.empty();
     auto keep = [&](std::uint32_t component) {  // idle hardware fails at idle_rate_scale x the rate
       return !thinning || !idle[component] || thin.uniform() < spec.idle_rate_scale;
@@ -202,14 +213,15 @@ FaultList generate_faults(const FailureSpec& spec, const Topology& topology, Tim
       if (c.repair.kind != RepairSpec::Kind::Restart) hours *= spec.repair_scale;
       const Time end = add_saturating(start, std::max<Time>(1, from_hours(hours)));
       const auto cls = static_cast<std::uint32_t>(ci);
+      const float factor = slowdown();
       if (keep(topology.id(c.scope, index)))
-        out.faults.push_back({start, end, topology.id(c.scope, index), cls});
+        out.faults.push_back({start, end, topology.id(c.scope, index), cls, factor});
       if (c.scope == ComponentKind::Node && spec.correlated_fraction > 0 &&
           correlate.uniform() < spec.correlated_fraction) {
         for (int k = 1; k < spec.correlated_nodes; ++k) {
           const std::uint32_t other = (index + static_cast<std::uint32_t>(k)) % n;
           if (keep(topology.id(c.scope, other)))
-            out.faults.push_back({start, end, topology.id(c.scope, other), cls});
+            out.faults.push_back({start, end, topology.id(c.scope, other), cls, factor});
         }
       }
     }

@@ -62,6 +62,36 @@ std::vector<FailureClassSpec> ntp_paper() {
           {"software", ComponentKind::Gpu, 1.0 / (0.22 * per_gpu_hour), sw}};
 }
 
+// Fail-slow classes (issue 29). What the sources say: fail-slows come from CPU contention, GPU
+// thermal throttling and, more often and with larger effect, cross-node networking; they last
+// from tens of seconds to nearly ten hours, and a detector flags an iteration-time change of
+// 10% or more (FALCON, Alibaba, arXiv 2410.12588, on a 10,000-GPU cluster); stragglers are not
+// always hardware (ByteDance, OSDI'25, arXiv 2505.05713). What is assumed here: the rates (a GPU
+// throttles as often as one fails outright in Llama 3's count; a node's network slows twice as
+// often as Llama 3's network faults), the slowdown ranges and the 10-minute detection.
+std::vector<FailureClassSpec> slow_classes() {
+  FailureClassSpec gpu{"gpu-slow", ComponentKind::Gpu, kLlamaGpus * kLlamaHours / 268,
+                       lognormal(1.0, 1.0)};
+  gpu.kind = FailureClassSpec::Kind::Slow;
+  gpu.slowdown = 1.1;
+  gpu.slowdown_max = 2.0;
+  gpu.detection_s = 600;
+  FailureClassSpec net{"network-slow", ComponentKind::Node, kLlamaHosts * kLlamaHours / 70,
+                       lognormal(0.5, 1.0)};
+  net.kind = FailureClassSpec::Kind::Slow;
+  net.slowdown = 1.1;
+  net.slowdown_max = 1.5;
+  net.detection_s = 600;
+  return {gpu, net};
+}
+
+template <class F>
+std::vector<FailureClassSpec> with_slow(F&& stop_classes) {
+  std::vector<FailureClassSpec> c = stop_classes();
+  for (auto& s : slow_classes()) c.push_back(std::move(s));
+  return c;
+}
+
 // The presets, each named once: its classes and where its numbers come from.
 struct FailurePreset {
   const char* name;
@@ -85,6 +115,15 @@ const FailurePreset kFailurePresets[] = {
     {"ntp-paper", &ntp_paper,
      "The NTP paper's model: Llama 3's rate per GPU, 78% hardware (lognormal, median 4 days) and "
      "22% software (GPU out for 3 h)."},
+    {"llama3-slow", [] { return with_slow([] { return llama3(1.0); }); },
+     "llama3 plus fail-slow classes (kind slow): gpu-slow (per GPU, as often as Llama 3's GPU "
+     "faults, 1.1-2x slower, lognormal duration median 1 h) and network-slow (per node, twice "
+     "Llama 3's network faults, 1.1-1.5x, median 30 min), detected after 10 min. The sources "
+     "(FALCON arXiv 2410.12588: fail-slows last tens of seconds to ~10 h, detected at >= 10% "
+     "iteration-time change; ByteDance arXiv 2505.05713) support the kinds and durations; the "
+     "rates, factors and detection time are assumptions."},
+    {"ntp-paper-slow", [] { return with_slow(&ntp_paper); },
+     "ntp-paper plus the fail-slow classes of llama3-slow (assumed rates, see there)."},
     {"none", [] { return std::vector<FailureClassSpec>{}; }, "No failures."},
 };
 

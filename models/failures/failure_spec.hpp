@@ -26,7 +26,15 @@ struct FailureClassSpec {
   std::string name;
   ComponentKind scope = ComponentKind::Gpu;
   double mtbf_hours = 0;  // per component of the scope
-  RepairSpec repair;
+  RepairSpec repair;      // stop: the repair time; slow: how long the slowness lasts
+  // Fail-slow (issue 29): the component keeps running, its GPUs' compute `slowdown` times
+  // slower (drawn uniformly in [slowdown, slowdown_max] per fault when slowdown_max is set),
+  // and is detected after detection_s.
+  enum class Kind : std::uint8_t { Stop, Slow };
+  Kind kind = Kind::Stop;
+  double slowdown = 1.5;
+  double slowdown_max = 0;  // 0: every fault slows by `slowdown`
+  double detection_s = 600;
 };
 
 struct TraceSpec {

@@ -18,6 +18,8 @@ const char* bucket_name(Bucket b) {
       return "RESHARD_OVERHEAD";
     case Bucket::WaitingForCapacity:
       return "WAITING_FOR_CAPACITY";
+    case Bucket::SlowComponents:
+      return "SLOW_COMPONENTS";
   }
   return "?";
 }

@@ -22,8 +22,9 @@ enum class Bucket : std::uint8_t {
   DegradedCapacity,        // running with fewer replicas or smaller batches
   ReshardOverhead,         // NTP gradient reshard exposed time
   WaitingForCapacity,      // not enough healthy hardware to run
+  SlowComponents,          // running slower because a slow (fail-slow) component paces the job
 };
-inline constexpr int kBucketCount = 7;
+inline constexpr int kBucketCount = 8;
 const char* bucket_name(Bucket b);  // the report's key, e.g. "WASTED_PROGRESS_FROM_DISRUPTION"
 
 // The recovery mechanisms a strategy pays for, each priced once in the scenario's price list

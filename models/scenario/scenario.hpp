@@ -53,6 +53,10 @@ struct RecoverySpec {
   double ntp_reshard_s = -1;
   double ntp_reconfig_s = 10;
   double rejoin_s = -1;  // negative: the communicator rebuild's price
+  // What strategies do about a detected slow component (fail-slow classes): each its declared
+  // response, or every strategy tolerates it, or every strategy evicts it (treats it as failed).
+  enum class SlowResponse : std::uint8_t { Declared, Tolerate, Evict };
+  SlowResponse slow_response = SlowResponse::Declared;
 };
 
 struct CheckpointSpec {

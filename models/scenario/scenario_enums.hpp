@@ -18,6 +18,14 @@ inline constexpr EnumName<RepairSpec::Kind> kRepairKindNames[] = {
     {RepairSpec::Kind::Lognormal, "lognormal"},
     {RepairSpec::Kind::Mixture, "mixture"}};
 
+inline constexpr EnumName<FailureClassSpec::Kind> kFailureKindNames[] = {
+    {FailureClassSpec::Kind::Stop, "stop"}, {FailureClassSpec::Kind::Slow, "slow"}};
+
+inline constexpr EnumName<RecoverySpec::SlowResponse> kSlowResponseNames[] = {
+    {RecoverySpec::SlowResponse::Declared, "declared"},
+    {RecoverySpec::SlowResponse::Tolerate, "tolerate"},
+    {RecoverySpec::SlowResponse::Evict, "evict"}};
+
 inline constexpr EnumName<FailureSpec::Model> kFailureModelNames[] = {
     {FailureSpec::Model::Statistical, "statistical"}, {FailureSpec::Model::Trace, "trace"}};
 

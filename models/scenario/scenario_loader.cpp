@@ -178,6 +178,14 @@ void parse_failures(const ParamReader& r, Scenario& s) {
       FailureClassSpec& fc = f.classes.emplace_back();
       sections::failure_class_fields().fill(c, fc);
       fc.repair = parse_repair(c.object("repair"));
+      if (fc.kind == FailureClassSpec::Kind::Slow) {
+        if (fc.repair.kind == RepairSpec::Kind::Restart)
+          throw c.error("repair",
+                        "a slow class needs a duration (kind fixed, lognormal or "
+                        "mixture), not restart");
+        if (fc.slowdown_max > 0 && fc.slowdown_max < fc.slowdown)
+          throw c.error("slowdown_max", "must be 0 or at least slowdown");
+      }
     }
   } else {
     f.classes = failure_preset(f.preset);
@@ -279,10 +287,17 @@ Json class_to_json(const FailureClassSpec& c) {
       repair = {{"kind", "mixture"}, {"modes", modes}};
     }
   }
-  return {{"name", c.name},
-          {"scope", component_kind_name(c.scope)},
-          {"mtbf_hours", c.mtbf_hours},
-          {"repair", repair}};
+  Json out = {{"name", c.name},
+              {"scope", component_kind_name(c.scope)},
+              {"mtbf_hours", c.mtbf_hours},
+              {"repair", repair}};
+  if (c.kind == FailureClassSpec::Kind::Slow) {
+    out["kind"] = "slow";
+    out["slowdown"] = c.slowdown;
+    out["slowdown_max"] = c.slowdown_max;
+    out["detection_s"] = c.detection_s;
+  }
+  return out;
 }
 
 }  // namespace

@@ -59,7 +59,24 @@ const BoundSection<FailureClassSpec>& failure_class_fields() {
           field::required(
               field::number(&C::mtbf_hours, "mtbf_hours", "h", 1e-9, kInf,
                             "mean time between failures of ONE component of the scope")),
-          field::declared<C>(object("repair", &repair(), "repair-time distribution")),
+          field::declared<C>(object("repair", &repair(),
+                                    "repair-time distribution (kind slow: how long the slowness "
+                                    "lasts when nothing is done about it)")),
+          field::choice(&C::kind, kFailureKindNames, "kind",
+                        "stop: the component's GPUs go down (fail-stop); slow: they keep running "
+                        "with their compute `slowdown` times slower (fail-slow: throttling, a "
+                        "degraded link), pacing everything that synchronises with them until a "
+                        "strategy acts (each strategy's response: README 'Fail-slow')"),
+          field::number(&C::slowdown, "slowdown", "x", 1, 100,
+                        "kind slow: how many times longer the slow GPUs' compute takes (1.5: a "
+                        "step's compute on them takes 50% longer)"),
+          field::number(&C::slowdown_max, "slowdown_max", "x", 0, 100,
+                        "kind slow: draw each fault's slowdown uniformly in [slowdown, "
+                        "slowdown_max] (0: every fault slows by `slowdown`)"),
+          field::number(&C::detection_s, "detection_s", "s", 0, 1e9,
+                        "kind slow: time until the slowness is detected and a strategy can act "
+                        "(straggler detectors compare iteration times over minutes, e.g. FALCON, "
+                        "arXiv 2410.12588; 600 s is an assumption)"),
       }};
   return s;
 }
@@ -432,6 +449,15 @@ const BoundSection<RecoverySpec>& recovery_fields() {
               "background). Paid once per rejoining replica; replicas joining the same rebuild "
               "share its stall. Default: /recovery/communicator_rebuild_s (the same physical "
               "action)")),
+          field::choice(&R::slow_response, kSlowResponseNames, "slow_response",
+                        "what strategies do about a slow component (a failure class of kind "
+                        "slow) once it is detected: declared, each strategy's own response "
+                        "(dp_drop, hot_spares, checkpoint_restart and peer_memory treat it as "
+                        "failed; ntp and ntp_boost run its TP group at a lower degree when that "
+                        "keeps more of the replica's batch than running slow, ntp_boost first "
+                        "boosting it when power can make up the slowness); tolerate: every "
+                        "strategy keeps it (the job paced by it, ntp's cutting the slow "
+                        "replica's batch); evict: every strategy treats it as failed"),
       }};
   return s;
 }

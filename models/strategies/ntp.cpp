@@ -77,6 +77,9 @@ std::unique_ptr<Strategy> make_ntp(const Scenario& s, const Json& params) {
 Phase snapshot_ntp(const SnapshotInput& in) {
   return snapshot_ntp_job(in, false);
 }
+SlowRule ntp_slow_rule(const Scenario& s, const Json& params) {
+  return goodput::ntp_slow_rule(s, params, false);
+}
 TpDegreeRule ntp_tp_degrees(const Scenario& s, const Json& params) {
   return read_tp_rule(params, s.job.tp, s.file, "/strategies/ntp");
 }
@@ -90,7 +93,8 @@ StrategyInfo strategy_entry_ntp() {
           &make_ntp,
           &snapshot_ntp,
           nullptr,
-          &ntp_tp_degrees};
+          &ntp_tp_degrees,
+          &ntp_slow_rule};
 }
 
 }  // namespace goodput

@@ -14,6 +14,9 @@ std::unique_ptr<Strategy> make_ntp_boost(const Scenario& s, const Json& params) 
 Phase snapshot_ntp_boost(const SnapshotInput& in) {
   return snapshot_ntp_job(in, true);
 }
+SlowRule ntp_boost_slow_rule(const Scenario& s, const Json& params) {
+  return goodput::ntp_slow_rule(s, params, true);
+}
 TpDegreeRule ntp_boost_tp_degrees(const Scenario& s, const Json& params) {
   return read_tp_rule(params, s.job.tp, s.file, "/strategies/ntp_boost");
 }
@@ -27,7 +30,8 @@ StrategyInfo strategy_entry_ntp_boost() {
           &make_ntp_boost,
           &snapshot_ntp_boost,
           nullptr,
-          &ntp_boost_tp_degrees};
+          &ntp_boost_tp_degrees,
+          &ntp_boost_slow_rule};
 }
 
 }  // namespace goodput

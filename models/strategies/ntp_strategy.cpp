@@ -326,6 +326,16 @@ std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bo
   return std::make_unique<NtpJob>(read_ntp_options(s, params, boost));
 }
 
+SlowRule ntp_slow_rule(const Scenario& s, const Json& params, bool boost) {
+  const auto o = read_ntp_options(s, params, boost);
+  SlowRule r;
+  r.kind = SlowRule::Kind::ExcludeIfFaster;
+  r.min_tp = o.layout.min_tp;
+  r.allowed = o.layout.allowed;
+  r.boost_cap = boost ? o.layout.boost_cap(s.job.tp, s.job.tp) : 1.0;
+  return r;
+}
+
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   const auto o = read_ntp_options(*in.scenario, in.params, boost);
   const JobSpec& j = in.scenario->job;

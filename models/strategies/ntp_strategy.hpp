@@ -154,6 +154,7 @@ const BoundSection<NtpStrategyOptions>& ntp_boost_fields();
 NtpStrategyOptions read_ntp_options(const Scenario& scenario, const Json& params, bool boost);
 Phase ntp_phase(const NtpConfig& c);
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost);
+SlowRule ntp_slow_rule(const Scenario& s, const Json& params, bool boost);
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost);
 
 }  // namespace goodput

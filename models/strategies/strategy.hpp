@@ -105,6 +105,20 @@ class Strategy : public EventHandler {
   virtual std::int64_t events_handled() const { return 0; }  // its own engine events fired
 };
 
+// What a strategy does about a slow component once it is detected (fail-slow, issue 29; applied
+// by sim/run/slow_faults.hpp before the run, so the strategy itself only ever sees the fail-stop
+// faults it asked for). Evict: treat it as failed from detection on. ExcludeIfFaster (ntp,
+// ntp_boost): run its TP group without it (at the highest allowed degree, boosted up to
+// boost_cap) when that keeps more of the replica's batch than running slow with the replica's
+// local batch cut to fit the step (boosted up to boost_cap); else keep it, so cut.
+struct SlowRule {
+  enum class Kind : std::uint8_t { Evict, ExcludeIfFaster };
+  Kind kind = Kind::Evict;
+  int min_tp = 1;            // ExcludeIfFaster: the TP degrees it may run at
+  std::vector<int> allowed;  // (empty: every degree from min_tp to tp)
+  double boost_cap = 1;      // the power multiplier a slow or degraded group may get (1: none)
+};
+
 struct StrategyInfo {
   std::string name;
   std::string doc;
@@ -118,6 +132,8 @@ struct StrategyInfo {
   // The TP degrees its replicas can run at below the job's tp (min_tp, allowed_tp), for the
   // cost model and the profile check; null: it only runs full TP groups.
   TpDegreeRule (*tp_degrees)(const Scenario& scenario, const Json& params) = nullptr;
+  // Its response to a detected slow component; null: SlowRule{} (evict).
+  SlowRule (*slow_rule)(const Scenario& scenario, const Json& params) = nullptr;
 };
 
 // The explicit table of strategies, in report order.

@@ -20,9 +20,9 @@ constexpr std::array<const char*, 10> kPalette = {"#4c78a8", "#f58518", "#54a24b
 
 // Bucket order (job_signals.hpp): wasted progress, recovery, checkpoint save, checkpoint
 // restore (stalled: reds), degraded capacity, reshard overhead (degraded: yellow, orange),
-// waiting for capacity (grey).
+// waiting for capacity (grey), slow components (purple).
 constexpr std::array<const char*, kBucketCount> kBucketColors = {
-    "#9e1b1b", "#e45756", "#ff9da6", "#c46487", "#eeca3b", "#f58518", "#9d9d9d"};
+    "#9e1b1b", "#e45756", "#ff9da6", "#c46487", "#eeca3b", "#f58518", "#9d9d9d", "#b279a2"};
 constexpr std::array<const char*, kStates.size()> kStateColors = {"#54a24b", "#eeca3b", "#e45756",
                                                                   "#9d9d9d"};
 

@@ -68,8 +68,8 @@ double cluster_price_per_hour(const RunPlan& plan);
 
 // Time in state: the badput buckets grouped into four states, each a share of wall time
 // (ideal-time equivalents summing with Goodput to 1). running = Goodput; degraded =
-// DEGRADED_CAPACITY + RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and
-// rolled-back work; waiting = WAITING_FOR_CAPACITY.
+// DEGRADED_CAPACITY + RESHARD_OVERHEAD + SLOW_COMPONENTS; stalled = recovery, checkpoint
+// save/restore and rolled-back work; waiting = WAITING_FOR_CAPACITY.
 inline constexpr std::array<const char*, 4> kStates = {"running", "degraded", "stalled", "waiting"};
 std::array<double, 4> time_in_state(const StrategySummary& s);
 

@@ -240,7 +240,8 @@ std::string report_html(const Report& rep) {
       {"badput", "Where the rest went",
        "Badput buckets, ideal-time equivalents as shares of wall time.", badput_chart(rep)},
       {"states", "Time in state",
-       "running = Goodput; degraded = reduced capacity and reshard overhead; stalled = recovery, "
+       "running = Goodput; degraded = reduced capacity, reshard overhead and slow components; "
+       "stalled = recovery, "
        "checkpoint "
        "save/restore and rolled-back work; waiting = no capacity to run.",
        state_chart(rep)}};

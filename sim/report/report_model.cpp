@@ -29,7 +29,8 @@ double energy_kwh(const Scenario& sc, std::int64_t cluster_gpus, const RunMetric
 
 std::array<double, 4> time_in_state(const StrategySummary& s) {
   auto b = [&](Bucket k) { return s.badput[static_cast<std::size_t>(k)].mean; };
-  return {s.goodput.mean, b(Bucket::DegradedCapacity) + b(Bucket::ReshardOverhead),
+  return {s.goodput.mean,
+          b(Bucket::DegradedCapacity) + b(Bucket::ReshardOverhead) + b(Bucket::SlowComponents),
           b(Bucket::WastedProgress) + b(Bucket::InfrastructureRecovery) +
               b(Bucket::CheckpointSave) + b(Bucket::CheckpointRestore),
           b(Bucket::WaitingForCapacity)};

@@ -356,7 +356,8 @@ std::string report_markdown(const Report& rep) {
   }
   if (timed) {
     s << "\n## Time in state (share of wall time)\n\nrunning = Goodput; degraded = "
-         "DEGRADED_CAPACITY + RESHARD_OVERHEAD; stalled = recovery, checkpoint save/restore and "
+         "DEGRADED_CAPACITY + RESHARD_OVERHEAD + SLOW_COMPONENTS; stalled = recovery, checkpoint "
+         "save/restore and "
          "rolled-back work; waiting = WAITING_FOR_CAPACITY.\n\n| strategy | running | degraded | "
          "stalled | waiting |\n|---|---|---|---|---|\n";
     for (const auto& st : rep.strategies) {

@@ -250,7 +250,8 @@ std::vector<SensitivityParam> default_params(const Scenario& s) {
   std::vector<std::string> pointers;
   for (const auto& d : sections::recovery().params) {
     const std::string ptr = "/recovery/" + d.key;
-    if (s.resolved.contains(Json::json_pointer(ptr))) pointers.push_back(ptr);
+    const Json::json_pointer at(ptr);  // prices only (not /recovery/slow_response)
+    if (s.resolved.contains(at) && s.resolved.at(at).is_number()) pointers.push_back(ptr);
   }
   pointers.push_back("/checkpoint/load_s");
   pointers.push_back("/checkpoint/save_s");

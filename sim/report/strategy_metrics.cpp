@@ -50,6 +50,8 @@ const char* bucket_doc(Bucket b) {
       return "badput: exposed NTP gradient reshard time";
     case Bucket::WaitingForCapacity:
       return "badput: paused for lack of healthy hardware";
+    case Bucket::SlowComponents:
+      return "badput: paced by slow (fail-slow) GPUs or links";
   }
   return "badput";
 }

@@ -33,6 +33,8 @@ std::string phase_name(const Phase& p) {
       return "restoring checkpoint";
     case Bucket::WaitingForCapacity:
       return "waiting for capacity";
+    case Bucket::SlowComponents:
+      return "slowed (straggler)";
     case Bucket::DegradedCapacity:
     case Bucket::ReshardOverhead:
       break;

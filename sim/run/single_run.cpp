@@ -1,6 +1,7 @@
 #include "sim/run/single_run.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
@@ -9,6 +10,8 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/run/accounting.hpp"
 #include "sim/run/fault_hook.hpp"
+#include "sim/run/slow_faults.hpp"
+#include "sim/run/slow_pacer.hpp"
 
 namespace goodput {
 
@@ -18,6 +21,13 @@ struct RunWorkspace::Parts {
   std::unique_ptr<ClusterHealth> health;
   std::vector<std::unique_ptr<JobLayout>> layouts;  // one per strategy
   std::vector<std::unique_ptr<StrategyMemo>> memos;
+  // Fail-slow runs whose strategies replay different lists (slow_faults.hpp): a workspace per
+  // group of strategies, by their positions in `strategies`.
+  struct Group {
+    std::vector<StrategyConfig> strategies;
+    RunWorkspace workspace;
+  };
+  std::map<std::vector<std::size_t>, std::unique_ptr<Group>> groups;
 };
 
 namespace {
@@ -30,6 +40,7 @@ struct Lane {
        const StrategyConfig& config, JobObserver* extra, JobLayout& job_layout,
        std::unique_ptr<StrategyMemo>& memo, RunShared& shared)
       : layout(job_layout),
+        pacer(signals, job_layout, *plan.topology),
         accounting(plan.topology->gpus(), plan.scenario.mode == RunMode::Snapshot
                                               ? 0.0
                                               : plan.scenario.train_hours * 3600.0) {
@@ -38,11 +49,14 @@ struct Lane {
     signals.add(&accounting);
     if (extra) signals.add(extra);
     strategy = info->make(plan.scenario, config.params);
+    pacer.configure(plan.cost.get(),
+                    info->slow_rule ? info->slow_rule(plan.scenario, config.params).boost_cap : 1.0,
+                    plan.scenario.job.dp);
     ctx.sim = &sim;
     ctx.scenario = &plan.scenario;
     ctx.health = &health;
     ctx.layout = &layout;
-    ctx.signals = &signals;
+    ctx.signals = &pacer;  // slow spans slow the job on the way to its observers
     ctx.checkpoint_interval = plan.checkpointing(config.name).interval;
     ctx.checkpoint = &plan.checkpointing(config.name).spec;
     ctx.cost = plan.cost.get();
@@ -58,8 +72,9 @@ struct Lane {
     strategy->prefetch_domain(d);
   }
   JobLayout& layout;
-  Accounting accounting;
   JobSignals signals;
+  SlowPacer pacer;
+  Accounting accounting;
   std::unique_ptr<Strategy> strategy;
   JobContext ctx;
   std::vector<GroupHit> hits;
@@ -108,6 +123,13 @@ class FaultFeeder final : public EventHandler {
         end_id_[i] = sim_.reserve();
         queue_next_end();
       }
+      if (f.is_slow()) {  // the GPUs stay up: the job runs slower (slow_pacer.hpp)
+        for (auto& lane : lanes_) {
+          lane->strategy->settle(sim_.now());
+          lane->pacer.slow_start(sim_.now(), f);
+        }
+        return;
+      }
       health_.fail(f.component, &gpus_);
       failed_.gpus_down(sim_.now(), health_.down_gpus());
       FaultImpact impact;
@@ -131,6 +153,13 @@ class FaultFeeder final : public EventHandler {
     } else {
       ++next_end_;
       queue_next_end();
+      if (f.is_slow()) {
+        for (auto& lane : lanes_) {
+          lane->strategy->settle(sim_.now());
+          lane->pacer.slow_end(sim_.now(), f);
+        }
+        return;
+      }
       domains_.clear();
       health_.repair(f.component, &gpus_);
       failed_.gpus_down(sim_.now(), health_.down_gpus());
@@ -228,6 +257,64 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
   return out;
 }
 
+// Fail-slow: each strategy replays its own list (slow_faults.hpp); strategies whose lists agree
+// run together, each group on its own engine and health, results in the strategies' order.
+std::vector<RunMetrics> run_groups(const RunPlan& plan, const FaultList& faults,
+                                   const std::vector<StrategyConfig>& strategies,
+                                   const std::vector<JobObserver*>& observers,
+                                   RunWorkspace& workspace) {
+  const std::size_t n = strategies.size();
+  std::vector<std::vector<SlowDecision>> decisions(n);
+  std::vector<char> rebalances(n, 0);
+  const auto policy = plan.scenario.recovery.slow_response;
+  for (std::size_t i = 0; i < n; ++i) {
+    const StrategyInfo* info = find_strategy(strategies[i].name);
+    if (!info) throw std::logic_error("unknown strategy " + strategies[i].name);
+    const SlowRule rule =
+        info->slow_rule ? info->slow_rule(plan.scenario, strategies[i].params) : SlowRule{};
+    rebalances[i] = rule.kind == SlowRule::Kind::ExcludeIfFaster;
+    for (const Fault& f : faults.faults)
+      if (f.is_slow())
+        decisions[i].push_back(decide_slow(rule, policy, *plan.cost, *plan.topology, f));
+  }
+  // Groups: strategies with the same decisions and rebalancing, in order of their first member.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto same = [&](const std::vector<std::size_t>& g) {
+      return rebalances[g[0]] == rebalances[i] && decisions[g[0]] == decisions[i];
+    };
+    auto it = std::find_if(groups.begin(), groups.end(), same);
+    if (it == groups.end())
+      groups.push_back({i});
+    else
+      it->push_back(i);
+  }
+  std::vector<RunMetrics> out(n);
+  RunWorkspace::Parts& parts = workspace.parts(plan, strategies);
+  for (const auto& g : groups) {
+    const FaultList list = strategy_faults(faults, decisions[g[0]], rebalances[g[0]] != 0);
+    if (groups.size() == 1) return run_lanes(plan, list, strategies, observers, workspace);
+    auto& slot = parts.groups[g];
+    if (!slot) {
+      slot = std::make_unique<RunWorkspace::Parts::Group>();
+      for (std::size_t i : g) slot->strategies.push_back(strategies[i]);
+    }
+    std::vector<JobObserver*> obs;
+    for (std::size_t i : g) obs.push_back(i < observers.size() ? observers[i] : nullptr);
+    std::vector<RunMetrics> r = run_lanes(plan, list, slot->strategies, obs, slot->workspace);
+    for (std::size_t k = 0; k < g.size(); ++k) out[g[k]] = std::move(r[k]);
+  }
+  return out;
+}
+
+std::vector<RunMetrics> run_all(const RunPlan& plan, const FaultList& faults,
+                                const std::vector<StrategyConfig>& strategies,
+                                const std::vector<JobObserver*>& observers,
+                                RunWorkspace& workspace) {
+  if (has_slow_faults(faults)) return run_groups(plan, faults, strategies, observers, workspace);
+  return run_lanes(plan, faults, strategies, observers, workspace);
+}
+
 }  // namespace
 
 RunWorkspace::RunWorkspace() = default;
@@ -259,16 +346,16 @@ RunMetrics simulate(const RunPlan& plan, const FaultList& faults, const Strategy
                     JobObserver* extra) {
   RunWorkspace workspace;
   const std::vector<StrategyConfig> one{config};
-  return run_lanes(plan, faults, one, {extra}, workspace).front();
+  return run_all(plan, faults, one, {extra}, workspace).front();
 }
 
 std::vector<RunMetrics> simulate_all(const RunPlan& plan, const FaultList& faults,
                                      const std::vector<StrategyConfig>& strategies,
                                      const std::vector<JobObserver*>& observers,
                                      RunWorkspace* workspace) {
-  if (workspace) return run_lanes(plan, faults, strategies, observers, *workspace);
+  if (workspace) return run_all(plan, faults, strategies, observers, *workspace);
   RunWorkspace own;
-  return run_lanes(plan, faults, strategies, observers, own);
+  return run_all(plan, faults, strategies, observers, own);
 }
 
 }  // namespace goodput

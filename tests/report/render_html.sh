@@ -102,14 +102,15 @@ sweep = json.load(open(f"{out}/sweep/sweep.json"))
 n = len(run["strategies"])
 points = len(sweep["points"])
 swept = len(sweep["points"][0]["strategies"])
+buckets = len(next(iter(run["strategies"].values()))["badput"])  # one bar per bucket
 want = {
     ("run", "goodput", "mark-symbol"): n,
-    ("run", "badput", "mark-rect"): n * 7,
+    ("run", "badput", "mark-rect"): n * buckets,
     ("run", "states", "mark-rect"): n * 4,
     ("sweep", "axis0", "mark-symbol"): points * swept,
     ("sweep", "axis1", "mark-symbol"): points * swept,
     ("sweep", "best", "mark-rect"): points,
-    ("sweep", "badput", "mark-rect"): points * swept * 7,
+    ("sweep", "badput", "mark-rect"): points * swept * buckets,
     ("sweep", "states", "mark-rect"): points * swept * 4,
 }
 drawn = {"run": marks("run"), "sweep": marks("sweep")}

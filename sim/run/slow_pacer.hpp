@@ -1,0 +1,70 @@
+// Fail-slow (issue 29): sits between one strategy's signals and its observers and slows the job
+// while slow spans (slow_faults.hpp) touch GPUs the job uses. Every signal passes through; a
+// running phase's rate is multiplied by
+//   1 / max(stretch of each Undetected span)  x  (1 - sum of each Rebalanced span's loss),
+// and what it loses goes to the SLOW_COMPONENTS bucket. stretch = cost.slow_step_ratio(s): the
+// synchronous job waits for the slow replica at every step (every replica, since they all meet
+// at the gradient sync). loss = (1 - cost.slow_replica_throughput(s, boost_cap)) / replicas: the
+// slow replica's local batch is cut to fit the healthy step, the others run on. A span that
+// touches no GPU in the job's layout costs nothing. When a span starts or ends the current
+// phase is emitted again at that time with the new rate. The strategy never sees slow spans.
+#pragma once
+
+#include <vector>
+
+#include "models/cost/cost_model.hpp"
+#include "models/failures/fault.hpp"
+#include "models/job/job_layout.hpp"
+#include "models/job/job_signals.hpp"
+
+namespace goodput {
+
+class SlowPacer final : public JobObserver {
+ public:
+  SlowPacer(JobObserver& out, const JobLayout& layout, const Topology& topology)
+      : out_(out), layout_(layout), topology_(topology) {}
+  // Before the first signal: the cost model and the strategy's boost cap (1: none).
+  void configure(const CostModel* cost, double boost_cap, int dp) {
+    cost_ = cost;
+    boost_cap_ = boost_cap;
+    replicas_ = dp;
+  }
+  void reset() {
+    spans_.clear();
+    have_phase_ = false;
+  }
+
+  void slow_start(Time t, const Fault& f);
+  void slow_end(Time t, const Fault& f);
+
+  void phase(Time t, const Phase& p) override;
+  void checkpoint_aborted(Time t) override { out_.checkpoint_aborted(t); }
+  void rollback(Time t) override { out_.rollback(t); }
+  void partial_step_lost(Time t, Time step) override { out_.partial_step_lost(t, step); }
+  void interruption(Time t) override { out_.interruption(t); }
+  void gpus_in_use(Time t, std::int64_t in_use) override;
+  void replicas(Time t, int active, int total) override;
+  void boost(Time t, double p, int d, int c) override { out_.boost(t, p, d, c); }
+  void paid(Time t, Mechanism m, Time s) override { out_.paid(t, m, s); }
+
+ private:
+  struct Span {
+    const Fault* fault;
+    double stretch;  // Undetected: the step's stretch; Rebalanced: 1
+    double kept;     // Rebalanced: the slow replica's share of its batch; Undetected: 1
+  };
+  double multiplier() const;
+  void emit(Time t);
+
+  JobObserver& out_;
+  const JobLayout& layout_;
+  const Topology& topology_;
+  const CostModel* cost_ = nullptr;
+  double boost_cap_ = 1;
+  int replicas_ = 1;
+  std::vector<Span> spans_;
+  Phase phase_;
+  bool have_phase_ = false;
+};
+
+}  // namespace goodput

@@ -1,0 +1,244 @@
+// Fail-slow (issue 29): slow faults pace the job by closed forms of the cost model; what each
+// strategy does about them (evict, tolerate, ntp's exclude-if-faster) by hand calculation.
+#include <doctest/doctest.h>
+
+#include "models/cost/pipeline_schedule.hpp"
+#include "models/failures/failure_generator.hpp"
+#include "models/failures/failure_presets.hpp"
+#include "sim/run/single_run.hpp"
+#include "sim/run/slow_faults.hpp"
+#include "support.hpp"
+
+using namespace goodput;
+using namespace goodput::test;
+
+namespace {
+
+constexpr double H = 100 * 3600.0;  // the small scenario's horizon, s
+
+double bucket(const RunMetrics& m, Bucket b) {
+  return m.badput[static_cast<int>(b)];
+}
+
+// One slow fault on `component` from start_h to end_h, `slowdown` times slower, detected after
+// detection_s.
+FaultList one_slow(const Topology& topo, const std::string& component, double start_h, double end_h,
+                   float slowdown, double detection_s) {
+  FaultList f;
+  f.classes.push_back({"slow", false, true, from_seconds(detection_s)});
+  Fault x{from_hours(start_h), from_hours(end_h), *topo.resolve(component), 0};
+  x.slowdown = slowdown;
+  f.faults.push_back(x);
+  return f;
+}
+
+// A single-replica TP8 job (one HGX-8 domain of four), no checkpoints.
+Json one_replica() {
+  Json j = small_scenario(1, 4);
+  j["checkpoint"]["interval"] = "none";
+  return j;
+}
+
+RunMetrics run(const Json& j, const std::string& strategy, const FaultList& faults) {
+  const RunPlan plan = make_plan(scenario_from(j));
+  return simulate(plan, faults, config_for(plan.scenario, strategy));
+}
+
+}  // namespace
+
+TEST_CASE("fail-slow: an undetected slow GPU paces a single-replica job by its slowdown") {
+  // Proportional model: the replica's step takes s times longer, so the job trains at 1/s for
+  // the 10 h the GPU is slow; nobody notices (detection after the end).
+  Json j = one_replica();
+  const RunPlan plan = make_plan(scenario_from(j));
+  for (const std::string s : {"dp_drop", "checkpoint_restart", "hot_spares"}) {
+    CAPTURE(s);
+    const RunMetrics m = run(j, s, one_slow(*plan.topology, "gpu/3", 10, 20, 1.5f, 1e7));
+    const double lost = 10 * 3600.0 * (1 - 1 / 1.5) / H;
+    CHECK(bucket(m, Bucket::SlowComponents) == doctest::Approx(lost).epsilon(1e-9));
+    CHECK(m.goodput == doctest::Approx(1 - lost).epsilon(1e-9));
+    CHECK(m.interruptions == 0);
+  }
+}
+
+TEST_CASE("fail-slow: a slow GPU the job does not use costs nothing") {
+  Json j = one_replica();  // the job sits on domain 0; gpu/20 is in domain 2 (idle)
+  const RunPlan plan = make_plan(scenario_from(j));
+  const RunMetrics m = run(j, "dp_drop", one_slow(*plan.topology, "gpu/20", 10, 20, 2.0f, 1e7));
+  CHECK(m.goodput == 1.0);
+  CHECK(bucket(m, Bucket::SlowComponents) == 0);
+}
+
+TEST_CASE("fail-slow: the iteration model stretches the step by the step model's closed form") {
+  // PP1, m micro-batches: step = m (f + b) + tail, f and b each compute / speed + comm, so one
+  // slow GPU (its TP group's compute s times slower) gives m (s cf + mf + s cb + mb) + tail.
+  Json j = Json::parse(R"({
+    "name": "slow-iter", "mode": "snapshot", "seeds": 1,
+    "cluster": {"preset": "nvl32", "gpu": "B200"},
+    "job": {"tp": 32, "pp": 1, "dp": 4, "microbatches": 4, "micro_batch": 1,
+            "model": {"preset": "ntp-paper-480b"}},
+    "failures": {"preset": "none"},
+    "cost": {"model": "iteration"},
+    "strategies": {"dp_drop": {}}
+  })");
+  j["job"]["model"]["layers"] = 4;
+  const Scenario sc = scenario_from(j);
+  const auto cost = cost_model_of(sc);
+  const IterationDetail* d = cost->iteration_detail();
+  REQUIRE(d != nullptr);
+  const StageBreakdown b = stage_breakdown(d->setup, d->profile, 32, 0);
+  for (const double s : {1.0, 1.25, 2.0}) {
+    CAPTURE(s);
+    PipelineSpec spec;
+    spec.microbatches = 4;
+    spec.stages = {b.times(1.0 / s)};
+    PipelineSpec healthy = spec;
+    healthy.stages = {b.times(1.0)};
+    const double ratio = pipeline_step_s(spec) / pipeline_step_s(healthy);
+    CHECK(cost->slow_step_ratio(s) == doctest::Approx(ratio).epsilon(1e-12));
+    const double by_hand =
+        (4 * (s * (b.compute_fwd_s() + b.compute_bwd_s()) + b.comm_fwd_s() + b.comm_bwd_s()) +
+         b.tail_s()) /
+        (4 * (b.compute_fwd_s() + b.compute_bwd_s() + b.comm_fwd_s() + b.comm_bwd_s()) +
+         b.tail_s());
+    CHECK(cost->slow_step_ratio(s) == doctest::Approx(by_hand).epsilon(1e-9));
+  }
+  CHECK(cost->slow_step_ratio(1.5) > 1.0);
+  CHECK(cost->slow_step_ratio(1.5) < 1.5);  // communication and the tail do not slow down
+}
+
+TEST_CASE("fail-slow: evict = paced until detection, then the fail-stop fault from detection") {
+  // /recovery/slow_response evict: the run equals one with an ordinary fault at detection, less
+  // the paced time before it (1 - 1/s of the detection time).
+  Json j = small_scenario(3, 4);
+  j["checkpoint"]["interval"] = "none";
+  j["recovery"]["slow_response"] = "evict";
+  const RunPlan plan = make_plan(scenario_from(j));
+  const double detect_s = 1800, s = 1.5;
+  for (const std::string name : {"dp_drop", "hot_spares", "checkpoint_restart"}) {
+    CAPTURE(name);
+    const RunMetrics slow =
+        run(j, name, one_slow(*plan.topology, "gpu/3", 10, 20, static_cast<float>(s), detect_s));
+    const RunMetrics stop =
+        run(j, name, one_fault(*plan.topology, "gpu/3", 10 + detect_s / 3600, 20));
+    const double paced = detect_s * (1 - 1 / s) / H;
+    CHECK(bucket(slow, Bucket::SlowComponents) == doctest::Approx(paced).epsilon(1e-9));
+    // checkpoint_restart without checkpoints rolls back to the start either way: the paced
+    // progress is part of what it loses, so its Goodput is the same.
+    const double expected = name == "checkpoint_restart" ? stop.goodput : stop.goodput - paced;
+    CHECK(slow.goodput == doctest::Approx(expected).epsilon(1e-9));
+    CHECK(slow.interruptions == stop.interruptions);
+  }
+}
+
+TEST_CASE("fail-slow: tolerate keeps the job paced until the slowness ends") {
+  Json j = small_scenario(3, 4);
+  j["checkpoint"]["interval"] = "none";
+  j["recovery"]["slow_response"] = "tolerate";
+  const RunPlan plan = make_plan(scenario_from(j));
+  const RunMetrics m = run(j, "dp_drop", one_slow(*plan.topology, "gpu/3", 10, 20, 1.25f, 600));
+  const double lost = 10 * 3600.0 * (1 - 1 / 1.25) / H;
+  CHECK(m.goodput == doctest::Approx(1 - lost).epsilon(1e-9));
+  CHECK(m.interruptions == 0);
+}
+
+TEST_CASE("fail-slow: ntp excludes a slow GPU exactly when TP7 keeps more than running slow") {
+  // TP8, proportional, fractional batch: excluding gives 7/8 of the replica's batch, running
+  // slow 1/s of it: exclude iff s > 8/7.
+  Json j = small_scenario(3, 4);
+  j["checkpoint"]["interval"] = "none";
+  j["cost"] = {{"model", "proportional"}, {"local_batch", "fractional"}};
+  j["strategies"] = {{"ntp", {{"min_tp", 4}}}, {"dp_drop", Json::object()}};
+  const RunPlan plan = make_plan(scenario_from(j));
+  const StrategyInfo* ntp = find_strategy("ntp");
+  const SlowRule rule = ntp->slow_rule(plan.scenario, plan.scenario.strategy("ntp")->params);
+  CHECK(rule.kind == SlowRule::Kind::ExcludeIfFaster);
+  const auto decide = [&](float s) {
+    Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
+    f.slowdown = s;
+    return decide_slow(rule, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f);
+  };
+  CHECK(decide(1.1f) == SlowDecision::Tolerate);  // 1/1.1 = 0.909 > 0.875
+  CHECK(decide(1.2f) == SlowDecision::Evict);     // 1/1.2 = 0.833 < 0.875
+  CHECK(decide(8.0f / 7.0f - 0.001f) == SlowDecision::Tolerate);
+  CHECK(decide(8.0f / 7.0f + 0.001f) == SlowDecision::Evict);
+  // dp_drop always evicts; the policy overrides every rule.
+  const SlowRule drop{};
+  Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
+  f.slowdown = 1.01f;
+  CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f) ==
+        SlowDecision::Evict);
+  CHECK(decide_slow(rule, RecoverySpec::SlowResponse::Evict, *plan.cost, *plan.topology, f) ==
+        SlowDecision::Evict);
+  CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Tolerate, *plan.cost, *plan.topology, f) ==
+        SlowDecision::Tolerate);
+
+  // Tolerated by ntp (s = 1.1, known after detection): paced by the whole job until detection,
+  // then only the slow replica's batch is cut, to 1/s: a loss of (1 - 1/s) / 3 of the job.
+  const double detect_s = 600;
+  const RunMetrics m = run(j, "ntp", one_slow(*plan.topology, "gpu/3", 10, 20, 1.1f, detect_s));
+  const double s = static_cast<double>(1.1f);
+  const double lost = (detect_s * (1 - 1 / s) + (10 * 3600.0 - detect_s) * (1 - 1 / s) / 3) / H;
+  CHECK(bucket(m, Bucket::SlowComponents) == doctest::Approx(lost).epsilon(1e-9));
+  CHECK(m.interruptions == 0);
+}
+
+TEST_CASE("fail-slow: per-strategy fault lists") {
+  FaultList base;
+  base.classes = {{"stop", false}, {"slow", false, true, from_seconds(100)}};
+  Fault a{from_seconds(0), from_seconds(1000), 5, 1};
+  a.slowdown = 1.5f;
+  Fault b{from_seconds(50), from_seconds(60), 7, 0};
+  Fault c{from_seconds(200), from_seconds(250), 9, 1};  // 50 s: over before its detection
+  c.slowdown = 2.0f;
+  base.faults = {a, b, c};
+  const FaultList evict = strategy_faults(base, {SlowDecision::Evict, SlowDecision::Evict}, false);
+  // a: slow [0, 100) then stop [100, 1000); b unchanged; c: over before detection, slow only.
+  REQUIRE(evict.faults.size() == 4);
+  CHECK(evict.faults[0].is_slow());
+  CHECK(evict.faults[0].end == from_seconds(100));
+  CHECK(evict.faults[1].component == 7);
+  CHECK(!evict.faults[2].is_slow());
+  CHECK(evict.faults[2].start == from_seconds(100));
+  CHECK(evict.faults[2].end == from_seconds(1000));
+  CHECK(evict.faults[3].is_slow());
+  CHECK(evict.faults[3].end == from_seconds(250));
+  const FaultList cut =
+      strategy_faults(base, {SlowDecision::Tolerate, SlowDecision::Tolerate}, true);
+  REQUIRE(cut.faults.size() == 4);
+  CHECK(cut.faults[2].slow == Fault::Slow::Rebalanced);
+  CHECK(cut.faults[2].start == from_seconds(100));
+  const FaultList paced =
+      strategy_faults(base, {SlowDecision::Tolerate, SlowDecision::Tolerate}, false);
+  REQUIRE(paced.faults.size() == 3);
+  CHECK(paced.faults[0].end == from_seconds(1000));
+  CHECK(paced.faults[0].slow == Fault::Slow::Undetected);
+}
+
+TEST_CASE("fail-slow: the generator draws slowdowns in range and leaves stop classes alone") {
+  const Scenario sc = scenario_from(small_scenario());
+  const RunPlan plan = make_plan(sc);
+  FailureSpec stop;
+  stop.classes = failure_preset("llama3");
+  FailureSpec slow;
+  slow.classes = failure_preset("llama3-slow");
+  const Time horizon = from_hours(50000);
+  const FaultList a = generate_faults(stop, *plan.topology, horizon, 600, 7, 0);
+  const FaultList b = generate_faults(slow, *plan.topology, horizon, 600, 7, 0);
+  std::size_t slow_faults = 0, stop_in_b = 0;
+  for (const Fault& f : b.faults) {
+    if (!f.is_slow()) {
+      ++stop_in_b;
+      continue;
+    }
+    ++slow_faults;
+    const auto& c = slow.classes[f.fault_class];
+    CHECK(b.classes[f.fault_class].slow);
+    CHECK(f.slowdown >= static_cast<float>(c.slowdown) - 1e-6f);
+    CHECK(f.slowdown <= static_cast<float>(c.slowdown_max) + 1e-6f);
+  }
+  CHECK(slow_faults > 0);
+  CHECK(stop_in_b == a.faults.size());  // the stop classes' streams are their own
+  CHECK(has_slow_faults(b));
+  CHECK(!has_slow_faults(a));
+}
