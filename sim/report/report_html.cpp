@@ -87,46 +87,25 @@ OJson completion_chart(const Report& rep) {
               {{"y", y}, {"x", x}, {"tooltip", {{{"field", "days"}, {"format", ".2f"}}}}}}}}}};
 }
 
-// Run 0's timeline: each strategy's job phase over time (a bar per stretch of one phase,
-// coloured as its badput bucket) above the number of failed GPUs (a step line), on one day
-// axis. At kTimelineColumns columns, each column shows the phase that took most of it, and
-// neighbouring columns of one phase are one bar (timeline.json keeps every span).
+// Run 0's timeline: each strategy's job phases over time above the number of failed GPUs (a
+// step line), on one day axis. At kTimelineColumns columns, each strategy's row stacks the share
+// of each phase in the column (timeline_columns), so a short stall shows as a thin slice and a
+// small loss paints no more than its share; timeline.json keeps every span.
 constexpr int kTimelineColumns = 600;
-
-std::vector<std::pair<std::string, std::pair<Time, Time>>> timeline_bars(
-    const std::vector<TimelineSpan>& phases, Time horizon) {
-  std::vector<std::pair<std::string, std::pair<Time, Time>>> bars;
-  if (horizon <= 0) return bars;
-  std::size_t i = 0;
-  for (int c = 0; c < kTimelineColumns; ++c) {
-    const Time lo = horizon * c / kTimelineColumns, hi = horizon * (c + 1) / kTimelineColumns;
-    if (hi <= lo) continue;
-    std::map<std::string, Time> share;  // phase -> time within [lo, hi)
-    while (i < phases.size() && phases[i].end <= lo) ++i;
-    for (std::size_t j = i; j < phases.size() && phases[j].start < hi; ++j)
-      share[phases[j].name] += std::min(hi, phases[j].end) - std::max(lo, phases[j].start);
-    if (share.empty()) continue;
-    const auto top = std::max_element(share.begin(), share.end(), [](const auto& a, const auto& b) {
-      return a.second < b.second;
-    });
-    if (!bars.empty() && bars.back().first == top->first && bars.back().second.second == lo)
-      bars.back().second.second = hi;
-    else
-      bars.push_back({top->first, {lo, hi}});
-  }
-  return bars;
-}
 
 OJson timeline_chart(const RecordedTimeline& tl) {
   // Days, to 1e-5 day (under a second): enough for any picture, and a smaller page.
   auto days = [](Time t) { return std::round(to_hours(t) / 24 * 1e5) / 1e5; };
   OJson spans = OJson::array(), failed = OJson::array();
   for (const auto& [strategy, phases] : tl.phases)
-    for (const auto& [phase, range] : timeline_bars(phases, tl.horizon))
+    for (const TimelineCell& c : timeline_columns(phases, tl.horizon, kTimelineColumns))
       spans.push_back({{"strategy", strategy},
-                       {"phase", phase},
-                       {"start", days(range.first)},
-                       {"end", days(range.second)}});
+                       {"phase", c.phase},
+                       {"start", days(c.start)},
+                       {"end", days(c.end)},
+                       {"lo", c.lo},
+                       {"hi", c.hi},
+                       {"share", c.hi - c.lo}});
   for (const auto& [t, n] : tl.failed_gpus) failed.push_back({{"day", days(t)}, {"failed", n}});
   if (!tl.failed_gpus.empty())  // the last value holds to the horizon
     failed.push_back({{"day", days(tl.horizon)}, {"failed", tl.failed_gpus.back().second}});
@@ -139,14 +118,24 @@ OJson timeline_chart(const RecordedTimeline& tl) {
                     {"type", "quantitative"},
                     {"title", "days into run " + std::to_string(tl.run)},
                     {"scale", {{"domain", domain}, {"nice", false}}}};
-  OJson phases = {{"width", 600}, {"data", {{"values", spans}}}, {"mark", {{"type", "bar"}}}};
-  phases["encoding"] = {{"y", strategy_rows()},
+  OJson phases = {
+      {"width", 600}, {"height", 36}, {"data", {{"values", spans}}}, {"mark", {{"type", "rect"}}}};
+  OJson row = strategy_rows();
+  row["header"] = {{"labelAngle", 0}, {"labelAlign", "left"}};
+  phases["encoding"] = {{"row", row},
                         {"x", phase_axis},
                         {"x2", {{"field", "end"}}},
+                        {"y",
+                         {{"field", "lo"},
+                          {"type", "quantitative"},
+                          {"scale", {{"domain", OJson::array({0, 1})}}},
+                          {"axis", nullptr}}},
+                        {"y2", {{"field", "hi"}}},
                         {"color", phase_color()},
                         {"tooltip",
                          {{{"field", "strategy"}},
                           {{"field", "phase"}},
+                          {{"field", "share"}, {"format", ".1%"}, {"title", "share of the column"}},
                           {{"field", "start"}, {"format", ".3f"}, {"title", "from day"}},
                           {{"field", "end"}, {"format", ".3f"}, {"title", "to day"}}}}};
   OJson counter = {{"width", 600}, {"height", 100}, {"data", {{"values", failed}}}};
@@ -255,7 +244,7 @@ std::string report_html(const Report& rep) {
     charts.push_back({"timeline", "One run's timeline",
                       "Run " + std::to_string(rep.timeline.run) +
                           "'s job phase under each strategy (the same failures for all; each of "
-                          "600 columns shows the phase that took most of it) and the number of "
+                          "600 columns stacks the share of each phase in it) and the number of "
                           "failed GPUs. Every span: timeline.json (https://ui.perfetto.dev).",
                       timeline_chart(rep.timeline)});
   // Everything report.md says, from the same source: its title line aside, one level down.

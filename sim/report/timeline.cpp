@@ -1,6 +1,7 @@
 #include "sim/report/timeline.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "sim/core/params.hpp"
 
@@ -51,7 +52,55 @@ std::vector<std::pair<std::string, std::optional<Bucket>>> phase_names() {
     if (std::none_of(out.begin(), out.end(), [&](const auto& n) { return n.first == name; }))
       out.emplace_back(name, bucket);
   }
-  out.emplace_back(kTruncatedName, std::nullopt);
+  return out;
+}
+
+std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phases, Time horizon,
+                                           int columns) {
+  std::vector<TimelineCell> out;
+  if (horizon <= 0 || columns <= 0) return out;
+  const auto names = phase_names();
+  auto rank = [&](const std::string& n) {
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k].first == n) return k;
+    return names.size();
+  };
+  std::vector<std::pair<std::size_t, std::string>> order;  // (rank, name) of each share
+  std::vector<TimelineCell> prev;                          // the previous column's cells
+  std::size_t i = 0;
+  for (int c = 0; c < columns; ++c) {
+    const Time lo = horizon * c / columns, hi = horizon * (c + 1) / columns;
+    if (hi <= lo) continue;
+    std::map<std::pair<std::size_t, std::string>, Time> share;
+    while (i < phases.size() && phases[i].end <= lo) ++i;
+    for (std::size_t j = i; j < phases.size() && phases[j].start < hi; ++j) {
+      const Time t = std::min(hi, phases[j].end) - std::max(lo, phases[j].start);
+      if (t > 0) share[{rank(phases[j].name), phases[j].name}] += t;
+    }
+    Time total = 0;
+    for (const auto& [k, t] : share) total += t;
+    if (total <= 0) continue;
+    std::vector<TimelineCell> cells;
+    double at = 0;
+    Time sum = 0;
+    for (const auto& [k, t] : share) {
+      sum += t;
+      const double next = static_cast<double>(sum) / static_cast<double>(total);
+      cells.push_back({lo, hi, k.second, at, next});
+      at = next;
+    }
+    const bool same = !prev.empty() && prev.size() == cells.size() && prev.front().end == lo &&
+                      std::equal(prev.begin(), prev.end(), cells.begin(), [](auto& a, auto& b) {
+                        return a.phase == b.phase && a.lo == b.lo && a.hi == b.hi;
+                      });
+    if (same) {
+      for (std::size_t k = 0; k < cells.size(); ++k) out[out.size() - cells.size() + k].end = hi;
+      for (auto& p : prev) p.end = hi;
+      continue;
+    }
+    out.insert(out.end(), cells.begin(), cells.end());
+    prev = std::move(cells);
+  }
   return out;
 }
 
@@ -76,8 +125,8 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
       last.end = t;
     }
   }
-  if (name.empty()) return;  // closing only
-  if (spans.size() >= max_) {
+  if (name.empty()) return;                          // closing only
+  if (&spans != &phases_ && spans.size() >= max_) {  // job phases: never capped
     truncated_ = true;
     name = kTruncatedName;
   }
@@ -262,7 +311,8 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
               {"caps",
                {{"fault_spans", max_faults},
                 {"fault_lanes", kFaultLanes},
-                {"spans_per_strategy_track",
+                {"phase_spans_per_strategy", nullptr},  // never capped
+                {"spans_per_other_track",
                  strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
                 {"failed_gpus_counter_points", kMaxCounterPoints},
                 {"failed_gpus_counter_downsampled", counter.downsampled}}}}},

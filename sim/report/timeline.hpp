@@ -4,10 +4,12 @@
 // each periodic checkpoint save (from the phase's closed-form cycle), a replicas counter and
 // instants (interruptions, rollbacks). timeline_json lays them out one process per
 // strategy, with the fault list's failures and repairs as a "cluster" process and a
-// "failed GPUs" counter (the exact count, no concurrency cap). Caps, all recorded in the file's
-// otherData.caps: fault spans (max_faults) packed into at most kFaultLanes lanes; each
-// strategy track at most max_spans spans; the counter at most kMaxCounterPoints points (past
-// that, the maximum of each of kMaxCounterPoints / 2 equal windows).
+// "failed GPUs" counter (the exact count, no concurrency cap). The job phases are never capped
+// (every span of every strategy is kept and written). Caps, all recorded in the file's
+// otherData.caps: fault spans (max_faults) packed into at most kFaultLanes lanes; boost spans,
+// checkpoint saves, replica counts and instants at most max_spans each; the counter at most
+// kMaxCounterPoints points (past that, the maximum of each of kMaxCounterPoints / 2 equal
+// windows). report.html draws the phases aggregated per column (timeline_columns).
 #pragma once
 
 #include <optional>
@@ -74,8 +76,21 @@ class TimelineRecorder final : public JobObserver {
 };
 
 std::string phase_name(const Phase& p);
+
+// The phases of one strategy aggregated for a picture of `columns` equal columns of [0,
+// horizon): per column, each phase's share of it, stacked in phase_names() order as [lo, hi)
+// within [0, 1] (the shares of a column tile [0, 1]); neighbouring columns with the same shares
+// are one cell. A phase shows in every column it touches, however small its share, and no
+// phase paints a column it does not share.
+struct TimelineCell {
+  Time start = 0, end = 0;
+  std::string phase;
+  double lo = 0, hi = 0;
+};
+std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phases, Time horizon,
+                                           int columns);
 // Every name phase_name can give, with the badput bucket it stands for (running: none), in
-// bucket order, and "timeline truncated" last (a track past its span cap).
+// bucket order.
 std::vector<std::pair<std::string, std::optional<Bucket>>> phase_names();
 
 struct StrategyTimeline {

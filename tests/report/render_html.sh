@@ -61,8 +61,8 @@ PY
 evaluated=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["seek"]["evaluated"]))' "$out/seek/sweep.json")
 echo "seek: $points points drawn for $evaluated evaluated values"
 [ "$points" -eq "$evaluated" ] || status=1
-# The timeline chart draws one bar per phase span in its spec (a <path> in its rect mark) and a
-# line for the failed GPUs.
+# The timeline chart draws one rect per cell in its spec (a phase's share of a column, a <path>
+# in its strategy row's rect mark) and a line for the failed GPUs.
 read -r bars spans line <<<"$(python3 - "$out/run.dom.html" "$out/run/report.html" <<'PY'
 import json, re, sys
 dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
@@ -72,8 +72,9 @@ a = page.find(opening)
 specs = json.loads(page[a + len(opening):page.find("</script>", a)])
 at = dom.find('id="timeline"')
 chart = dom[at:dom.find("<h2", at)] if at >= 0 else ""
-m = re.search(r'<g class="mark-rect[^"]*"[^>]*>(.*?)</g>', chart, re.S)
-bars = len(re.findall(r"<path", m.group(1))) if m else 0
+# One rect group per strategy row (the chart is faceted by strategy).
+groups = re.findall(r'<g class="mark-rect[^"]*"[^>]*>(.*?)</g>', chart, re.S)
+bars = sum(len(re.findall(r"<path", g)) for g in groups)
 spans = len(specs["timeline"]["vconcat"][0]["data"]["values"]) if "timeline" in specs else -1
 print(bars, spans, 1 if re.search(r'<g class="mark-line', chart) else 0)
 PY

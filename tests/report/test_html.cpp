@@ -211,18 +211,29 @@ TEST_CASE(
   const Json &bars = spec["vconcat"][0], &steps = spec["vconcat"][1];
   const auto strategies = static_cast<double>(plan.scenario.strategies.size());
   const double horizon_days = to_hours(plan.horizon) / 24;
-  // Failures happened: more than one bar per strategy, at most one per column.
+  // Failures happened: more than one cell per strategy; each column's cells stack the shares
+  // of the phases in it (summing to 1), and each strategy's columns tile the horizon.
   CHECK(static_cast<double>(bars["data"]["values"].size()) > strategies);
-  CHECK(static_cast<double>(bars["data"]["values"].size()) <= 600 * strategies);
-  // Each strategy's bars tile the horizon, one after the other, and show phases it was in.
   std::map<std::string, double> reached;
+  std::map<std::pair<std::string, double>, double> column_share;  // (strategy, start) -> sum
+  std::map<std::pair<std::string, double>, double> column_top;    // -> highest `hi` so far
   std::set<std::string> domain;
   for (const auto& d : bars["encoding"]["color"]["scale"]["domain"])
     domain.insert(d.get<std::string>());
   for (const auto& v : bars["data"]["values"]) {
     const std::string name = v["strategy"].get<std::string>();
-    CHECK(v["start"].get<double>() == doctest::Approx(reached[name]));
+    const double start = v["start"].get<double>(), lo = v["lo"].get<double>();
+    const auto key = std::make_pair(name, start);
+    if (!column_share.count(key)) {  // a new column: it starts where the last one ended
+      CHECK(start == doctest::Approx(reached[name]));
+      CHECK(lo == 0);
+    } else {
+      CHECK(lo == doctest::Approx(column_top[key]));  // stacked without gaps
+    }
     reached[name] = v["end"].get<double>();
+    column_share[key] += v["hi"].get<double>() - lo;
+    column_top[key] = v["hi"].get<double>();
+    CHECK(v["hi"].get<double>() > lo);
     CHECK(domain.count(v["phase"].get<std::string>()) == 1);
     bool seen = false;
     for (const auto& [strategy, phases] : rep.timeline.phases)
@@ -230,6 +241,8 @@ TEST_CASE(
         seen = seen || (strategy == name && p.name == v["phase"].get<std::string>());
     CHECK(seen);
   }
+  for (const auto& [key, sum] : column_share) CHECK(sum == doctest::Approx(1));
+  CHECK(static_cast<double>(column_share.size()) <= 600 * strategies);
   CHECK(static_cast<double>(reached.size()) == strategies);
   for (const auto& [name, end] : reached) CHECK(end == doctest::Approx(horizon_days));
   // The failed-GPU line: every counter point, plus the last value held to the horizon.

@@ -105,3 +105,53 @@ TEST_CASE("snapshot scenarios have no timeline") {
   const RunPlan plan = make_plan(small_at({"/mode=snapshot", "/failures/failed_fraction=0.05"}));
   CHECK(record_timeline(plan, 0).empty());
 }
+
+TEST_CASE("the recorder keeps every job phase, however many") {
+  TimelineRecorder r(1'000'000, 10);  // the cap no longer applies to job phases
+  for (Time t = 0; t < 1000; ++t)
+    r.phase(t * 1000, t % 2 ? Phase::stalled(Bucket::InfrastructureRecovery) : Phase::running(1));
+  r.finish();
+  CHECK(r.phases().size() == 1000);
+  CHECK(!r.truncated());
+  CHECK(r.phases().back().end == 1'000'000);
+}
+
+TEST_CASE("timeline columns: shares tile each column and a short stall shows at its share") {
+  // 10 columns of 1 s; a 75 ms stall in column 3, a degraded stretch over columns 6-9.
+  const std::vector<TimelineCell> cells =
+      timeline_columns({{0, 3000, "running", 1, 0},
+                        {3000, 3075, "stalled (recovery)", 0, 0},
+                        {3075, 6000, "running", 1, 0},
+                        {6000, 10000, "degraded", 0.99, 0}},
+                       10000, 10);
+  // Columns 0-2 one running cell; column 3 running + stall; 4-5 running; 6-9 degraded.
+  std::map<Time, double> tiled;  // column start -> sum of shares
+  for (const TimelineCell& c : cells) {
+    CHECK(c.hi > c.lo);
+    CHECK(c.lo >= 0);
+    CHECK(c.hi <= 1);
+    for (Time col = c.start; col < c.end; col += 1000) tiled[col] += c.hi - c.lo;
+  }
+  CHECK(tiled.size() == 10);
+  for (const auto& [col, sum] : tiled) CHECK(sum == doctest::Approx(1).epsilon(1e-12));
+  int stalls = 0;
+  for (const TimelineCell& c : cells)
+    if (c.phase == "stalled (recovery)") {
+      ++stalls;
+      CHECK(c.start == 3000);
+      CHECK(c.end == 4000);
+      CHECK(c.hi - c.lo == doctest::Approx(0.075).epsilon(1e-12));
+    }
+  CHECK(stalls == 1);
+  // A 0.99-rate degraded stretch paints its own columns only, and neighbouring equal columns
+  // are one cell.
+  int degraded = 0;
+  for (const TimelineCell& c : cells)
+    if (c.phase == "degraded") {
+      ++degraded;
+      CHECK(c.start == 6000);
+      CHECK(c.end == 10000);
+    }
+  CHECK(degraded == 1);
+  CHECK(cells.front().end == 3000);  // columns 0-2 merged
+}
