@@ -24,9 +24,11 @@ int main(int argc, char** argv) {
                       : standard_models();
     const Profile p = analytical_profile(args.gpu, models);
     save_profile(p, args.out);
-    std::printf("wrote %s: %zu GEMM, %zu reshard and %zu memory-bound kernel entries, hash %s\n",
-                args.out.c_str(), p.gemm.size(), p.reshard.size(), p.memory_kernels.size(),
-                profile_hash(p).c_str());
+    std::printf(
+        "wrote %s: %zu GEMM, %zu reshard, %zu memory-bound kernel and %zu fused attention "
+        "entries, hash %s\n",
+        args.out.c_str(), p.gemm.size(), p.reshard.size(), p.memory_kernels.size(),
+        p.attention.size(), profile_hash(p).c_str());
     std::printf(
         "fit (leave-one-out): GEMM max %.2f%% median %.2f%% over %d; reshard max %.2f%% over %d\n",
         100 * p.fit.gemm.max_rel_error, 100 * p.fit.gemm.median_rel_error, p.fit.gemm.held_out,

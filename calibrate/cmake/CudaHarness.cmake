@@ -26,10 +26,31 @@ else()
   message(STATUS "goodput-calibrate: NCCL not found; the NCCL all-to-all will not be measured")
 endif()
 
+# cuDNN is optional (GOODPUT_CALIB_USE_CUDNN, default ON): found, the harness links it for the
+# fused attention kernel (harness/fused_attention_bench.*) and records its version; absent, it
+# says so in the profile and the simulator uses the attention GEMM tiles.
+option(GOODPUT_CALIB_USE_CUDNN "goodput-calibrate: use cuDNN for fused attention when found" ON)
+set(GOODPUT_HAVE_CUDNN OFF)
+if(GOODPUT_CALIB_USE_CUDNN)
+  find_path(GOODPUT_CUDNN_INCLUDE_DIR cudnn_graph.h
+    HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV CUDNN_HOME PATH_SUFFIXES include)
+  find_library(GOODPUT_CUDNN_LIBRARY cudnn
+    HINTS ${CUDAToolkit_LIBRARY_DIR} ENV CUDNN_HOME PATH_SUFFIXES lib lib64)
+  if(GOODPUT_CUDNN_INCLUDE_DIR AND GOODPUT_CUDNN_LIBRARY)
+    set(GOODPUT_HAVE_CUDNN ON)
+  endif()
+endif()
+if(GOODPUT_HAVE_CUDNN)
+  message(STATUS "goodput-calibrate: cuDNN ${GOODPUT_CUDNN_LIBRARY}")
+else()
+  message(STATUS "goodput-calibrate: cuDNN not used; fused attention will not be measured")
+endif()
+
 add_library(goodput_calibrate_device STATIC
   harness/attention_bench.cpp
   harness/bench_context.cpp
   harness/device_info.cpp
+  harness/fused_attention_bench.cpp
   harness/gemm_bench.cpp
   harness/gemm_kernels.cu
   harness/gemm_verify.cpp
@@ -58,6 +79,14 @@ if(GOODPUT_HAVE_NCCL)
   target_link_libraries(goodput_calibrate_device PRIVATE ${GOODPUT_NCCL_LIBRARY})
 else()
   target_compile_definitions(goodput_calibrate_device PRIVATE GOODPUT_HAVE_NCCL=0)
+endif()
+
+if(GOODPUT_HAVE_CUDNN)
+  target_compile_definitions(goodput_calibrate_device PRIVATE GOODPUT_HAVE_CUDNN=1)
+  target_include_directories(goodput_calibrate_device PRIVATE ${GOODPUT_CUDNN_INCLUDE_DIR})
+  target_link_libraries(goodput_calibrate_device PRIVATE ${GOODPUT_CUDNN_LIBRARY})
+else()
+  target_compile_definitions(goodput_calibrate_device PRIVATE GOODPUT_HAVE_CUDNN=0)
 endif()
 
 add_executable(goodput-calibrate harness/main.cpp)

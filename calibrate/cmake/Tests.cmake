@@ -12,6 +12,7 @@ endfunction()
 add_executable(test_calibration
   tests/test_main.cpp
   tests/test_analytical.cpp
+  tests/test_attention_lookup.cpp
   tests/test_causal_tiles.cpp
   tests/test_cli_args.cpp
   tests/test_copy_addressing.cpp

@@ -1,12 +1,14 @@
 #include "calibrate/harness/run_calibration.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "calibrate/harness/attention_bench.hpp"
 #include "calibrate/harness/bench_context.hpp"
 #include "calibrate/harness/device_info.hpp"
+#include "calibrate/harness/fused_attention_bench.hpp"
 #include "calibrate/harness/gemm_bench.hpp"
 #include "calibrate/harness/memory_bench.hpp"
 #include "calibrate/harness/multi_gpu_bench.hpp"
@@ -88,8 +90,10 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     }
   }
   const bool nccl = nccl_status(device.device_count) == "measured";
+  const FusedAttentionSupport fused = fused_attention_support();
   const int total =
       2 + static_cast<int>(plan.gemm.size() + plan.reshard.size() + plan.memory_kernels.size() +
+                           (fused.available ? plan.attention.size() : 0) +
                            transfers.size() * (nccl ? 2 : 1));
   ProgressLine progress(true);
   progress.begin("measurements");
@@ -135,6 +139,22 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
     failed += p.memory_kernels.back().verification == Verification::failed;
     step(memory_label(p.memory_kernels.back()));
   }
+  if (fused.available) {
+    for (const AttentionJob& job : plan.attention) {
+      if (std::optional<AttentionEntry> e = bench_fused_attention(ctx, job)) {
+        p.attention.push_back(*e);
+        failed += e->verification == Verification::failed;
+        step(fmt("%s fused attention %s: %.3f ms, %.0f TFLOP/s, %.2f of ceiling", e->model.c_str(),
+                 std::string(to_string(e->pass)).c_str(), e->time_s.median * 1e3, e->tflops,
+                 e->fraction_of_ceiling));
+      } else {
+        step("fused attention: not supported at this shape");
+      }
+      clocks.sample();
+    }
+  } else {
+    progress.note("goodput-calibrate: fused attention not measured: " + fused.why_not);
+  }
   for (const ReshardJob& job : transfers) {
     for (ReshardEntry& e : bench_multi_gpu(ctx, job)) {
       failed += e.verification == Verification::failed;
@@ -154,7 +174,9 @@ Profile run_calibration(const RunOptions& options, const std::vector<ProfiledMod
   clocks.fill(p.device.clocks);
   p.settings.gemm_impl = "cublasLt";
   p.settings.attention_impl = attention_impl();
-  p.settings.attention_scope = attention_scope();
+  p.settings.attention_scope = attention_scope() + "; fused attention (/attention): " +
+                               (fused.available ? "cuDNN SDPA, causal, bf16 (" + fused.library + ")"
+                                                : "not measured: " + fused.why_not);
   p.settings.measurement = measure_settings(options, ctx);
   p.fit = fit_report(p);
   refit(p);

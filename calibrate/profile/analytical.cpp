@@ -3,6 +3,9 @@
 // Efficiency: e_max * d / (d + d_half) in the smallest GEMM dimension d, floored by HBM
 // traffic at hbm_efficiency of peak bandwidth, plus a fixed launch overhead. Copies (reshard)
 // and the memory-bound kernels: their bytes at hbm_efficiency of peak, plus the launch.
+// Causal flash attention (/attention): attention_flops / (peak x the GPU's flash-attention
+// efficiency, forward or backward), no launch term, where the GPU declares them; the /gemm
+// attention entries stay on the GEMM curve (dense QK^T / PV, as cuBLAS GEMMs would run them).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -45,9 +48,19 @@ Profile analytical_profile(const GpuSpec& ds, const std::vector<ProfiledModel>& 
   p.device.clocks.observed_via = "datasheet";
   p.settings.gemm_impl = "analytical";
   p.settings.attention_impl = "analytical";
-  p.settings.attention_scope = "QK^T and PV GEMMs (fwd), their four backward GEMMs (bwd_data)";
+  const bool flash = ds.attention_fwd_efficiency > 0 && ds.attention_bwd_efficiency > 0;
+  p.settings.attention_scope =
+      std::string(flash ? "attention: fused causal flash attention at the datasheet BF16 peak x "
+                          "its efficiency (settings.analytical_model.flash_attention); "
+                        : "attention: no flash-attention efficiency declared for this GPU, so "
+                          "priced as the GEMMs below, half of them (causal); ") +
+      "gemm attention entries: QK^T and PV GEMMs (fwd), their four backward GEMMs (bwd_data), "
+      "dense, on the GEMM curve";
   p.settings.analytical_model =
-      AnalyticalSettings{ds.name, ds.peaks_source, kEMax, kDHalf, kLaunchS, kHbmEfficiency};
+      AnalyticalSettings{ds.name, ds.peaks_source, kEMax, kDHalf, kLaunchS, kHbmEfficiency, {}};
+  if (flash)
+    p.settings.analytical_model->flash_attention = FlashAttentionModel{
+        ds.attention_fwd_efficiency, ds.attention_bwd_efficiency, ds.attention_source};
   p.models = models;
   p.ceilings = Ceilings{"datasheet", ds.bf16_dense_tflops, ds.hbm_bandwidth_gbps, 0, 0, 0, 0};
 
@@ -86,6 +99,22 @@ Profile analytical_profile(const GpuSpec& ds, const std::vector<ProfiledModel>& 
     e.fraction_of_ceiling = e.gbps / ds.hbm_bandwidth_gbps;
     e.verification = Verification::not_applicable;
     p.memory_kernels.push_back(e);
+  }
+  if (flash) {
+    for (const AttentionJob& job : plan.attention) {
+      const double flops = attention_flops(job.query);
+      const double eff =
+          job.query.pass == Pass::fwd ? ds.attention_fwd_efficiency : ds.attention_bwd_efficiency;
+      const double t = flops / (peak * eff);
+      AttentionEntry e = entry_of(job);
+      e.impl = "analytical";
+      e.time_s = exact_time(t);
+      e.tflops = flops / t / 1e12;
+      e.fraction_of_ceiling = e.tflops / ds.bf16_dense_tflops;
+      e.engine = "analytical";
+      e.verification = Verification::not_applicable;
+      p.attention.push_back(e);
+    }
   }
   p.fit = fit_report(p);
   refit(p);

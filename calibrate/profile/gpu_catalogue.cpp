@@ -35,6 +35,15 @@ std::vector<GpuSpec> make_catalogue() {
   a100.power_source =
       "NVIDIA A100 Tensor Core GPU datasheet, A100 80GB SXM: max thermal design power 400 W; no "
       "boost headroom";
+  a100.attention_fwd_efficiency = 0.73;
+  a100.attention_bwd_efficiency = 0.504;
+  a100.attention_source =
+      "FlashAttention-2 (Dao, arXiv 2307.08691), Section 4.1 and Figures 4-6: A100 80GB SXM4, "
+      "BF16/FP16, head dim 64 and 128, seq 512-16k, with and without causal mask: forward up to "
+      "230 TFLOP/s, 73% of the 312 peak; backward up to 63% in the paper's FLOP count (2.5x the "
+      "forward), 0.63 x 2 / 2.5 = 0.504 in goodput's (2x). These are the paper's best settings, "
+      "not its causal head-dim-128 bars (not read off here), so causal A100 attention may run "
+      "slower";
   a100.cuda_name = "A100-SXM4-80GB";
 
   GpuSpec& h100 = c.emplace_back();
@@ -61,6 +70,14 @@ std::vector<GpuSpec> make_catalogue() {
   h100.power_source =
       "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: max thermal design power up to 700 W "
       "(configurable); the SXM board is rated no higher, so no boost headroom";
+  h100.attention_fwd_efficiency = 0.609;
+  h100.attention_bwd_efficiency = 0.452;
+  h100.attention_source =
+      "FlashAttention-3 (Shah et al., arXiv 2407.08608), H100 80GB SXM5, BF16, head dim 128, "
+      "seq 8k: forward with causal mask 602 TFLOP/s (Figure 5; 616 at 16k), 602 / 989 = 0.609; "
+      "backward 559 TFLOP/s (Figure 6, without causal mask: the paper shows no causal backward) "
+      "in the paper's FLOP count (2.5x the forward), 559 x 2 / 2.5 / 989 = 0.452 in goodput's "
+      "(2x)";
   h100.cuda_name = "H100";
 
   GpuSpec& h200 = c.emplace_back();
@@ -87,6 +104,13 @@ std::vector<GpuSpec> make_catalogue() {
   h200.power_source =
       "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM: max thermal design power up to 700 W "
       "(configurable); no boost headroom";
+  h200.attention_fwd_efficiency = 0.609;
+  h200.attention_bwd_efficiency = 0.452;
+  h200.attention_source =
+      "assumption: the H100's FlashAttention-3 figures (arXiv 2407.08608, Figures 5-6, head dim "
+      "128, seq 8k: forward causal 0.609, backward 0.452 of 989 TFLOP/s in goodput's FLOP count): "
+      "the H200 has the same GH100 tensor cores and clocks, and flash attention is compute-bound "
+      "at these sizes, so its faster HBM3e does not move it";
   h200.cuda_name = "H200";
 
   GpuSpec& b200 = c.emplace_back();
@@ -115,6 +139,14 @@ std::vector<GpuSpec> make_catalogue() {
       "and configured at up to 1200 W in GB200 NVL72 (NVIDIA GB200 NVL72 datasheet), so a "
       "rack-scale tray built for it has 1.2x headroom (an HGX baseboard does not: set "
       "/cluster/gpu_max_power_w to 1000)";
+  b200.attention_fwd_efficiency = 0.717;
+  b200.attention_bwd_efficiency = 0.532;
+  b200.attention_source =
+      "forward: FlashAttention-4 (arXiv 2603.05451), abstract: B200, BF16, up to "
+      "1613 TFLOP/s (71% utilization), 1613 / 2250 = 0.717 (its best setting; the paper's "
+      "per-shape causal figures are not read off here); backward: assumption, no citable B200 "
+      "figure found: the forward times the H100's backward/forward ratio under FlashAttention-3 "
+      "(0.452 / 0.609, arXiv 2407.08608 Figures 5-6), 0.717 x 0.742 = 0.532";
   b200.cuda_name = "B200";
 
   GpuSpec& gb200 = c.emplace_back();
@@ -141,6 +173,13 @@ std::vector<GpuSpec> make_catalogue() {
   gb200.power_source =
       "NVIDIA GB200 NVL72 datasheet: each B200 GPU of a GB200 superchip configured at 1200 W, "
       "its rated maximum; no boost headroom";
+  gb200.attention_fwd_efficiency = 0.717;
+  gb200.attention_bwd_efficiency = 0.532;
+  gb200.attention_source =
+      "assumption: the B200's figures (forward 0.717 from FlashAttention-4, arXiv 2603.05451, "
+      "1613 TFLOP/s of 2250 on B200 BF16; backward 0.532 by the H100's FlashAttention-3 "
+      "backward/forward ratio), taken as shares of the GB200's own 2500 TFLOP/s peak: the same "
+      "Blackwell GPU at a higher power limit";
   gb200.cuda_name = "GB200";
   return c;
 }

@@ -26,10 +26,17 @@ struct GpuSpec {
   std::string compute_capability;
   double nominal_power_w = 0;  // TDP of the configuration the figures assume (0: none declared)
   double max_power_w = 0;      // rated maximum board power (0: none declared)
+  // Flash attention (causal, BF16, fused softmax): the share of bf16_dense_tflops it reaches,
+  // forward and backward, in goodput's FLOP count (calib::attention_flops: forward 2 s^2 d per
+  // head causal, backward twice the forward; FlashAttention's benchmarks count the backward as
+  // 2.5x the forward, so a published backward figure is scaled by 2 / 2.5). 0: none declared
+  // (the analytical profile then prices attention as GEMMs on its efficiency curve).
+  double attention_fwd_efficiency = 0;
+  double attention_bwd_efficiency = 0;
   // Sources, one per figure group: peaks (BF16, HBM bandwidth: what the analytical profile uses,
   // written into it as its datasheet citation), spec (FP8, HBM capacity, SMs, compute
-  // capability), NVLink, power.
-  std::string peaks_source, spec_source, nvlink_source, power_source;
+  // capability), NVLink, power, attention (the flash-attention efficiencies).
+  std::string peaks_source, spec_source, nvlink_source, power_source, attention_source;
   std::string cuda_name;  // a CUDA device name containing this is this GPU ("" for none)
 
   std::string product_or_name() const { return product.empty() ? name : product; }

@@ -58,14 +58,6 @@ double gemm_time_s(const Profile& p, const GemmQuery& q) {
   return predict_gemm_s(*model_of(p), q);
 }
 
-double attention_time_s(const Profile& p, std::int64_t heads_loc, std::int64_t seq_len,
-                        std::int64_t head_dim, std::int64_t micro_batch, Pass pass) {
-  if (pass == Pass::bwd_weight) {
-    throw std::invalid_argument("attention has no weights: ask for fwd or bwd_data");
-  }
-  return gemm_time_s(p, attention_query(heads_loc, seq_len, head_dim, micro_batch, pass));
-}
-
 double reshard_time_s(const Profile& p, std::int64_t bytes) {
   if (bytes <= 0) return 0.0;
   for (std::size_t i = 0; i < p.reshard.size(); ++i) {
@@ -82,7 +74,10 @@ double reshard_time_s(const Profile& p, std::int64_t bytes) {
 LayerTime layer_time(const Profile& p, const ModelShape& shape, int tp) {
   LayerTime t;
   for (const GemmQuery& q : layer_gemms(shape, tp)) {
-    (q.pass == Pass::fwd ? t.fwd_s : t.bwd_s) += gemm_time_s(p, q);
+    const double time = q.name == "attention"
+                            ? attention_time(p, attention_call(shape, tp, q.pass)).time_s
+                            : gemm_time_s(p, q);
+    (q.pass == Pass::fwd ? t.fwd_s : t.bwd_s) += time;
   }
   return t;
 }

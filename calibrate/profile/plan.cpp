@@ -20,6 +20,20 @@ void add_gemm(CalibrationPlan& plan, const std::string& model, int tp, const Gem
   plan.gemm.push_back({model, {tp}, q});
 }
 
+void add_attention(CalibrationPlan& plan, const std::string& model, int tp,
+                   const AttentionQuery& q) {
+  for (AttentionJob& job : plan.attention) {
+    const AttentionQuery& o = job.query;
+    if (job.model == model &&
+        std::tie(o.pass, o.batch, o.heads, o.kv_heads, o.seq_len, o.head_dim) ==
+            std::tie(q.pass, q.batch, q.heads, q.kv_heads, q.seq_len, q.head_dim)) {
+      job.tp.push_back(tp);
+      return;
+    }
+  }
+  plan.attention.push_back({model, {tp}, q});
+}
+
 // The rank of `role` with the largest payload for a kernel.
 template <class BlocksOf>
 std::pair<int, std::int64_t> busiest(int first, int last, BlocksOf blocks_of) {
@@ -75,6 +89,8 @@ CalibrationPlan make_plan(const std::vector<ProfiledModel>& models, bool quick) 
     }
     for (int t : degrees) {
       for (const GemmQuery& q : layer_gemms(m.shape, t)) add_gemm(plan, m.shape.name, t, q);
+      for (Pass pass : {Pass::fwd, Pass::bwd_data})
+        add_attention(plan, m.shape.name, t, attention_call(m.shape, t, pass));
     }
     const std::vector<std::int64_t> cols = reshard_matrix_cols(m.shape);
     for (int n2 = m.tp_max - 1; n2 >= m.tp_min; --n2) {
@@ -101,6 +117,20 @@ GemmEntry entry_of(const GemmJob& job) {
   e.k = q.k;
   e.batch = q.batch;
   e.layout = q.layout;
+  return e;
+}
+
+AttentionEntry entry_of(const AttentionJob& job) {
+  const AttentionQuery& q = job.query;
+  AttentionEntry e;
+  e.model = job.model;
+  e.tp = job.tp;
+  e.pass = q.pass;
+  e.batch = q.batch;
+  e.heads = q.heads;
+  e.kv_heads = q.kv_heads;
+  e.seq_len = q.seq_len;
+  e.head_dim = q.head_dim;
   return e;
 }
 

@@ -2,7 +2,8 @@
 // kernel sizes of a list of models over their TP ranges. Contract: make_plan() is
 // deterministic; shapes that several TP degrees share (uneven shards often coincide) are
 // measured once and list every degree; quick mode keeps only tp_max and tp_min and one reshard
-// geometry per model (the memory-bound kernels are planned alike in both modes). The harness
+// geometry per model (the memory-bound kernels are planned alike in both modes). The fused
+// attention calls (forward and backward) follow the GEMMs' degrees. The harness
 // and analytical_profile() both build their entries from this plan.
 //
 // Memory-bound kernels (memory_kernel_jobs): at t = tp_max and t = tp_min only, since their
@@ -51,10 +52,20 @@ struct MemoryKernelJob {
   std::int64_t bytes = 0;  // memory_kernel_bytes(kernel, rows, cols)
 };
 
+// One fused causal attention call (cuDNN SDPA where the harness was built with cuDNN), forward
+// or backward, at every degree the GEMMs are planned at; degrees with the same local heads share
+// one job.
+struct AttentionJob {
+  std::string model;
+  std::vector<int> tp;
+  AttentionQuery query;
+};
+
 struct CalibrationPlan {
   std::vector<GemmJob> gemm;
   std::vector<ReshardJob> reshard;
   std::vector<MemoryKernelJob> memory_kernels;
+  std::vector<AttentionJob> attention;
 };
 
 // Largest traffic one memory-kernel job is planned with (read + written): 4 GiB, a few
@@ -70,6 +81,7 @@ CalibrationPlan make_plan(const std::vector<ProfiledModel>& models, bool quick);
 GemmEntry entry_of(const GemmJob& job);
 ReshardEntry entry_of(const ReshardJob& job);
 MemoryKernelEntry entry_of(const MemoryKernelJob& job);
+AttentionEntry entry_of(const AttentionJob& job);
 
 // The memory-bound kernel jobs of one model (see above), already merged by size.
 std::vector<MemoryKernelJob> memory_kernel_jobs(const ProfiledModel& model);

@@ -29,6 +29,27 @@ std::string profile_hash(const Profile& profile);  // 16 lowercase hex digits
 void refit(Profile& profile);
 
 double gemm_time_s(const Profile& profile, const GemmQuery& query);
+
+// Causal attention, one call on the busiest GPU (attention_call: the fused kernel's forward, or
+// its backward as bwd_data), and where the time came from: the first of
+//  - measured_fused: a measured profile's /attention entry (cuDNN SDPA) of exactly this shape;
+//    at another shape, attention_flops at the FLOP/s its nearest entry of the same pass reached
+//    (nearest in FLOPs; entries that failed verification are refused when exact, else skipped);
+//  - measured_gemm_tiles: a measured profile's attention GEMM entries (causal tiles, the entry
+//    of this shape or the fit; an older profile's dense "cublas_strided_batched" ones halved);
+//  - flash_efficiency: an analytical profile with flash_attention (schema_version 3):
+//    attention_flops / (ceilings.gemm_tflops x the pass's efficiency), in closed form;
+//  - gemm_curve: an analytical profile without it (older, or a GPU that declares none): half
+//    the dense attention GEMMs' time on its efficiency curve.
+enum class AttentionSource { measured_fused, measured_gemm_tiles, flash_efficiency, gemm_curve };
+std::string_view to_string(AttentionSource source);
+struct AttentionTime {
+  double time_s = 0.0;
+  double tflops = 0.0;  // attention_flops / time_s / 1e12
+  AttentionSource source = AttentionSource::gemm_curve;
+};
+AttentionTime attention_time(const Profile& profile, const AttentionQuery& query);
+// attention_time of `heads_local` query and as many K/V heads: the causal time.
 double attention_time_s(const Profile& profile, std::int64_t heads_local, std::int64_t seq_len,
                         std::int64_t head_dim, std::int64_t micro_batch, Pass pass = Pass::fwd);
 // Local cost of moving `bytes` of gradient out of one rank and into another: fitted pack time
@@ -56,7 +77,8 @@ struct MemoryKernelTime {
 MemoryKernelTime memory_kernel_time(const Profile& profile, MemoryKernel kernel, double bytes);
 double memory_kernel_time_s(const Profile& profile, MemoryKernel kernel, double bytes);
 
-// Forward and backward GEMM + attention time of one layer at TP degree tp (busiest GPU).
+// Forward and backward GEMM + causal attention (attention_time) time of one layer at TP degree
+// tp (busiest GPU).
 struct LayerTime {
   double fwd_s = 0.0, bwd_s = 0.0;
 };

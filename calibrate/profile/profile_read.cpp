@@ -9,8 +9,8 @@
 
 // Reading a profile: the bound sections of profile_schema.cpp validate every key (type, range,
 // choices, unknown and missing keys, with the JSON pointer) and fill the structs; this file
-// checks the version first (a version 1 profile is read as version 2 without the keys version 2
-// added) and, after the fill, what spans several keys.
+// checks the version first (an older profile is read as the current version without the keys
+// later versions added) and, after the fill, what spans several keys.
 namespace goodput::calib {
 namespace {
 
@@ -66,6 +66,36 @@ void check(const Profile& p, const std::string& file) {
           file, at + "/dtype",
           std::string(to_string(e.kernel)) + " runs on " + memory_kernel_dtype(e.kernel));
   }
+  for (std::size_t i = 0; i < p.attention.size(); ++i) {
+    const AttentionEntry& e = p.attention[i];
+    const std::string at = pointer_append("/attention", i);
+    check_time(e.time_s, p.source, file, at + "/time_s");
+    if (e.pass == Pass::bwd_weight)
+      throw InputError(file, at + "/pass", "attention has no weights: fwd or bwd_data");
+    if (!e.causal) throw InputError(file, at + "/causal", "only causal attention is recorded");
+    if ((e.impl == "analytical") != (p.source == Source::analytical))
+      throw InputError(file, at + "/impl",
+                       "\"analytical\" in an analytical profile, a measured kernel otherwise");
+  }
+}
+
+// A version 2 (or 1) profile has neither /attention nor /settings/analytical_model/
+// flash_attention: read it as version 3 without fused attention entries and with attention
+// priced as GEMMs (the writer leaves both out again).
+nlohmann::json upgraded_from_v2(nlohmann::json doc, const std::string& file, int version) {
+  const std::string why =
+      "appears from schema_version 3; this profile says " + std::to_string(version);
+  if (doc.contains("attention")) throw InputError(file, "/attention", why);
+  doc["attention"] = nlohmann::json::array();
+  if (doc.contains("settings") && doc["settings"].is_object() &&
+      doc["settings"].contains("analytical_model") &&
+      doc["settings"]["analytical_model"].is_object()) {
+    nlohmann::json& a = doc["settings"]["analytical_model"];
+    if (a.contains("flash_attention"))
+      throw InputError(file, "/settings/analytical_model/flash_attention", why);
+    a["flash_attention"] = nullptr;
+  }
+  return doc;
 }
 
 // A version 1 profile has neither /memory_kernels nor /models/N/layout: read it as version 2
@@ -92,20 +122,22 @@ Profile from_json(const nlohmann::json& doc, const std::string& file) {
   // The version first: a profile of another version is refused as such, not for its keys.
   // (Any whole number, 2.0 too, since the reader takes 2.0 as the integer 2; a fractional one
   // is left to the reader's "expected an integer".)
-  bool v1 = false;
+  int version = kProfileSchemaVersion;
   if (doc.is_object() && doc.contains("schema_version")) {
     const nlohmann::json& v = doc.at("schema_version");
     if (v.is_number() && v.get<double>() == std::floor(v.get<double>())) {
-      const double version = v.get<double>();
-      if (version < kOldestProfileSchemaVersion || version > kProfileSchemaVersion)
+      const double declared = v.get<double>();
+      if (declared < kOldestProfileSchemaVersion || declared > kProfileSchemaVersion)
         throw InputError(file, "/schema_version",
                          "unsupported schema version " + v.dump() + " (this build reads " +
                              std::to_string(kOldestProfileSchemaVersion) + " to " +
                              std::to_string(kProfileSchemaVersion) + ")");
-      v1 = version == 1;
+      version = static_cast<int>(v.get<double>());
     }
   }
-  const Json in(v1 ? upgraded_from_v1(doc, file) : doc);
+  nlohmann::json upgraded = version == 1 ? upgraded_from_v1(doc, file) : doc;
+  if (version < 3) upgraded = upgraded_from_v2(std::move(upgraded), file, version);
+  const Json in(upgraded);
   const auto& fields = profile_sections::profile();
   Profile p;
   fields.fill(ParamReader(in, fields.section(), file, "", nullptr), p);

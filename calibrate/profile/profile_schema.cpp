@@ -133,6 +133,18 @@ const BoundSection<MeasureSettings>& measurement() {
   return s;
 }
 
+const BoundSection<FlashAttentionModel>& flash_attention() {
+  using F = FlashAttentionModel;
+  static const BoundSection<F> s{
+      "flash attention",
+      "the analytical profile's causal flash attention (schema_version 3): its share of the "
+      "datasheet BF16 peak, in goodput's FLOP count (forward 2 s^2 d per head, backward 2x)",
+      {positive(&F::fwd_efficiency, "fwd_efficiency", "", "forward share of the BF16 peak"),
+       positive(&F::bwd_efficiency, "bwd_efficiency", "", "backward share of the BF16 peak"),
+       words(&F::source, "source", "where the two figures come from")}};
+  return s;
+}
+
 const BoundSection<AnalyticalSettings>& analytical_model() {
   using A = AnalyticalSettings;
   static const BoundSection<A> s{
@@ -146,7 +158,10 @@ const BoundSection<AnalyticalSettings>& analytical_model() {
        non_negative(&A::d_half, "d_half", "",
                     "smallest GEMM dimension at which efficiency is e_max / 2"),
        non_negative(&A::launch_s, "launch_s", "s", "fixed per-kernel overhead"),
-       positive(&A::hbm_efficiency, "hbm_efficiency", "", "share of the HBM peak a copy reaches")}};
+       positive(&A::hbm_efficiency, "hbm_efficiency", "", "share of the HBM peak a copy reaches"),
+       field::nullable_object(&A::flash_attention, flash_attention(), "flash_attention",
+                              "causal flash attention's efficiency (schema_version 3; null: "
+                              "attention priced as GEMMs on the curve above)")}};
   return s;
 }
 
@@ -310,6 +325,36 @@ const BoundSection<MemoryKernelEntry>& memory_kernel_entry() {
   return s;
 }
 
+const BoundSection<AttentionEntry>& attention_entry() {
+  using A = AttentionEntry;
+  static const BoundSection<A> s{
+      "attention entry",
+      "one fused causal attention call (cuDNN SDPA), timed, or the analytical flash estimate; "
+      "schema_version 3",
+      {words(&A::model, "model", "the model (of models) the shape was taken from"),
+       field::integers(&A::tp, "tp", "GPUs", 1, 1'000'000,
+                       "TP degrees that run exactly this shape"),
+       one_of(&A::pass, kPassNames, "pass", "fwd, or bwd_data for the backward (dQ, dK, dV)"),
+       count(&A::batch, "batch", 1, "sequences", "micro-batch"),
+       count(&A::heads, "heads", 1, "", "local query heads"),
+       count(&A::kv_heads, "kv_heads", 1, "", "local key/value heads"),
+       count(&A::seq_len, "seq_len", 1, "tokens", "sequence length"),
+       count(&A::head_dim, "head_dim", 1, "", "head dimension"),
+       flag(&A::causal, "causal", "causal mask (always true: training runs it)"),
+       one_of(&A::impl, {"cudnn_sdpa", "analytical"}, "impl",
+              "cuDNN's fused SDPA (flash) kernel, or the analytical flash estimate"),
+       one_of(&A::dtype, {"bf16"}, "dtype", "element type"),
+       field::object(&A::time_s, time_stats(), "time_s", "its time"),
+       positive(&A::tflops, "tflops", "TFLOP/s",
+                "causal FLOPs (forward 2 s^2 d per head, backward 2x) / median time"),
+       positive(&A::fraction_of_ceiling, "fraction_of_ceiling", "",
+                "tflops / ceilings.gemm_tflops"),
+       words(&A::engine, "engine", "what ran it (cuDNN version, engine), or \"analytical\""),
+       one_of(&A::verification, kVerificationNames, "verification",
+              "the check of sampled outputs against a CPU reference")}};
+  return s;
+}
+
 const BoundSection<FitStats>& fit_stats() {
   using F = FitStats;
   static const BoundSection<F> s{
@@ -351,6 +396,8 @@ const BoundSection<Profile>& profile() {
        field::objects(&P::reshard, reshard_entry(), "reshard", "reshard entries"),
        field::objects(&P::memory_kernels, memory_kernel_entry(), "memory_kernels",
                       "memory-bound kernel entries (schema_version 2)"),
+       field::objects(&P::attention, attention_entry(), "attention",
+                      "fused attention entries (schema_version 3)"),
        field::object(&P::fit, fit(), "fit", "the fit's errors")}};
   return s;
 }
@@ -365,13 +412,15 @@ const std::vector<PlacedSection>& all() {
       {"/settings/measurement", &measurement().section()},
       {"/settings/measurement/stop", &stop().section()},
       {"/settings/analytical_model", &analytical_model().section()},
+      {"/settings/analytical_model/flash_attention", &flash_attention().section()},
       {"/models/N", &model().section()},
       {"/models/N/layout", &step_layout().section()},
       {"/ceilings", &ceilings().section()},
       {"/gemm/N", &gemm_entry().section()},
-      {"/{gemm,reshard,memory_kernels}/N/time_s", &time_stats().section()},
+      {"/{gemm,reshard,memory_kernels,attention}/N/time_s", &time_stats().section()},
       {"/reshard/N", &reshard_entry().section()},
       {"/memory_kernels/N", &memory_kernel_entry().section()},
+      {"/attention/N", &attention_entry().section()},
       {"/fit", &fit().section()},
       {"/fit/{gemm,reshard}", &fit_stats().section()},
   };

@@ -17,9 +17,10 @@
 
 namespace goodput::calib {
 
-// Version 2 added /memory_kernels and /models/N/layout; version 1 profiles (without them) still
-// load, and are written back as they were.
-inline constexpr int kProfileSchemaVersion = 2;
+// Version 2 added /memory_kernels and /models/N/layout; version 3 /attention (fused attention)
+// and /settings/analytical_model/flash_attention. Older profiles (without them) still load, and
+// are written back as they were.
+inline constexpr int kProfileSchemaVersion = 3;
 inline constexpr int kOldestProfileSchemaVersion = 1;
 inline constexpr const char* kCalibrationVersion = "0.1.0";
 
@@ -73,6 +74,13 @@ struct MeasureSettings {
   std::string scenario;  // scenario path, or "builtin"
 };
 
+// The analytical profile's flash-attention model (gpu_catalogue.hpp, GpuSpec::attention_*):
+// causal attention at these shares of the datasheet BF16 peak, in attention_flops()'s count.
+struct FlashAttentionModel {
+  double fwd_efficiency = 0.0, bwd_efficiency = 0.0;
+  std::string source;  // where the two figures come from
+};
+
 struct AnalyticalSettings {
   std::string gpu;        // the GpuSpec's name: a catalogue entry or a scenario's own
   std::string datasheet;  // citation of the peaks used
@@ -80,6 +88,8 @@ struct AnalyticalSettings {
   double d_half = 0.0;    // smallest GEMM dimension at which efficiency is e_max / 2
   double launch_s = 0.0;  // fixed per-kernel overhead
   double hbm_efficiency = 0.0;
+  // null: attention priced as GEMMs on the curve above (version <= 2, or a GPU without figures)
+  std::optional<FlashAttentionModel> flash_attention;
 };
 
 struct Settings {
@@ -151,6 +161,24 @@ struct MemoryKernelEntry {
   Verification verification = Verification::not_applicable;
 };
 
+// One fused causal attention call (schema_version 3): cuDNN's SDPA timed by the harness, or the
+// analytical profile's flash-attention estimate. fwd: O = softmax(mask(Q K^T / sqrt(d))) V;
+// bwd: dQ, dK, dV from dO (recomputing the scores). FLOPs: attention_flops() (causal).
+struct AttentionEntry {
+  std::string model;      // ProfiledModel name the shape was taken from
+  std::vector<int> tp;    // TP degrees of that model that run exactly this shape
+  Pass pass = Pass::fwd;  // fwd | bwd_data (the backward, named as the attention GEMM entries)
+  std::int64_t batch = 1, heads = 1, kv_heads = 1;  // micro-batch, local query and K/V heads
+  std::int64_t seq_len = 1, head_dim = 1;
+  bool causal = true;
+  std::string impl;  // "cudnn_sdpa" | "analytical"
+  std::string dtype = "bf16";
+  TimeStats time_s;
+  double tflops = 0.0, fraction_of_ceiling = 0.0;  // attention_flops / median; / gemm ceiling
+  std::string engine;  // what ran it (cuDNN version and engine), or "analytical"
+  Verification verification = Verification::not_applicable;
+};
+
 struct FitStats {
   std::string method;  // "leave_one_out"
   int held_out = 0;    // entries predicted
@@ -174,6 +202,7 @@ struct Profile {
   std::vector<GemmEntry> gemm;
   std::vector<ReshardEntry> reshard;
   std::vector<MemoryKernelEntry> memory_kernels;  // empty in a version 1 profile
+  std::vector<AttentionEntry> attention;          // empty before version 3 or without cuDNN
   FitSummary fit;
 
   // Not serialized: where the profile was loaded from (for messages) and the fitted model

@@ -79,6 +79,21 @@ double gemm_flops(const GemmQuery& q) {
   return gemm_flops(q.name, q.pass, q.m, q.n, q.k, q.batch);
 }
 
+AttentionQuery attention_call(const ModelShape& s, int tp, Pass pass) {
+  if (tp < 1) throw std::invalid_argument("tp must be >= 1");
+  if (pass == Pass::bwd_weight)
+    throw std::invalid_argument("attention has no weights: ask for fwd or bwd_data");
+  return AttentionQuery{pass,      s.micro_batch, heads_local(s, tp), ceil_div(s.kv_heads, tp),
+                        s.seq_len, s.head_dim()};
+}
+
+double attention_flops(const AttentionQuery& q) {
+  const auto s = static_cast<double>(q.seq_len);
+  const double fwd = 2.0 * s * s * static_cast<double>(q.head_dim) * static_cast<double>(q.heads) *
+                     static_cast<double>(q.batch);
+  return q.pass == Pass::fwd ? fwd : 2.0 * fwd;
+}
+
 double gemm_bytes(const GemmQuery& q) {
   const double calls = q.name == "attention" ? (q.pass == Pass::fwd ? 2.0 : 4.0) : 1.0;
   const auto m = static_cast<double>(q.m), n = static_cast<double>(q.n),

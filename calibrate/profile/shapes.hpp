@@ -63,6 +63,21 @@ std::int64_t ffn_local(const ModelShape& shape, int tp);
 GemmQuery attention_query(std::int64_t heads_local, std::int64_t seq_len, std::int64_t head_dim,
                           std::int64_t micro_batch, Pass pass);
 
+// One fused causal attention call on the busiest GPU (cuDNN SDPA, a flash kernel): micro_batch
+// sequences of seq_len tokens, ceil(heads / t) query and ceil(kv_heads / t) K/V heads of
+// head_dim. pass: fwd, or bwd_data for the backward (dQ, dK, dV), as the attention GEMM entries.
+struct AttentionQuery {
+  Pass pass = Pass::fwd;
+  std::int64_t batch = 1, heads = 1, kv_heads = 1, seq_len = 1, head_dim = 1;
+};
+AttentionQuery attention_call(const ModelShape& shape, int tp, Pass pass);
+
+// Causal attention FLOPs as goodput counts them (the step model, MFU's 6 s^2 h per layer):
+// forward QK^T and PV over the unmasked half, 2 (2 s^2 d) / 2 = 2 s^2 d per head and sequence;
+// backward twice the forward (FlashAttention's benchmarks count 2.5x, with the recomputed
+// QK^T). Half of gemm_flops() of the matching attention query.
+double attention_flops(const AttentionQuery& q);
+
 // 2 m n k batch for linear layers; attention fwd = 2 GEMMs, bwd_data = 4 GEMMs of 2 m n k.
 double gemm_flops(const GemmQuery& q);
 double gemm_flops(const std::string& name, Pass pass, std::int64_t m, std::int64_t n,

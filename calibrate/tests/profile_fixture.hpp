@@ -1,7 +1,8 @@
 // Test fixtures: small profiles and temporary files for the CPU suite.
 // Contract: small_model() is a tiny but consistent model; test_profile() is a "measured"-
 // shaped profile built in memory from the analytical model of small_model() at TP8 -> TP6 with
-// a step layout (4 layers, vocab 32000, PP2, DP4), so every section has entries (test data only:
+// a step layout (4 layers, vocab 32000, PP2, DP4), so every section has entries (its fused
+// attention entries as cuDNN SDPA's; test data only:
 // never written outside the test's temporary directory). TempDir removes itself.
 #pragma once
 

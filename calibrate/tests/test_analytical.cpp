@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "calibrate/profile/plan.hpp"
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
 #include "calibrate/tests/profile_fixture.hpp"
@@ -27,13 +28,17 @@ TEST_CASE("analytical profiles use the datasheet peaks and plausible efficiencie
       if (e.name != "attention") CHECK(e.fraction_of_ceiling > 0.7);  // large shapes: 0.75-0.8
     }
   }
-  // Same compute, more bandwidth: H200 linear GEMMs as fast as H100's; attention (memory-
-  // bound when unfused) and the reshard faster.
+  // Same compute, more bandwidth: H200 linear GEMMs and flash attention (compute-bound, the
+  // same efficiency) as fast as H100's; the unfused attention GEMMs (memory-bound) and the
+  // reshard faster.
   const ModelShape big = standard_models()[0].shape;
   const GemmQuery up = layer_gemms(big, 30)[6];
   REQUIRE(up.name == "mlp_up");
   CHECK(gemm_time_s(h200, up) == doctest::Approx(gemm_time_s(h100, up)));
-  CHECK(layer_time(h200, big, 30).fwd_s < layer_time(h100, big, 30).fwd_s);
+  CHECK(layer_time(h200, big, 30).fwd_s == doctest::Approx(layer_time(h100, big, 30).fwd_s));
+  const GemmQuery scores = layer_gemms(big, 30).back();
+  REQUIRE(scores.name == "attention");
+  CHECK(gemm_time_s(h200, scores) < gemm_time_s(h100, scores));
   CHECK(reshard_time_s(h200, 1 << 28) < reshard_time_s(h100, 1 << 28));
   CHECK(layer_time(b200, big, 30).fwd_s < 0.5 * layer_time(h100, big, 30).fwd_s);
   CHECK_THROWS(analytical_profile("V100", standard_models()));
@@ -56,6 +61,13 @@ TEST_CASE("every GPU of the catalogue has an analytical profile at its datasheet
     REQUIRE(p.settings.analytical_model.has_value());
     CHECK(p.settings.analytical_model->gpu == g.name);
     CHECK(p.settings.analytical_model->datasheet == g.peaks_source);
+    REQUIRE(p.settings.analytical_model->flash_attention.has_value());
+    CHECK(p.settings.analytical_model->flash_attention->fwd_efficiency ==
+          g.attention_fwd_efficiency);
+    CHECK(p.settings.analytical_model->flash_attention->bwd_efficiency ==
+          g.attention_bwd_efficiency);
+    CHECK(p.settings.analytical_model->flash_attention->source == g.attention_source);
+    CHECK(p.attention.size() == make_plan(standard_models(), false).attention.size());
     // No GEMM beats the peak; large ones reach 70-80 % of it.
     for (const GemmEntry& e : p.gemm) {
       CHECK(e.tflops <= g.bf16_dense_tflops);

@@ -220,8 +220,60 @@ TEST_CASE("version 2 adds memory-bound kernels and the step layout, read strictl
   CHECK(load_error_locator(doc, dir) == "/models/0/layout/dp");
 
   doc = profile_doc();
-  doc["schema_version"] = 3;
+  doc["schema_version"] = kProfileSchemaVersion + 1;
   CHECK(load_error_locator(doc, dir) == "/schema_version");
+}
+
+TEST_CASE("version 3 adds fused attention entries and the flash-attention model, read strictly") {
+  TempDir dir;
+  nlohmann::json doc = profile_doc();
+  REQUIRE(doc["schema_version"] == 3);
+  REQUIRE(doc["attention"].size() >= 2);
+  CHECK(doc["attention"][0]["impl"] == "cudnn_sdpa");
+
+  doc.erase("attention");
+  CHECK(load_error_locator(doc, dir) == "/attention");
+
+  doc = profile_doc();
+  doc["attention"][0]["pass"] = "bwd_weight";
+  CHECK(load_error_locator(doc, dir) == "/attention/0/pass");
+
+  doc = profile_doc();
+  doc["attention"][1]["causal"] = false;
+  CHECK(load_error_locator(doc, dir) == "/attention/1/causal");
+
+  doc = profile_doc();
+  doc["attention"][0]["impl"] = "analytical";  // in a measured profile
+  CHECK(load_error_locator(doc, dir) == "/attention/0/impl");
+
+  doc = profile_doc();
+  doc["attention"][0]["time_s"]["samples"] = 0;
+  CHECK(load_error_locator(doc, dir) == "/attention/0/time_s/samples");
+
+  // An analytical profile carries its flash-attention model (or null); version 2 has neither
+  // key, and is read as version 3 without them and written back as it was.
+  nlohmann::json a =
+      nlohmann::json::parse(profile_text(analytical_profile("H100", test::small_model(), 8, 6)));
+  REQUIRE(a["settings"]["analytical_model"]["flash_attention"]["fwd_efficiency"] == 0.609);
+  CHECK(a["attention"][0]["impl"] == "analytical");
+  test::write_text(dir.file("a.json"), a.dump());
+  CHECK(load_profile(dir.file("a.json")).settings.analytical_model->flash_attention.has_value());
+  a["settings"]["analytical_model"]["flash_attention"] = nullptr;
+  a["attention"] = nlohmann::json::array();
+  test::write_text(dir.file("a.json"), a.dump());
+  CHECK_FALSE(load_profile(dir.file("a.json")).settings.analytical_model->flash_attention);
+  a["schema_version"] = 2;
+  a.erase("attention");
+  a["settings"]["analytical_model"].erase("flash_attention");
+  test::write_text(dir.file("a.json"), a.dump());
+  const Profile v2 = load_profile(dir.file("a.json"));
+  CHECK(v2.attention.empty());
+  CHECK_FALSE(v2.settings.analytical_model->flash_attention);
+  CHECK(nlohmann::json::parse(profile_text(v2)) == a);
+  a["attention"] = nlohmann::json::array();
+  test::write_text(dir.file("a.json"), a.dump());
+  CHECK_THROWS_WITH_AS(load_profile(dir.file("a.json")), doctest::Contains("/attention"),
+                       goodput::InputError);
 }
 
 TEST_CASE("version 1 profiles still load, without memory-bound kernels, and write back unchanged") {
@@ -240,6 +292,7 @@ TEST_CASE("version 1 profiles still load, without memory-bound kernels, and writ
   nlohmann::json doc = profile_doc();
   doc["schema_version"] = 1;
   doc.erase("memory_kernels");
+  doc.erase("attention");
   doc["models"][0].erase("layout");
   CHECK(load_error_locator(doc, dir).empty());
   const Profile v1 = load_profile(dir.file("bad.json"));

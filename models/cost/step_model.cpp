@@ -10,8 +10,7 @@ namespace goodput {
 
 namespace {
 
-constexpr double kCausal = 0.5;  // causal masking skips half of the score/context work
-constexpr double kBf16 = 2.0;    // bytes per activation / gradient element
+constexpr double kBf16 = 2.0;  // bytes per activation / gradient element
 constexpr double kAdamBytesPerParam = calib::kAdamBytesPerParam;  // memory_kernels.hpp: 28
 constexpr double kClipBytesPerParam = 12;  // norm: read the fp32 gradient; scale: read + write
 
@@ -41,6 +40,36 @@ Term measured_kernel(const calib::Profile& p, std::string name, calib::MemoryKer
     std::snprintf(buf, sizeof buf, "no %s entry in the profile: its copy ceiling (%.0f GB/s)",
                   k.c_str(), f.gbps);
   return {std::move(name), f.time_s, b.time_s, buf};
+}
+
+// Where the attention term's number came from (calib::attention_time's source), with the
+// FLOP/s it ran at (goodput's causal FLOP count: forward 2 s^2 d per head, backward 2x).
+std::string attention_source(const calib::Profile& p, const calib::AttentionTime& f,
+                             const calib::AttentionTime& b) {
+  char rates[96];
+  std::snprintf(rates, sizeof rates, "%.0f / %.0f TFLOP/s fwd / bwd", f.tflops, b.tflops);
+  const std::string device = calib::device_name(p);
+  switch (f.source) {
+    case calib::AttentionSource::measured_fused:
+      return "profile measurement of fused causal attention (cuDNN SDPA, " + device + "): " + rates;
+    case calib::AttentionSource::measured_gemm_tiles:
+      return "profile measurement of causal attention as cuBLAS GEMMs over the unmasked tiles "
+             "(no fused-attention entry; " +
+             device + "): " + rates;
+    case calib::AttentionSource::flash_efficiency: {
+      const calib::FlashAttentionModel& m = *p.settings.analytical_model->flash_attention;
+      char eff[96];
+      std::snprintf(eff, sizeof eff, "x %.3g fwd / %.3g bwd", m.fwd_efficiency, m.bwd_efficiency);
+      return "datasheet BF16 peak of " + device + " " + eff +
+             " (flash-attention efficiency, causal FLOPs): " + rates + "; " + m.source;
+    }
+    case calib::AttentionSource::gemm_curve:
+      break;
+  }
+  return "datasheet roofline of " + device +
+         " (analytical profile without a flash-attention efficiency): half of the QK^T/PV GEMMs "
+         "(causal): " +
+         rates;
 }
 
 std::string gbps(double Bps) {
@@ -126,27 +155,27 @@ LayerBreakdown layer_breakdown(const StepSetup& st, const calib::Profile& profil
   const calib::ModelShape& sh = st.shape;
   LayerBreakdown b;
   for (const calib::GemmQuery& q : calib::layer_gemms(sh, t)) {
-    const double time = calib::gemm_time_s(profile, q);
-    Term* term = nullptr;
-    if (q.name == "attention") {
-      term = &b.attention;
-    } else {
-      auto it = std::find_if(b.gemms.begin(), b.gemms.end(),
-                             [&](const Term& g) { return g.name == q.name; });
-      if (it == b.gemms.end()) {
-        b.gemms.push_back({q.name, 0, 0, st.gemm_source});
-        it = b.gemms.end() - 1;
-      }
-      term = &*it;
+    if (q.name == "attention") continue;  // below: a fused kernel, not GEMMs
+    auto it = std::find_if(b.gemms.begin(), b.gemms.end(),
+                           [&](const Term& g) { return g.name == q.name; });
+    if (it == b.gemms.end()) {
+      b.gemms.push_back({q.name, 0, 0, st.gemm_source});
+      it = b.gemms.end() - 1;
     }
-    // Causal; with context parallelism the rank's seq/cp queries meet all seq keys: cp times
-    // the work of the (seq/cp)^2 attention the shape describes.
-    const double scale = q.name == "attention" ? kCausal * st.cp : 1.0;
-    (q.pass == calib::Pass::fwd ? term->fwd_s : term->bwd_s) += scale * time;
+    (q.pass == calib::Pass::fwd ? it->fwd_s : it->bwd_s) += calib::gemm_time_s(profile, q);
   }
-  b.attention.name = "attention (causal, softmax fused)";
-  b.attention.source = st.gemm_source + "; half of the full QK^T/PV work (causal mask skipped)" +
-                       (st.cp > 1 ? "; 1/cp of the sequence's attention per CP rank" : "");
+  // Causal attention, one fused kernel per pass (softmax inside it). With context parallelism
+  // the rank's seq/cp queries meet all seq keys: cp times the (seq/cp)^2 causal attention the
+  // shape describes.
+  const calib::AttentionTime af =
+      calib::attention_time(profile, calib::attention_call(sh, t, calib::Pass::fwd));
+  const calib::AttentionTime ab =
+      calib::attention_time(profile, calib::attention_call(sh, t, calib::Pass::bwd_data));
+  b.attention = {"attention (causal, fused softmax)", st.cp * af.time_s, st.cp * ab.time_s,
+                 attention_source(profile, af, ab)};
+  if (ab.source != af.source)
+    b.attention.source += "; backward: " + std::string(calib::to_string(ab.source));
+  if (st.cp > 1) b.attention.source += "; 1/cp of the sequence's attention per CP rank";
 
   const double tokens = static_cast<double>(sh.tokens());
   const double h = sh.hidden;

@@ -4,8 +4,10 @@
 // roofline of an analytical profile, or a stated assumption.
 // Contract: layer_breakdown() and stage_breakdown() take GEMM times from the calibration
 // profile (exact entry or its fit) and add what the profile does not measure:
-//  - attention is causal: half of the profile's full QK^T / PV (and backward) GEMM time (a
-//    flash-style kernel skips the masked tiles; softmax is fused into it, no kernel of its own);
+//  - attention is causal and fused (a flash-style kernel: softmax inside it, masked tiles
+//    skipped), priced by calib::attention_time: a measured fused (cuDNN SDPA) entry, else the
+//    measured attention GEMM tiles, else the analytical profile's flash-attention efficiency
+//    (causal FLOPs / (peak x efficiency), forward and backward), else half its dense GEMMs;
 //  - memory-bound kernels, bytes read + written, priced by the profile's memory-kernel entries
 //    where it has them (norm, activation, the loss softmax, Adam: calib::memory_kernel_time,
 //    measured or datasheet) and at its copy bandwidth otherwise: per layer the

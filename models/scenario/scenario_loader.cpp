@@ -91,8 +91,8 @@ void resolve_gpu(const ParamReader& r, Scenario& s) {
                     "below nominal_power_w: a GPU cannot work at more than its "
                     "rated maximum board power");
     type = s.gpu.name;
-    for (std::string* src :
-         {&s.gpu.peaks_source, &s.gpu.spec_source, &s.gpu.nvlink_source, &s.gpu.power_source})
+    for (std::string* src : {&s.gpu.peaks_source, &s.gpu.spec_source, &s.gpu.nvlink_source,
+                             &s.gpu.power_source, &s.gpu.attention_source})
       if (src->empty()) *src = "the scenario's /cluster/gpu_spec";
     return;
   }

@@ -240,6 +240,13 @@ const BoundSection<calib::GpuSpec>& gpu_spec_fields() {
           field::number(&G::max_power_w, "max_power_w", "W", 0, 1e5,
                         "rated maximum board power: the default of /cluster/gpu_max_power_w (0: "
                         "none declared)"),
+          field::number(&G::attention_fwd_efficiency, "attention_fwd_efficiency", "", 0, 1,
+                        "share of bf16_dense_tflops causal flash attention reaches forward, in "
+                        "goodput's FLOP count (2 s^2 d per head); 0: not declared, attention is "
+                        "priced as GEMMs on the analytical efficiency curve"),
+          field::number(&G::attention_bwd_efficiency, "attention_bwd_efficiency", "", 0, 1,
+                        "the same for the backward pass (its FLOPs counted as 2x the forward's; "
+                        "FlashAttention's benchmarks count 2.5x: scale their figure by 0.8)"),
           field::text(&G::peaks_source, "peaks_source",
                       "source of bf16_dense_tflops and hbm_bandwidth_gbps (the analytical "
                       "profile's datasheet citation); default: this scenario's gpu_spec"),
@@ -248,6 +255,8 @@ const BoundSection<calib::GpuSpec>& gpu_spec_fields() {
           field::text(&G::nvlink_source, "nvlink_source", "source of nvlink_gbps"),
           field::text(&G::power_source, "power_source",
                       "source of nominal_power_w and max_power_w"),
+          field::text(&G::attention_source, "attention_source",
+                      "source of attention_fwd_efficiency and attention_bwd_efficiency"),
       }};
   return s;
 }

@@ -97,7 +97,9 @@ std::string profile_text() {
   s << "## Calibration profile format (`schema_version` " << calib::kProfileSchemaVersion << ")\n\n"
     << "Every key is required; `or null` marks those that may be null. Unknown keys are "
        "errors. A version 1 profile, without `memory_kernels` and `/models/N/layout`, still "
-       "loads (it has no memory-bound kernel entries).\n\n";
+       "loads (it has no memory-bound kernel entries); so does a version 2 profile, without "
+       "`attention` and `/settings/analytical_model/flash_attention` (no fused attention "
+       "entries; an analytical one prices attention as GEMMs on its curve).\n\n";
   for (const auto& placed : calib::profile_sections::all())
     section(s, placed.pointer, *placed.section);
   return s.str();
@@ -135,7 +137,9 @@ std::string hardware_text() {
        "analytical profile (`goodput-profile-analytical --gpu NAME`, or the cost model without "
        "`/cost/profile`) takes its GEMM and copy ceilings from `bf16_dense_tflops` and "
        "`hbm_bandwidth_gbps`; `/cluster/gpu_nominal_power_w` and `gpu_max_power_w` default to "
-       "`nominal_power_w` and `max_power_w`; `/cost/nvlink_gbps` to `nvlink_gbps`.\n\n";
+       "`nominal_power_w` and `max_power_w`; `/cost/nvlink_gbps` to `nvlink_gbps`. The step model "
+       "prices causal (flash) attention at `attention_fwd_efficiency` and "
+       "`attention_bwd_efficiency` of the BF16 peak where no measured profile says otherwise.\n\n";
   s << "| key | unit |";
   for (const calib::GpuSpec& g : calib::gpu_catalogue()) s << " " << g.name << " |";
   s << " meaning |\n|---|---|";

@@ -123,9 +123,20 @@ TEST_CASE("per-layer terms: causal attention, recomputation, sequence parallelis
   const IterationDetail& d = *cost->iteration_detail();
   const LayerBreakdown l = layer_breakdown(d.setup, d.profile, 8);
   const auto& sh = d.setup.shape;
-  const double full_fwd =
-      calib::attention_time_s(d.profile, calib::heads_local(sh, 8), sh.seq_len, sh.head_dim(), 1);
-  CHECK(l.attention.fwd_s == doctest::Approx(0.5 * full_fwd));
+  // The H100 datasheet profile prices causal flash attention in closed form: forward
+  // 2 s^2 d FLOPs per local head, backward twice that, at the BF16 peak x the catalogue's
+  // flash-attention efficiency of each pass.
+  const calib::GpuSpec& h100 = *calib::find_gpu("H100");
+  const double s2 = static_cast<double>(sh.seq_len) * sh.seq_len;
+  const double fwd_flops =
+      2.0 * s2 * sh.head_dim() * static_cast<double>(calib::heads_local(sh, 8)) * sh.micro_batch;
+  CHECK(l.attention.fwd_s == doctest::Approx(fwd_flops / (h100.bf16_dense_tflops * 1e12 *
+                                                          h100.attention_fwd_efficiency)));
+  CHECK(l.attention.bwd_s ==
+        doctest::Approx(2 * fwd_flops /
+                        (h100.bf16_dense_tflops * 1e12 * h100.attention_bwd_efficiency)));
+  CHECK(l.attention.source.find("flash-attention efficiency") != std::string::npos);
+  CHECK(l.attention.source.find("arXiv 2407.08608") != std::string::npos);
   StepSetup st = d.setup;
   st.recompute = Recompute::Selective;
   CHECK(layer_breakdown(st, d.profile, 8).compute_bwd_s() ==

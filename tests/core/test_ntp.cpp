@@ -145,9 +145,10 @@ TEST_CASE("uneven shards: the busiest GPU, ceil(heads / t), sets the pace") {
   CHECK(a30 == doctest::Approx(a26));
   CHECK(a30 > a32 * 32.0 / 30);  // worse than an even split would be
   // The iteration model: a replica with every stage at TP30 keeps fewer micro-batches than
-  // proportional 30/32 would; one with a single TP30 stage keeps more.
+  // proportional 30/32 would; one with a single TP30 stage keeps more (fractional local batch:
+  // whole micro-batches of 64 can round both to the same count).
   Json j = nvl32(8, 4);
-  j["cost"] = {{"model", "iteration"}};
+  j["cost"] = {{"model", "iteration"}, {"local_batch", "fractional"}};
   j["job"]["microbatches"] = 64;
   j["job"]["model"] = {
       {"hidden", 20480}, {"heads", 128}, {"ffn", 81920}, {"layers", 96}, {"seq_len", 4096}};
