@@ -24,7 +24,7 @@ std::string pct(double v) {
 // A mean with its 95% CI half-width; with one sample there is no CI, and saying "± 0.00" would
 // claim a certainty one seed cannot give.
 std::string pct_ci(const Summary& s) {
-  if (s.n < 2) return fmt("%.2f", 100 * s.mean) + "% (1 seed: no CI)";
+  if (s.n < 2) return fmt("%.2f", 100 * s.mean) + "% (1 run: no CI)";
   return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%";
 }
 std::string num_ci(const Summary& s, const char* f = "%.1f") {
@@ -296,10 +296,11 @@ std::string report_markdown(const Report& rep) {
       if (i == *rep.baseline) continue;
       const Summary& d = rep.strategies[i].difference_vs_baseline;
       s << "| " << rep.strategies[i].name << " | " << fmt("%+.2f", 100 * d.mean)
-        << (d.n < 2 ? std::string(" (1 seed: no CI)") : " ± " + fmt("%.2f", 100 * d.ci95)) << " | "
-        << (d.n < 2                     ? "needs >= 2 seeds"
-            : std::abs(d.mean) > d.ci95 ? (d.mean > 0 ? "yes, ahead" : "yes, behind")
-                                        : "no")
+        << (d.n < 2 ? std::string(" (1 run: no CI)") : " ± " + fmt("%.2f", 100 * d.ci95)) << " | "
+        << (d.n < 2 && rep.deterministic ? "no: one deterministic run"
+            : d.n < 2                    ? "needs >= 2 seeds"
+            : std::abs(d.mean) > d.ci95  ? (d.mean > 0 ? "yes, ahead" : "yes, behind")
+                                         : "no")
         << " |\n";
     }
   }
