@@ -156,6 +156,7 @@ void check_loaded(const Scenario& s) {
   at_least(s.cluster.nodes_per_domain, 1, "cluster.nodes_per_domain");
   at_least(s.cluster.nodes_per_rack, 1, "cluster.nodes_per_rack");
   at_least(s.cluster.nodes_per_leaf, 1, "cluster.nodes_per_leaf");
+  at_least(s.cluster.racks_per_row, 1, "cluster.racks_per_row");
   at_least(s.cluster.domains, 1, "cluster.domains");
   at_least(s.spare_domains, 0, "spare_domains");
   if (!(std::isfinite(s.horizon_hours) && s.horizon_hours > 0))

@@ -51,6 +51,44 @@ std::vector<FailureClassSpec> llama3(double rate_factor) {
   };
 }
 
+// Correlated classes above the node, for rack-scale NVLink clusters (GB200 NVL72, NVL32). No
+// public source gives their rates (shared/reference/failure-rates.md: "rack-level events for
+// NVL72: no public rate"), so every figure below is an ASSUMPTION, chosen as follows:
+// - nvswitch-tray (domain): an NVLink switch tray or the copper spine cartridge takes the whole
+//   NVLink domain out (NVL72: 9 switch trays, ~5,000 copper cables per rack; NVLink errors are
+//   the rack-scale fault early GB200 deployments reported most). One per domain-year; median
+//   6 h (tray swap and fabric-manager restart), lognormal sigma 1.
+// - rack-power (rack): a power shelf, busbar or rack PDU beyond what N+1 supplies absorb. One
+//   per rack per 3 years; median 4 h, sigma 0.8.
+// - rack-cooling (rack): a liquid-cooling manifold, quick-disconnect leak or flow alarm that
+//   shuts the rack down. One per rack per 2 years; median 12 h (drain, fix, refill), sigma 1.
+// - tor-switch (rack): the rack's top-of-rack / leaf switch. One per rack per 3 years; median
+//   4 h, sigma 0.8 (llama3's network repair time).
+// - row-power-cooling (row): a busway, row PDU or in-row CDU takes /cluster/racks_per_row racks.
+//   One per row per 5 years; median 8 h, sigma 1.
+// - fleet-outage (fleet): a site power or cooling-plant event, or a shared storage or network
+//   core outage, stops every job. Uptime Institute's annual outage analyses (2023, 2024): power
+//   is the most common cause of serious data-center outages and roughly one site in five reports
+//   an impactful outage a year; a training job also stops for its storage and network core, so
+//   one a year; median 4 h, sigma 1.
+std::vector<FailureClassSpec> correlated_classes() {
+  constexpr double kYear = 8766;
+  return {
+      {"nvswitch-tray", ComponentKind::Domain, kYear, lognormal(6.0, 1.0)},
+      {"rack-power", ComponentKind::Rack, 3 * kYear, lognormal(4.0, 0.8)},
+      {"rack-cooling", ComponentKind::Rack, 2 * kYear, lognormal(12.0, 1.0)},
+      {"tor-switch", ComponentKind::Rack, 3 * kYear, lognormal(4.0, 0.8)},
+      {"row-power-cooling", ComponentKind::Row, 5 * kYear, lognormal(8.0, 1.0)},
+      {"fleet-outage", ComponentKind::Fleet, kYear, lognormal(4.0, 1.0)},
+  };
+}
+
+std::vector<FailureClassSpec> llama3_correlated() {
+  auto out = llama3(1.0);
+  for (auto& c : correlated_classes()) out.push_back(std::move(c));
+  return out;
+}
+
 std::vector<FailureClassSpec> ntp_paper() {
   // NTP paper: Llama 3's total rate per GPU, 78% hardware repaired in 3-5 days, 22% software
   // recovered in 3 hours.
@@ -112,6 +150,15 @@ const FailurePreset kFailurePresets[] = {
      "llama3's mix scaled to Meta RSC-2's 2.34 failures per 1,000 node-days."},
     {"pessimistic", [] { return llama3(6.5 / 3.8); },
      "llama3's mix scaled to Meta RSC-1's 6.50 failures per 1,000 node-days."},
+    {"llama3-correlated", &llama3_correlated,
+     "llama3's classes plus correlated events above the node, for rack-scale NVLink clusters "
+     "(GB200 NVL72, NVL32; on HGX, where the domain is one node, nvswitch-tray would count the "
+     "baseboard's NVSwitch twice): nvswitch-tray per domain once a year (median 6 h); per rack "
+     "rack-power once in 3 years (4 h), rack-cooling once in 2 years (12 h), tor-switch once in "
+     "3 years (4 h); row-power-cooling per row (/cluster/racks_per_row racks) once in 5 years "
+     "(8 h); fleet-outage, every GPU, once a year (4 h; Uptime Institute: power causes most "
+     "serious site outages). Repairs lognormal. No public source gives these rates: all are "
+     "assumptions (failure_presets.cpp says why each); move them with /failures/classes."},
     {"ntp-paper", &ntp_paper,
      "The NTP paper's model: Llama 3's rate per GPU, 78% hardware (lognormal, median 4 days) and "
      "22% software (GPU out for 3 h)."},

@@ -43,6 +43,11 @@ struct TraceSpec {
   int lanl_system = -1;
   double time_offset_hours = 0;
   std::vector<std::string> restart_only_classes;
+  // What a replay's seeds vary (sim/run/trace_sampling.hpp): a window of the run's length at a
+  // random offset into a longer trace, a random placement of the trace's machines on the
+  // cluster's (a permutation of node ids), both, or nothing (every seed replays the same faults).
+  enum class SeedsVary { Window, Placement, Both, None };
+  SeedsVary seeds_vary = SeedsVary::Window;
 };
 
 struct FailureSpec {

@@ -29,6 +29,12 @@ inline constexpr EnumName<RecoverySpec::SlowResponse> kSlowResponseNames[] = {
 inline constexpr EnumName<FailureSpec::Model> kFailureModelNames[] = {
     {FailureSpec::Model::Statistical, "statistical"}, {FailureSpec::Model::Trace, "trace"}};
 
+inline constexpr EnumName<TraceSpec::SeedsVary> kSeedsVaryNames[] = {
+    {TraceSpec::SeedsVary::Window, "window"},
+    {TraceSpec::SeedsVary::Placement, "placement"},
+    {TraceSpec::SeedsVary::Both, "both"},
+    {TraceSpec::SeedsVary::None, "none"}};
+
 inline constexpr EnumName<CheckpointSpec::Policy> kCheckpointPolicyNames[] = {
     {CheckpointSpec::Policy::None, "none"},
     {CheckpointSpec::Policy::Fixed, "fixed"},

@@ -433,6 +433,7 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   rc["nodes_per_domain"] = s.cluster.nodes_per_domain;
   rc["nodes_per_rack"] = s.cluster.nodes_per_rack;
   rc["nodes_per_leaf"] = s.cluster.nodes_per_leaf;
+  rc["racks_per_row"] = s.cluster.racks_per_row;
   rc["domains"] = s.cluster.domains;
   if (s.gpu_nominal_power_w > 0) rc["gpu_nominal_power_w"] = s.gpu_nominal_power_w;
   if (s.gpu_max_power_w > 0) rc["gpu_max_power_w"] = s.gpu_max_power_w;

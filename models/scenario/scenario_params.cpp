@@ -100,6 +100,14 @@ const BoundSection<TraceSpec>& trace_fields() {
           field::strings(&T::restart_only_classes, "restart_only_classes",
                          "fault classes that need only a restart (the job restarts; no repair "
                          "wait)"),
+          field::choice(
+              &T::seeds_vary, kSeedsVaryNames, "seeds_vary",
+              "what a replay's seeds vary. window: each seed replays horizon_hours of the trace "
+              "from an offset drawn uniformly in [0, trace span - horizon_hours] (a trace no "
+              "longer than the run has one window); placement: each seed maps the trace's nodes "
+              "(and domains, racks, leaves, rows) onto the cluster's by a random permutation; "
+              "both; none: every seed replays the same faults. When nothing varies the replay is "
+              "deterministic: reports show one run, no CI and no significance"),
       }};
   return s;
 }
@@ -289,6 +297,11 @@ const BoundSection<Scenario>& cluster_fields() {
                                                     1, 4096, "nodes per rack / power shelf"))),
           field::optional(in_cluster(field::integer(&C::nodes_per_leaf, "nodes_per_leaf", "nodes",
                                                     1, 4096, "nodes per scale-out leaf switch"))),
+          in_cluster(field::integer(
+              &C::racks_per_row, "racks_per_row", "racks", 1, 1e6,
+              "racks per row: the racks that share a power distribution (busway, PDU) and a "
+              "cooling loop, the blast radius of a failure class of scope row (assumption: 8, a "
+              "typical row of liquid-cooled racks behind one in-row CDU)")),
           field::declared<Scenario>(
               optional(integer("domains", "domains", Json(), 1, 1e7,
                                "total domains; default: what the job needs plus spare_domains"))),

@@ -12,7 +12,8 @@ namespace goodput {
 
 namespace {
 
-// Edge u -> v: "u depends on v" (a node on its domain fabric, rack and leaf). GPUs hang off
+// Edge u -> v: "u depends on v" (a node on its domain fabric, rack and leaf; a rack on its
+// row; a row on the fleet). GPUs hang off
 // their node (a node's radius is its gpus_per_node GPUs), so the graph holds the components
 // from nodes up, vertex = component id - GPUs: compressed sparse rows with 32-bit indexes,
 // built from the edge list in one pass (a few small arrays even at 1M GPUs).
@@ -41,7 +42,7 @@ struct NodeCollector : boost::default_bfs_visitor {
 
 Topology::Topology(const ClusterShape& shape) : shape_(shape) {
   if (shape.gpus_per_node < 1 || shape.nodes_per_domain < 1 || shape.nodes_per_rack < 1 ||
-      shape.nodes_per_leaf < 1 || shape.domains < 1)
+      shape.nodes_per_leaf < 1 || shape.domains < 1 || shape.racks_per_row < 1)
     throw std::invalid_argument("Topology: every count must be positive");
   const auto nodes = static_cast<std::uint32_t>(shape.domains) * shape.nodes_per_domain;
   counts_[0] = nodes * static_cast<std::uint32_t>(shape.gpus_per_node);
@@ -49,6 +50,8 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
   counts_[2] = static_cast<std::uint32_t>(shape.domains);
   counts_[3] = ceil_div(nodes, static_cast<std::uint32_t>(shape.nodes_per_rack));
   counts_[4] = ceil_div(nodes, static_cast<std::uint32_t>(shape.nodes_per_leaf));
+  counts_[5] = ceil_div(counts_[3], static_cast<std::uint32_t>(shape.racks_per_row));
+  counts_[6] = 1;
   std::uint32_t total = 0;
   for (int k = 0; k < kComponentKinds; ++k) {
     first_[k] = total;
@@ -58,13 +61,18 @@ Topology::Topology(const ClusterShape& shape) : shape_(shape) {
   const std::uint32_t gpus = counts_[0], vertices = total - gpus;
   auto vertex = [&](ComponentKind k, std::uint32_t index) { return id(k, index) - gpus; };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  edges.reserve(3 * static_cast<std::size_t>(nodes));
+  edges.reserve(3 * static_cast<std::size_t>(nodes) + counts_[3] + counts_[5]);
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const auto node = vertex(ComponentKind::Node, n);
     edges.emplace_back(node, vertex(ComponentKind::Domain, n / shape.nodes_per_domain));
     edges.emplace_back(node, vertex(ComponentKind::Rack, n / shape.nodes_per_rack));
     edges.emplace_back(node, vertex(ComponentKind::Leaf, n / shape.nodes_per_leaf));
   }
+  for (std::uint32_t r = 0; r < counts_[3]; ++r)
+    edges.emplace_back(vertex(ComponentKind::Rack, r),
+                       vertex(ComponentKind::Row, r / shape.racks_per_row));
+  for (std::uint32_t r = 0; r < counts_[5]; ++r)
+    edges.emplace_back(vertex(ComponentKind::Row, r), vertex(ComponentKind::Fleet, 0));
   const Graph g(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), vertices);
 
   // Blast radius of every component: the GPUs of the nodes reachable in the reversed

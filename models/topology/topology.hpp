@@ -1,12 +1,13 @@
 // The cluster as a dependency graph (Boost.Graph): GPU -> node -> {domain fabric, rack, leaf
-// switch}. A component's blast radius is the set of GPUs that depend on it, found by a
-// reverse traversal of the graph once at construction. GPUs are numbered node by node and
-// nodes domain by domain, so every blast radius is a contiguous range of GPU ids; the
+// switch}, rack -> row (racks_per_row racks sharing power distribution and cooling) -> fleet
+// (one component every GPU depends on). A component's blast radius is the set of GPUs that depend
+// on it, found by a reverse traversal of the graph once at construction. GPUs are numbered node by
+// node and nodes domain by domain, so every blast radius is a contiguous range of GPU ids; the
 // constructor checks that and keeps one (first, end) pair per non-GPU component (a GPU's
 // radius is itself, a domain's GPUs are [d * gpus_per_domain, (d + 1) * gpus_per_domain)), so
 // a failure costs O(blast radius) and touches no per-GPU table. Component ids: GPUs first
-// [0, gpus), then nodes, domains, racks, leaves. Names are "<kind>/<index>" (gpu/12, node/3,
-// domain/0, rack/1, leaf/2).
+// [0, gpus), then nodes, domains, racks, leaves, rows, the fleet. Names are "<kind>/<index>"
+// (gpu/12, node/3, domain/0, rack/1, leaf/2, row/0, fleet/0).
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,7 @@ struct ClusterShape {
   int nodes_per_rack = 4;
   int nodes_per_leaf = 16;  // scale-out leaf switch fan-out
   int domains = 1;
+  int racks_per_row = 8;  // racks sharing a row's power distribution and cooling loop
   int gpus_per_domain() const { return gpus_per_node * nodes_per_domain; }
 };
 

@@ -14,7 +14,7 @@ namespace {
 constexpr std::array<const char*, 4> kColumns{"time_hours", "component", "event", "class"};
 constexpr const char* kColumnList = "time_hours, component, event, class";
 constexpr const char* kComponentForm =
-    "'<kind>/<index>' with kind gpu, node, domain, rack or leaf (e.g. 'node/17')";
+    "'<kind>/<index>' with kind gpu, node, domain, rack, leaf, row or fleet (e.g. 'node/17')";
 
 double check_time(const std::string& path, const std::string& where, std::optional<double> value,
                   const std::string& found) {

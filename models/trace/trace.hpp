@@ -28,7 +28,7 @@ struct ReadOptions {
 
 struct TraceEvent {
   double time_hours = 0;    // hours since trace start (after conversion and offset), >= 0
-  std::string component;    // "<kind>/<index>", kind in gpu|node|domain|rack|leaf
+  std::string component;    // "<kind>/<index>", kind in gpu|node|domain|rack|leaf|row|fleet
   bool start = true;        // true = fault_start, false = fault_end
   std::string fault_class;  // free-text label, e.g. "GPU", "Hardware Failure/GPU", "Hardware"
   std::string locator;      // "line N" or JSON pointer of the record ("/17")
@@ -77,7 +77,7 @@ std::shared_ptr<const Trace> read_trace_shared(const std::string& path, const Tr
 // How many files read_trace has parsed in this process (tests observe the cache with it).
 std::uint64_t trace_parses();
 
-// A parsed component id; valid kinds are gpu, node, domain, rack, leaf.
+// A parsed component id; valid kinds are those of component_kind.hpp (gpu ... fleet).
 struct ComponentRef {
   std::string kind;
   std::uint32_t index = 0;

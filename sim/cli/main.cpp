@@ -118,7 +118,19 @@ int command_run(const RunArgs& a) {
         plan, threads, [&](int done, int total) { progress.update(done, total); }, have, watching);
   };
   SeedsChosen chosen;
-  auto runs = rule ? run_until_settled(run_seeds, *rule, &chosen) : run_seeds(0, loaded.seeds);
+  // A deterministic trace replay: every seed is the same run, so --seeds auto stops at one.
+  const bool one_run = rule && plan.deterministic_replay();
+  if (one_run)
+    chosen = {true,
+              *rule,
+              1,
+              1,
+              true,
+              "the trace replay is deterministic (/failures/trace/seeds_vary): every seed is the "
+              "same run, so one is all there is"};
+  auto runs = one_run ? run_seeds(0, 1)
+              : rule  ? run_until_settled(run_seeds, *rule, &chosen)
+                      : run_seeds(0, loaded.seeds);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // The scenario as run: with --seeds auto, the seeds it settled on.
   const Scenario& scenario = plan.scenario;

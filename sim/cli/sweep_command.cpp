@@ -20,6 +20,7 @@
 #include "sim/core/suggest.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/output_dir.hpp"
+#include "sim/run/fault_reach.hpp"
 #include "sim/run/work_budget.hpp"
 #include "sim/sweep/goal_seek.hpp"
 #include "sim/sweep/point_record.hpp"
@@ -300,6 +301,11 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
       {"evaluated", steps},
       {"warnings", warnings}};
   sweep.seek["reason"] = r.answer ? Json(nullptr) : Json(seek_reason(sweep.seek));
+  // Spares (or domains) met at the minimum with the maximum met too: say what the faults can
+  // take out against the room the job leaves.
+  if (r.answer && *r.answer == a.seek_min && a.seek_min != a.seek_max && !r.only_min_meets &&
+      a.seek.rfind("/cluster/", 0) == 0)
+    sweep.seek["already_met_reason"] = already_met_reason(sweep.points.front().plan);
   write_sweep_files(sweep, out.staging());
   out.publish();
   out.drop_records();  // only now: a crash while publishing keeps them for --resume

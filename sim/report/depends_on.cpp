@@ -26,6 +26,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
   // is found on the paired mean difference, and a robustness point only needs to say who leads
   // and whether the CI separates them.
   plan.seeds = std::min(scenario.seeds, std::max(kRunAnalysisSeeds, scenario.seeds / 5));
+  if (report.deterministic) plan.seeds = 1;  // every seed the same run (a trace replay)
   const int rivals = static_cast<int>(report.strategies.size()) - 1;
   int switch_values = 0;
   for (const auto& sw : req.switches) switch_values += static_cast<int>(sw.values.size());

@@ -84,6 +84,9 @@ struct Report {
   std::size_t winner = 0;     // highest mean Goodput (the leader)
   std::size_t runner_up = 0;  // the next (== winner with one strategy)
   bool decided = false;       // the leader's paired lead over the runner-up is significant at 95%
+  // A trace replay whose seeds vary nothing (RunPlan::deterministic_replay): every run is the
+  // same, so each strategy keeps run 0 only; no CI, no significance.
+  bool deterministic = false;
   std::optional<std::size_t> baseline;  // the /report/baseline strategy, when there is one
   RecordedTimeline timeline;  // run 0's timeline (timeline.json, report.html); empty: none
   // What the verdict depends on (goodput run, sensitivity.hpp): per price of the list, the

@@ -112,10 +112,20 @@ Json report_json(const Report& rep) {
       {"policy", plan.checkpoint_policy},
       {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
       {"job_faults_per_hour", plan.job_faults_per_hour}};
-  if (plan.trace_faults)
+  if (plan.trace_faults) {
+    const TraceSampling& ts = plan.trace_sampling;
     j["trace"] = {{"records", plan.trace_records.records},
                   {"merged_records", plan.trace_records.merged},
-                  {"faults", plan.trace_faults->faults.size()}};
+                  {"faults", plan.trace_faults->faults.size()},
+                  {"span_hours", ts.span_hours},
+                  {"seeds_vary", enum_name(kSeedsVaryNames, ts.vary)},
+                  {"windows_vary", ts.window},
+                  {"window_offset_max_hours", ts.slack_hours},
+                  {"independent_windows", ts.independent_windows},
+                  {"placement_varies", ts.placement},
+                  {"deterministic", ts.deterministic()},
+                  {"statistics", trace_sampling_text(ts, sc.horizon_hours)}};
+  }
   const double job_domains =
       std::ceil(static_cast<double>(sc.job_groups()) / sc.groups_per_domain());
   const double job_domain_hours = std::max(1e-300, job_domains * sc.horizon_hours);
@@ -231,8 +241,11 @@ Json report_json(const Report& rep) {
       {"runner_up",
        rep.runner_up != rep.winner ? Json(rep.strategies[rep.runner_up].name) : Json(nullptr)},
       {"significant", rep.decided},
+      {"deterministic", rep.deterministic},
       {"statement", rep.runner_up == rep.winner ? "only one strategy"
                     : rep.decided               ? "leader ahead (paired 95% CI excludes 0)"
+                    : rep.deterministic && sc.seeds > 1
+                        ? "deterministic replay: every seed the same run, no confidence interval"
                     : rep.strategies[rep.winner].goodput.n < 2
                         ? "one seed: no confidence interval"
                         : "tied (paired 95% CI includes 0)"}};

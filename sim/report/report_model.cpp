@@ -74,6 +74,9 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
   Report rep;
   rep.plan = &plan;
   rep.runs = std::move(runs);
+  rep.deterministic = plan.deterministic_replay();
+  if (rep.deterministic)  // identical runs: one run, not n samples
+    for (auto& sr : rep.runs) sr.runs.resize(std::min<std::size_t>(sr.runs.size(), 1));
   for (const auto& sr : rep.runs) {
     StrategySummary s;
     s.name = sr.strategy;

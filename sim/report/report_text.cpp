@@ -24,7 +24,7 @@ std::string pct(double v) {
 // A mean with its 95% CI half-width; with one sample there is no CI, and saying "± 0.00" would
 // claim a certainty one seed cannot give.
 std::string pct_ci(const Summary& s) {
-  if (s.n < 2) return fmt("%.2f", 100 * s.mean) + "% (1 seed: no CI)";
+  if (s.n < 2) return fmt("%.2f", 100 * s.mean) + "% (1 run: no CI)";
   return fmt("%.2f", 100 * s.mean) + " ± " + fmt("%.2f", 100 * s.ci95) + "%";
 }
 std::string num_ci(const Summary& s, const char* f = "%.1f") {
@@ -158,10 +158,13 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
   const auto& w = rep.strategies[rep.winner];
   const std::string b = bold ? "**" : "";
   const std::string over =
-      " over " + std::to_string(rep.plan->scenario.seeds) +
-      (rep.plan->scenario.mode == RunMode::Snapshot
-           ? std::string(" random placements of the failed GPUs")
-           : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h");
+      rep.deterministic
+          ? " in one deterministic replay of " + fmt("%.0f", rep.plan->scenario.horizon_hours) +
+                " h"
+          : " over " + std::to_string(rep.plan->scenario.seeds) +
+                (rep.plan->scenario.mode == RunMode::Snapshot
+                     ? std::string(" random placements of the failed GPUs")
+                     : " runs of " + fmt("%.0f", rep.plan->scenario.horizon_hours) + " h");
   std::ostringstream s;
   if (rep.strategies.size() < 2) {
     s << b << w.name << b << " keeps Goodput " << pct_ci(w.goodput) << over << ".";
@@ -178,6 +181,13 @@ std::string verdict_paragraph(const Report& rep, bool bold) {
       << " percentage points (significant at 95%: sampling precision under these inputs, not "
          "robustness to them; see what the verdict depends on).";
     s << robustness_caveat(rep);
+  } else if (rep.deterministic && rep.plan->scenario.seeds > 1) {
+    s << "The trace replay is deterministic: all " << rep.plan->scenario.seeds
+      << " seeds replay the same faults, so this is one run, with no confidence interval and no "
+         "significance claim, and no winner is named: "
+      << w.name << " has the highest Goodput (" << pct(w.goodput.mean) << "), " << r.name
+      << " next (" << pct(r.goodput.mean)
+      << "). Set /failures/trace/seeds_vary (window, placement) to vary something real.";
   } else if (d.n < 2) {
     s << "With one seed there is no confidence interval, so no winner is named: " << w.name
       << " has the highest "
@@ -286,10 +296,11 @@ std::string report_markdown(const Report& rep) {
       if (i == *rep.baseline) continue;
       const Summary& d = rep.strategies[i].difference_vs_baseline;
       s << "| " << rep.strategies[i].name << " | " << fmt("%+.2f", 100 * d.mean)
-        << (d.n < 2 ? std::string(" (1 seed: no CI)") : " ± " + fmt("%.2f", 100 * d.ci95)) << " | "
-        << (d.n < 2                     ? "needs >= 2 seeds"
-            : std::abs(d.mean) > d.ci95 ? (d.mean > 0 ? "yes, ahead" : "yes, behind")
-                                        : "no")
+        << (d.n < 2 ? std::string(" (1 run: no CI)") : " ± " + fmt("%.2f", 100 * d.ci95)) << " | "
+        << (d.n < 2 && rep.deterministic ? "no: one deterministic run"
+            : d.n < 2                    ? "needs >= 2 seeds"
+            : std::abs(d.mean) > d.ci95  ? (d.mean > 0 ? "yes, ahead" : "yes, behind")
+                                         : "no")
         << " |\n";
     }
   }
@@ -463,6 +474,9 @@ std::string report_markdown(const Report& rep) {
     << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h"
                                      : std::string("infinite"))
     << ").\n"
+    << (plan.trace_faults ? "- Trace statistics: " +
+                                trace_sampling_text(plan.trace_sampling, sc.horizon_hours) + "\n"
+                          : std::string())
     << "- Recovery: prices above; checkpoint save " << sc.checkpoint.save_s << " s ("
     << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
     << cost_model_line(plan) << "- Checkpoint interval (" << plan.checkpoint_policy

@@ -56,7 +56,7 @@ std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topo
                                                    RunPlan::TraceRecords& records) {
   struct Memo {
     std::shared_ptr<const trace::Trace> trace;  // held, so the pointer stays this parse's
-    std::array<int, 5> shape{};
+    std::array<int, 6> shape{};
     std::vector<std::string> restart_only;
     std::shared_ptr<const FaultList> faults;
     RunPlan::TraceRecords records;
@@ -66,8 +66,8 @@ std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topo
   constexpr std::size_t kKept = 4;
   const TraceSpec& t = s.failures.trace;
   const ClusterShape& c = s.cluster;
-  const std::array<int, 5> shape{c.gpus_per_node, c.nodes_per_domain, c.nodes_per_rack,
-                                 c.nodes_per_leaf, c.domains};
+  const std::array<int, 6> shape{c.gpus_per_node,  c.nodes_per_domain, c.nodes_per_rack,
+                                 c.nodes_per_leaf, c.domains,          c.racks_per_row};
   std::shared_ptr<const trace::Trace> tr = scenario_trace(s);
   {
     const std::lock_guard<std::mutex> lock(mutex);
@@ -257,10 +257,18 @@ RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* k
   }
   if (scenario.failures.model == FailureSpec::Model::Trace) {
     plan.trace_faults = load_trace_faults(scenario, *topo, plan.trace_records);
-    std::int64_t hits = 0;
-    for (const auto& f : plan.trace_faults->faults) hits += f.start < plan.horizon ? 1 : 0;
+    plan.trace_sampling =
+        trace_sampling(scenario.failures.trace, scenario_trace(scenario)->span_hours,
+                       scenario.horizon_hours, *topo);
     const double share_gpus = exposure[0];
-    plan.job_faults_per_hour = static_cast<double>(hits) * share_gpus / scenario.horizon_hours;
+    if (plan.trace_sampling.window) {  // a window's expected faults: the trace's mean rate
+      plan.job_faults_per_hour = static_cast<double>(plan.trace_faults->faults.size()) *
+                                 share_gpus / plan.trace_sampling.span_hours;
+    } else {
+      std::int64_t hits = 0;
+      for (const auto& f : plan.trace_faults->faults) hits += f.start < plan.horizon ? 1 : 0;
+      plan.job_faults_per_hour = static_cast<double>(hits) * share_gpus / scenario.horizon_hours;
+    }
     std::vector<double> sum(plan.trace_faults->classes.size(), 0.0);
     std::vector<std::int64_t> n(sum.size(), 0);
     for (const auto& f : plan.trace_faults->faults)
@@ -302,8 +310,10 @@ const RunPlan::Checkpointing& RunPlan::checkpointing(const std::string& strategy
 }
 
 FaultList faults_for(const RunPlan& plan, int run) {
-  if (plan.trace_faults) return *plan.trace_faults;
   const Scenario& s = plan.scenario;
+  if (plan.trace_faults)
+    return sample_trace(*plan.trace_faults, plan.trace_sampling, *plan.topology, plan.horizon,
+                        s.seed, static_cast<std::uint64_t>(run));
   return generate_faults(s.failures, *plan.topology, plan.horizon, s.recovery.restart_s, s.seed,
                          static_cast<std::uint64_t>(run),
                          plan.idle_components ? std::span<const std::uint8_t>(*plan.idle_components)

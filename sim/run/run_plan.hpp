@@ -5,7 +5,8 @@
 // availability_optimal) put each strategy at its own optimum, from the rate of the events that roll
 // *it* back: a pilot simulation without checkpoints (the first min(seeds, 2) runs' faults) counts
 // each strategy's rollbacks. faults_for(run) draws or replays the fault list of one Monte Carlo
-// run; every strategy of that run replays the same list.
+// run (a trace replay: its window and placement, trace_sampling.hpp); every strategy of that run
+// replays the same list.
 #pragma once
 
 #include <memory>
@@ -17,6 +18,7 @@
 #include "models/scenario/scenario.hpp"
 #include "models/topology/topology.hpp"
 #include "models/trace/trace.hpp"
+#include "sim/run/trace_sampling.hpp"
 
 namespace goodput {
 
@@ -51,6 +53,10 @@ struct RunPlan {
     std::size_t merged = 0;
   };
   TraceRecords trace_records;
+  // Trace replay only: what its seeds vary (/failures/trace/seeds_vary); faults_for(run) takes
+  // run `run`'s window and placement of trace_faults. deterministic(): every run is the same.
+  TraceSampling trace_sampling;
+  bool deterministic_replay() const { return trace_faults && trace_sampling.deterministic(); }
   // Components outside the job's failure-free layout (by id), when idle hardware fails at a
   // different rate (/failures/idle_rate_scale < 1); null otherwise.
   std::shared_ptr<const std::vector<std::uint8_t>> idle_components;

@@ -71,6 +71,9 @@ WorkEstimate estimate_work(const Scenario& s, int threads) {
   count[static_cast<int>(ComponentKind::Domain)] = c.domains;
   count[static_cast<int>(ComponentKind::Rack)] = std::ceil(nodes / c.nodes_per_rack);
   count[static_cast<int>(ComponentKind::Leaf)] = std::ceil(nodes / c.nodes_per_leaf);
+  count[static_cast<int>(ComponentKind::Row)] =
+      std::ceil(count[static_cast<int>(ComponentKind::Rack)] / c.racks_per_row);
+  count[static_cast<int>(ComponentKind::Fleet)] = 1;
   WorkEstimate w;
   w.gpus = count[0];
   const FailureSpec& f = s.failures;

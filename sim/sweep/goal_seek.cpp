@@ -173,6 +173,8 @@ std::string seek_answer_text(const Json& k, bool markdown) {
     if (k.at("answer") == k.at("min") && k.at("min") != k.at("max"))
       s += steps.front().at("meets").get<bool>() ? ", already met at the minimum"
                                                  : ", met at the minimum but not at the maximum";
+    if (k.contains("already_met_reason") && k.at("already_met_reason").is_string())
+      s += " (why: " + k.at("already_met_reason").get<std::string>() + ")";
   } else {
     s += bold("not reached in [" + k.at("min").dump() + ", " + k.at("max").dump() + "]");
     // The maximum is evaluated first, then the minimum: neither met the target.

@@ -70,6 +70,7 @@ std::vector<std::string> monotonicity_warnings(const SeekTarget& t, const std::s
 // The answer of a finished seek, from its sweep.json "seek" block (sweep_command.cpp writes it):
 // "smallest /cluster/spare_domains with dp_drop WAITING_FOR_CAPACITY <= 1% (upper 95% CI bound):
 // 12 (9 values evaluated; assumed ...)", or "...: not reached in [0, 16] (even 16 gives ...)".
+// An answer already met at the minimum adds sweep.json's "already_met_reason" (fault_reach.hpp).
 // `markdown`: pointer as code, answer in bold.
 std::string seek_answer_text(const Json& seek, bool markdown);
 

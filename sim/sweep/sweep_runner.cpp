@@ -36,7 +36,9 @@ std::string record_path(const fs::path& records, std::size_t p) {
 SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& seeds) {
   SweepPoint pt;
   pt.plan = make_plan(scenario);
-  if (!seeds) {
+  if (!seeds ||
+      pt.plan.deterministic_replay()) {  // --seeds auto: a deterministic replay is one run
+    if (seeds) set_seeds(pt.plan.scenario, 1);
     pt.report = build_report(pt.plan, run_monte_carlo(pt.plan, threads));
     return pt;
   }
