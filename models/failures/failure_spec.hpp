@@ -35,6 +35,12 @@ struct TraceSpec {
   int lanl_system = -1;
   double time_offset_hours = 0;
   std::vector<std::string> restart_only_classes;
+  // Operator logs (formats with trace::TraceFormat::takes_hosts; trace::ReadOptions says each).
+  std::string hosts;  // host,component map file, resolved like path; "" none
+  std::string host_pattern;
+  int host_index_offset = 0;
+  std::string time_zone;
+  std::string start;
 };
 
 struct FailureSpec {
