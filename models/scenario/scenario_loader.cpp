@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "calibrate/profile/gpu_catalogue.hpp"
 #include "models/failures/failure_presets.hpp"
@@ -49,13 +50,20 @@ std::string existing_file(const ParamReader& r, const std::string& key, const st
   return path;
 }
 
-// The operator-log keys (hosts, host_pattern, ...): only for a format that names hosts, which
-// needs hosts or host_pattern; each well formed.
+// The operator-log keys (hosts, host_pattern, ...): set (away from their defaults, so a resolved
+// scenario, which lists every key, reloads) only for a format that names hosts, which needs hosts
+// or host_pattern; each well formed.
 void check_log_keys(const ParamReader& t, TraceSpec& spec) {
   const trace::TraceFormat& format =
       trace::parse_format(spec.format, t.file(), t.pointer("format"));
-  for (const char* key : {"hosts", "host_pattern", "host_index_offset", "time_zone", "start"}) {
-    if (t.present(key) && !format.takes_hosts) {
+  const std::string hosts = t.present("hosts") ? t.string("hosts") : "";
+  const std::pair<const char*, bool> set[] = {{"hosts", !hosts.empty()},
+                                              {"host_pattern", !spec.host_pattern.empty()},
+                                              {"host_index_offset", spec.host_index_offset != 0},
+                                              {"time_zone", !spec.time_zone.empty()},
+                                              {"start", !spec.start.empty()}};
+  for (const auto& [key, given] : set) {
+    if (given && !format.takes_hosts) {
       std::string takers;
       for (const trace::TraceFormat& f : trace::trace_formats())
         if (f.takes_hosts) takers += (takers.empty() ? "" : ", ") + std::string(f.name);
@@ -64,11 +72,11 @@ void check_log_keys(const ParamReader& t, TraceSpec& spec) {
     }
   }
   if (!format.takes_hosts) return;
-  if (!t.present("hosts") && !t.present("host_pattern"))
+  if (hosts.empty() && spec.host_pattern.empty())
     throw t.error("format", "format " + spec.format +
                                 " names hosts: give /failures/trace/hosts (a host,component "
                                 "file) or /failures/trace/host_pattern");
-  if (t.present("hosts")) spec.hosts = existing_file(t, "hosts", "host map file");
+  if (!hosts.empty()) spec.hosts = existing_file(t, "hosts", "host map file");
   if (const auto problem = trace::host_pattern_problem(spec.host_pattern);
       !spec.host_pattern.empty() && problem)
     throw t.error("host_pattern", *problem);

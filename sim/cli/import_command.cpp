@@ -6,6 +6,7 @@
 #include <iostream>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include "models/trace/clock.hpp"
 #include "models/trace/export_csv.hpp"
@@ -105,10 +106,12 @@ int command_import(const ImportArgs& a) {
     return std::optional<std::uint32_t>(
         ids.try_emplace(c, static_cast<std::uint32_t>(ids.size())).first->second);
   });
-  const std::string text = trace::to_goodput_csv(
-      tr, {std::string(kImportMarker + 2) + " " + kToolVersion + " from " + a.input + " (format " +
-               a.format + ")",
-           "times in hours since " + (a.start.empty() ? "the earliest event" : a.start)});
+  std::vector<std::string> comments = {std::string(kImportMarker + 2) + " " + kToolVersion +
+                                       " from " + a.input + " (format " + a.format + ")"};
+  if (format.takes_hosts)
+    comments.push_back("times in hours since " +
+                       (a.start.empty() ? std::string("the earliest event of the log") : a.start));
+  const std::string text = trace::to_goodput_csv(tr, comments);
   if (a.out == "-")
     std::cout << text << std::flush;
   else

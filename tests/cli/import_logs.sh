@@ -3,7 +3,8 @@
 # operator logs (issue 29 item 4), one case per test.
 #   roundtrip  each shipped example (iso-events-csv, slurm-events, k8s-events-json) imports to a
 #              goodput CSV whose replay gives the same faults as the log replayed directly (the
-#              trace records and faults in report.json); --out - writes the same CSV to stdout
+#              trace records and faults in report.json, runs.csv); --out - writes the same CSV
+#              to stdout; the resolved scenarios of both replays load again
 #   refuse     an existing --out goodput import did not write is refused (exit 2) and kept
 #              byte for byte; one it wrote is replaced; a symlink and a folder are refused
 #   errors     an unknown host, a bad row, an unmatched end: exit 2 naming the file and line (or
@@ -61,6 +62,12 @@ roundtrip)
     [ "$a" = "$b" ] || fail "$name: the log replays as $a (records merged faults), its CSV as $b"
     [ "${a%% *}" -ge 10 ] || fail "$name: only $a"
     cmp -s "$name-log/runs.csv" "$name-csv/runs.csv" || fail "$name: runs.csv differs between the log and its CSV"
+    # The resolved scenario (every key, defaults included) loads again, for the log and the CSV.
+    for v in log csv; do
+      python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["scenario"], open(sys.argv[2], "w"))' \
+        "$name-$v/report.json" "$name-$v-resolved.json"
+      expect 0 "ok" validate "$name-$v-resolved.json"
+    done
   done <<EOF2
 iso|example-iso-events.csv|iso-events-csv|, "hosts": "example-hosts.csv"|--hosts $traces/example-hosts.csv
 slurm|example-slurm-events.txt|slurm-events|, "host_pattern": "$pat", "host_index_offset": -1|--host-pattern=$pat --host-offset=-1
