@@ -1,5 +1,8 @@
 // libFuzzer harness: one trace reader (compiled once per format, GOODPUT_FUZZ_TRACE_FORMAT is
-// its name: "csv", "json", "infinitehbd-json", "lanl-csv"). The input is written as a trace file,
+// its name: "csv", "json", "infinitehbd-json", "lanl-csv", "iso-events-csv", "slurm-events",
+// "k8s-events-json"; the operator-log formats map hosts by scenarios/traces/example-hosts.csv and
+// the pattern (?:gpu-node-|n|h)0*([0-9]+), as their examples and seeds name them). The input is
+// written as a trace file,
 // read and paired the way a trace scenario does it (components gpu/.. leaf with index < 2^20
 // exist). Besides "InputError or success", what is read must be ordered, finite and non-negative,
 // and every paired fault must start at a time >= 0 and end no earlier than it starts; merged,
@@ -38,6 +41,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::write_file(path, data, size);
   trace::ReadOptions options;
   if (kFormat.takes_system) options.lanl_system = 3;
+  if (kFormat.takes_hosts) {
+    options.hosts_file = GOODPUT_SOURCE_DIR "/scenarios/traces/example-hosts.csv";
+    options.host_pattern = "(?:gpu-node-|n|h)0*([0-9]+)";
+  }
   trace::Trace tr;
   if (!fuzz::input_errors_only("read_trace",
                                [&] { tr = trace::read_trace(path, kFormat, options); }))

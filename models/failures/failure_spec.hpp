@@ -48,6 +48,12 @@ struct TraceSpec {
   // cluster's (a permutation of node ids), both, or nothing (every seed replays the same faults).
   enum class SeedsVary { Window, Placement, Both, None };
   SeedsVary seeds_vary = SeedsVary::Window;
+  // Operator logs (formats with trace::TraceFormat::takes_hosts; trace::ReadOptions says each).
+  std::string hosts;  // host,component map file, resolved like path; "" none
+  std::string host_pattern;
+  int host_index_offset = 0;
+  std::string time_zone;
+  std::string start;
 };
 
 struct FailureSpec {

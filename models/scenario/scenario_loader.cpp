@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "calibrate/profile/gpu_catalogue.hpp"
 #include "models/failures/failure_presets.hpp"
@@ -11,6 +12,9 @@
 #include "models/scenario/stage_layers.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/topology/cluster_presets.hpp"
+#include "models/trace/clock.hpp"
+#include "models/trace/hosts.hpp"
+#include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/json_text.hpp"
@@ -44,6 +48,43 @@ std::string existing_file(const ParamReader& r, const std::string& key, const st
                                                                : "something else") +
                            ": " + path);
   return path;
+}
+
+// The operator-log keys (hosts, host_pattern, ...): set (away from their defaults, so a resolved
+// scenario, which lists every key, reloads) only for a format that names hosts, which needs hosts
+// or host_pattern; each well formed.
+void check_log_keys(const ParamReader& t, TraceSpec& spec) {
+  const trace::TraceFormat& format =
+      trace::parse_format(spec.format, t.file(), t.pointer("format"));
+  const std::string hosts = t.present("hosts") ? t.string("hosts") : "";
+  const std::pair<const char*, bool> set[] = {{"hosts", !hosts.empty()},
+                                              {"host_pattern", !spec.host_pattern.empty()},
+                                              {"host_index_offset", spec.host_index_offset != 0},
+                                              {"time_zone", !spec.time_zone.empty()},
+                                              {"start", !spec.start.empty()}};
+  for (const auto& [key, given] : set) {
+    if (given && !format.takes_hosts) {
+      std::string takers;
+      for (const trace::TraceFormat& f : trace::trace_formats())
+        if (f.takes_hosts) takers += (takers.empty() ? "" : ", ") + std::string(f.name);
+      throw t.error(key, "applies only to the formats that name hosts (" + takers +
+                             "); format is " + spec.format);
+    }
+  }
+  if (!format.takes_hosts) return;
+  if (hosts.empty() && spec.host_pattern.empty())
+    throw t.error("format", "format " + spec.format +
+                                " names hosts: give /failures/trace/hosts (a host,component "
+                                "file) or /failures/trace/host_pattern");
+  if (!hosts.empty()) spec.hosts = existing_file(t, "hosts", "host map file");
+  if (const auto problem = trace::host_pattern_problem(spec.host_pattern);
+      !spec.host_pattern.empty() && problem)
+    throw t.error("host_pattern", *problem);
+  const auto zone = trace::parse_utc_offset(spec.time_zone);
+  if (!spec.time_zone.empty() && !zone)
+    throw t.error("time_zone", "expected Z or an offset such as +02:00 or -05:00");
+  if (!spec.start.empty() && !trace::parse_iso_time(spec.start, zone.value_or(0)))
+    throw t.error("start", "expected an ISO 8601 time such as 2026-03-01T00:00:00Z");
 }
 
 RepairSpec parse_repair(const ParamReader& r) {
@@ -195,6 +236,7 @@ void parse_failures(const ParamReader& r, Scenario& s) {
     const ParamReader t = r.object("trace");
     sections::trace_fields().fill(t, f.trace);
     f.trace.path = existing_file(t, "path", "trace file");
+    check_log_keys(t, f.trace);
   } else if (r.present("trace")) {
     r.object("trace");  // still validated
   }

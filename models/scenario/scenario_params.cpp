@@ -89,7 +89,10 @@ const BoundSection<TraceSpec>& trace_fields() {
   using T = TraceSpec;
   static const BoundSection<T> s{
       "trace",
-      "A failure trace to replay instead of the statistical model.",
+      "A failure trace to replay instead of the statistical model. Operator logs (formats "
+      "iso-events-csv, slurm-events, k8s-events-json) name hosts: `hosts` or `host_pattern` maps "
+      "them to components; `goodput import` converts any format to goodput's CSV "
+      "(models/trace/README.md).",
       {
           field::declared<T>(text("path", Json(), "trace file, relative to the scenario file")),
           field::choice(&T::format, trace::format_names(), "format", "file format"),
@@ -108,6 +111,23 @@ const BoundSection<TraceSpec>& trace_fields() {
               "(and domains, racks, leaves, rows) onto the cluster's by a random permutation; "
               "both; none: every seed replays the same faults. When nothing varies the replay is "
               "deterministic: reports show one run, no CI and no significance"),
+          field::declared<T>(text("hosts", "",
+                                  "operator logs: a host,component CSV mapping host names to "
+                                  "components (e.g. gpu-node-017,node/16), relative to the "
+                                  "scenario file")),
+          field::text(&T::host_pattern, "host_pattern",
+                      "operator logs: a regular expression matching whole host names, its one "
+                      "capture group a node index (e.g. `gpu-node-0*([0-9]+)`); hosts not in "
+                      "`hosts` are node/(index + host_index_offset)"),
+          field::integer(&T::host_index_offset, "host_index_offset", "", -1e6, 1e6,
+                         "operator logs: added to host_pattern's node index (e.g. -1 when "
+                         "hosts count from 1)"),
+          field::text(&T::time_zone, "time_zone",
+                      "operator logs: zone of timestamps that give none, Z or +HH:MM (default "
+                      "UTC)"),
+          field::text(&T::start, "start",
+                      "operator logs: ISO 8601 time that trace hours count from (default: the "
+                      "earliest event)"),
       }};
   return s;
 }

@@ -95,6 +95,17 @@ Trace read_trace(const std::string& path, const TraceFormat& format, const ReadO
                      "a LANL system number applies only to format " + takers + ", found format " +
                          std::string(format.name));
   }
+  const bool host_options = !options.hosts_file.empty() || !options.host_pattern.empty() ||
+                            options.host_index_offset != 0 || !options.time_zone.empty() ||
+                            !options.start.empty();
+  if (host_options && !format.takes_hosts) {
+    std::string takers;
+    for (const TraceFormat& f : trace_formats())
+      if (f.takes_hosts) takers += (takers.empty() ? "" : ", ") + std::string(f.name);
+    throw InputError(path, "",
+                     "host maps, host patterns, time_zone and start apply only to formats " +
+                         takers + ", found format " + std::string(format.name));
+  }
   if (!std::isfinite(options.time_offset_hours)) {
     throw InputError(
         path, "",

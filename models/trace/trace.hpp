@@ -1,6 +1,7 @@
 // Trace replay input: read a failure trace (goodput CSV/JSON, StepFun InfiniteHBD JSON, LANL
-// CSV) into time-ordered fault_start / fault_end events, then pair them per component into
-// Faults. Every input problem throws goodput::InputError naming the file and the record
+// CSV, operator logs: ISO-timestamped events, Slurm node events, Kubernetes node events) into
+// time-ordered fault_start / fault_end events, then pair them per component into Faults. Every
+// input problem throws goodput::InputError naming the file and the record
 // ("line 12" for CSV, a JSON pointer such as "/17/time_hours" for JSON). Faults on one
 // component may overlap (they nest): a fault_end closes the fault of its own record, else the
 // oldest open one of its class, else (empty class) the oldest open one; merge_overlapping then
@@ -24,6 +25,16 @@ namespace goodput::trace {
 struct ReadOptions {
   std::optional<int> lanl_system;  // formats that take a system number (lanl-csv) only
   double time_offset_hours = 0;    // subtracted from every event time after conversion
+  // Formats of operator logs (TraceFormat::takes_hosts) only: how host names become components
+  // (hosts.hpp: a "host,component" map file, a pattern whose one capture group is a node index
+  // plus host_index_offset; at least one of the two), the zone of timestamps that carry none
+  // (clock.hpp: "Z", "+02:00"; empty: UTC) and the instant hours count from (an ISO 8601
+  // timestamp; empty: the earliest event).
+  std::string hosts_file{};
+  std::string host_pattern{};
+  std::int64_t host_index_offset = 0;
+  std::string time_zone{};
+  std::string start{};
 };
 
 struct TraceEvent {
@@ -45,6 +56,7 @@ struct TraceFormat {
   // at "/17/time_hours"; CSV formats leave them empty and point at the record's "line N".
   std::string_view time_key{}, component_key{}, event_key{};
   bool takes_system = false;  // reads ReadOptions::lanl_system (refused for other formats)
+  bool takes_hosts = false;   // names hosts at clock times: reads the host and time options
   // Events with times in hours as converted, before the offset; InputError on bad input.
   std::vector<TraceEvent> (*read)(const std::string& path, const std::string& text,
                                   const ReadOptions& options) = nullptr;

@@ -20,11 +20,16 @@ struct Key {
   std::string path, format;
   std::int64_t lanl_system = -1;
   double time_offset_hours = 0;
+  std::string hosts_file, host_pattern, time_zone, start;
+  std::int64_t host_index_offset = 0;
   std::uint64_t device = 0, inode = 0;
   std::int64_t size = 0, mtime_s = 0, mtime_ns = 0, ctime_s = 0, ctime_ns = 0;
+  // The host map file as it is now (a rewritten map maps hosts anew): size and times, or -1.
+  std::int64_t hosts_size = -1, hosts_mtime_s = 0, hosts_mtime_ns = 0;
   auto tie() const {
-    return std::tie(path, format, lanl_system, time_offset_hours, device, inode, size, mtime_s,
-                    mtime_ns, ctime_s, ctime_ns);
+    return std::tie(path, format, lanl_system, time_offset_hours, hosts_file, host_pattern,
+                    time_zone, start, host_index_offset, device, inode, size, mtime_s, mtime_ns,
+                    ctime_s, ctime_ns, hosts_size, hosts_mtime_s, hosts_mtime_ns);
   }
   bool operator<(const Key& o) const { return tie() < o.tie(); }
 };
@@ -61,6 +66,17 @@ std::shared_ptr<const Trace> read_trace_shared(const std::string& path, const Tr
   key.format = std::string(format.name);
   key.lanl_system = options.lanl_system ? *options.lanl_system : -1;
   key.time_offset_hours = options.time_offset_hours;
+  key.hosts_file = options.hosts_file;
+  key.host_pattern = options.host_pattern;
+  key.time_zone = options.time_zone;
+  key.start = options.start;
+  key.host_index_offset = options.host_index_offset;
+  struct stat hosts {};
+  if (!options.hosts_file.empty() && ::stat(options.hosts_file.c_str(), &hosts) == 0) {
+    key.hosts_size = static_cast<std::int64_t>(hosts.st_size);
+    key.hosts_mtime_s = static_cast<std::int64_t>(hosts.st_mtim.tv_sec);
+    key.hosts_mtime_ns = static_cast<std::int64_t>(hosts.st_mtim.tv_nsec);
+  }
   key.device = static_cast<std::uint64_t>(st.st_dev);
   key.inode = static_cast<std::uint64_t>(st.st_ino);
   key.size = static_cast<std::int64_t>(st.st_size);

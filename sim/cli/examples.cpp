@@ -57,6 +57,13 @@ const std::vector<CommandExamples>& examples() {
          "goodput explain-step scenarios/ntp-paper-nvl32.json"},
         {"the same, and what a replica keeps with one stage at TP30",
          "goodput explain-step scenarios/ntp-paper-nvl32.json --tp 30"}}},
+      {"import",
+       {{"Slurm node events (sacctmgr -P) into a trace CSV, hosts gpu-node-001.. as node/0..",
+         "goodput import --format slurm-events --host-pattern 'gpu-node-0*([0-9]+)' --host-offset "
+         "-1 scenarios/traces/example-slurm-events.txt --out slurm-trace.csv"},
+        {"an event log with ISO timestamps, hosts mapped by a host,component file, to stdout",
+         "goodput import --format iso-events-csv --hosts scenarios/traces/example-hosts.csv "
+         "scenarios/traces/example-iso-events.csv --out -"}}},
       {"completion",
        {{"bash", "goodput completion bash > ~/.local/share/bash-completion/completions/goodput"},
         {"zsh (a folder of $fpath)", "goodput completion zsh > \"${fpath[1]}/_goodput\""},

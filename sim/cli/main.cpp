@@ -14,6 +14,7 @@
 #include "sim/cli/describe.hpp"
 #include "sim/cli/examples.hpp"
 #include "sim/cli/explain_step.hpp"
+#include "sim/cli/import_command.hpp"
 #include "sim/cli/seed_flags.hpp"
 #include "sim/cli/sensitivity_command.hpp"
 #include "sim/cli/strategy_choice.hpp"
@@ -235,6 +236,9 @@ int main(int argc, char** argv) {
   goodput::SensitivityArgs sens_args;
   auto* sens = goodput::add_sensitivity(app, sens_args);
 
+  goodput::ImportArgs import_args;
+  auto* import = goodput::add_import(app, import_args);
+
   std::string shell;
   auto* completion = app.add_subcommand(
       "completion", "print a shell completion script, generated from these commands and flags");
@@ -287,6 +291,7 @@ int main(int argc, char** argv) {
     if (*sweep) return command_sweep(sw);
     if (*explain) return goodput::command_explain_step(explain_args);
     if (*sens) return goodput::command_sensitivity(sens_args);
+    if (*import) return goodput::command_import(import_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;

@@ -327,6 +327,11 @@ std::shared_ptr<const trace::Trace> scenario_trace(const Scenario& s) {
   trace::ReadOptions options;
   if (t.lanl_system >= 0) options.lanl_system = t.lanl_system;
   options.time_offset_hours = t.time_offset_hours;
+  options.hosts_file = t.hosts;
+  options.host_pattern = t.host_pattern;
+  options.host_index_offset = t.host_index_offset;
+  options.time_zone = t.time_zone;
+  options.start = t.start;
   return trace::read_trace_shared(t.path, format, options);
 }
 

@@ -143,6 +143,9 @@ std::vector<ScenarioInput> scenario_inputs(const Scenario& scenario) {
   std::vector<ScenarioInput> out;
   if (scenario.failures.model == FailureSpec::Model::Trace && !scenario.failures.trace.path.empty())
     out.push_back({"/failures/trace/path", scenario.failures.trace.path});
+  if (scenario.failures.model == FailureSpec::Model::Trace &&
+      !scenario.failures.trace.hosts.empty())
+    out.push_back({"/failures/trace/hosts", scenario.failures.trace.hosts});
   if (!scenario.cost.profile.empty()) out.push_back({"/cost/profile", scenario.cost.profile});
   return out;
 }

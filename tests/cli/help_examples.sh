@@ -3,7 +3,8 @@
 # its --help with examples, and every example runs as written from the source tree (a checkout's
 # root), exit 0. Shortened where it simulates: run, sweep and sensitivity get a 2-hour horizon
 # and 2 seeds (an example's --seeds N becomes 2), --quiet, and an --out under WORK_DIR (replacing
-# the example's own); run skips the break-even runs, sensitivity the robustness line. A shell
+# the example's own); run skips the break-even runs, sensitivity the robustness line; import
+# writes its --out FILE under WORK_DIR (--out - stays stdout). A shell
 # redirection after an example (`> FILE`) is dropped: the command alone runs.
 set -u
 bin=$1; src=$2; work=$3
@@ -26,6 +27,9 @@ for sub in $subs; do
         cmd+=" --set /horizon_hours=2 --set /seeds=2 --quiet --threads 2 --out $work/example-$n"
         [ "$sub" = run ] && cmd+=" --no-break-even"
         [ "$sub" = sensitivity ] && cmd+=" --robustness-points 0"
+        ;;
+      import)  # into WORK_DIR, not the source tree
+        cmd=$(sed -E "s#--out [^-][^ ]*#--out $work/example-$n.csv#" <<<"$cmd")
         ;;
     esac
     echo "example $n ($sub): $cmd"

@@ -59,11 +59,17 @@ TEST_CASE("format names: the registry, each name once, unknown names refused") {
     names.emplace_back(f.name);
   }
   CHECK(names == format_names());
-  CHECK(names == std::vector<std::string>{"csv", "json", "infinitehbd-json", "lanl-csv"});
+  CHECK(names == std::vector<std::string>{"csv", "json", "infinitehbd-json", "lanl-csv",
+                                          "iso-events-csv", "slurm-events", "k8s-events-json"});
   CHECK(format("lanl-csv").takes_system);
   CHECK_FALSE(format("csv").takes_system);
+  for (const char* name : {"iso-events-csv", "slurm-events", "k8s-events-json"})
+    CHECK(format(name).takes_hosts);
+  CHECK_FALSE(format("lanl-csv").takes_hosts);
   check_input_error([] { parse_format("xml", "s.json", "/trace/format"); }, "s.json",
-                    "/trace/format", "csv, json, infinitehbd-json, lanl-csv");
+                    "/trace/format",
+                    "csv, json, infinitehbd-json, lanl-csv, iso-events-csv, slurm-events, "
+                    "k8s-events-json");
 }
 
 TEST_CASE("component ids") {
