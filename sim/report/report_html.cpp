@@ -103,9 +103,8 @@ OJson timeline_chart(const RecordedTimeline& tl) {
                        {"phase", c.phase},
                        {"start", days(c.start)},
                        {"end", days(c.end)},
-                       {"lo", c.lo},
-                       {"hi", c.hi},
-                       {"share", c.hi - c.lo}});
+                       {"lo", std::round(c.lo * 1e4) / 1e4},  // to 0.01%: enough to draw
+                       {"hi", std::round(c.hi * 1e4) / 1e4}});
   for (const auto& [t, n] : tl.failed_gpus) failed.push_back({{"day", days(t)}, {"failed", n}});
   if (!tl.failed_gpus.empty())  // the last value holds to the horizon
     failed.push_back({{"day", days(tl.horizon)}, {"failed", tl.failed_gpus.back().second}});
@@ -119,7 +118,11 @@ OJson timeline_chart(const RecordedTimeline& tl) {
                     {"title", "days into run " + std::to_string(tl.run)},
                     {"scale", {{"domain", domain}, {"nice", false}}}};
   OJson phases = {
-      {"width", 600}, {"height", 36}, {"data", {{"values", spans}}}, {"mark", {{"type", "rect"}}}};
+      {"width", 600},
+      {"height", 36},
+      {"data", {{"values", spans}}},
+      {"transform", OJson::array({{{"calculate", "datum.hi - datum.lo"}, {"as", "share"}}})},
+      {"mark", {{"type", "rect"}}}};
   OJson row = strategy_rows();
   row["header"] = {{"labelAngle", 0}, {"labelAlign", "left"}};
   phases["encoding"] = {{"row", row},

@@ -1,7 +1,6 @@
 #include "sim/report/timeline.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "sim/core/params.hpp"
 
@@ -59,34 +58,40 @@ std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phas
                                            int columns) {
   std::vector<TimelineCell> out;
   if (horizon <= 0 || columns <= 0) return out;
-  const auto names = phase_names();
-  auto rank = [&](const std::string& n) {
-    for (std::size_t k = 0; k < names.size(); ++k)
-      if (names[k].first == n) return k;
-    return names.size();
-  };
-  std::vector<std::pair<std::size_t, std::string>> order;  // (rank, name) of each share
-  std::vector<TimelineCell> prev;                          // the previous column's cells
+  // Each span's place in phase_names() order (names it does not know stack last, by name).
+  std::vector<std::string> names;
+  for (const auto& [name, bucket] : phase_names()) names.push_back(name);
+  std::vector<std::uint32_t> rank(phases.size());
+  for (std::size_t j = 0; j < phases.size(); ++j) {
+    const auto it = std::find(names.begin(), names.end(), phases[j].name);
+    if (it == names.end()) names.push_back(phases[j].name);
+    rank[j] = static_cast<std::uint32_t>(it == names.end() ? names.size() - 1 : it - names.begin());
+  }
+  std::vector<Time> share(names.size(), 0);
+  std::vector<TimelineCell> prev;  // the previous column's cells
   std::size_t i = 0;
   for (int c = 0; c < columns; ++c) {
     const Time lo = horizon * c / columns, hi = horizon * (c + 1) / columns;
     if (hi <= lo) continue;
-    std::map<std::pair<std::size_t, std::string>, Time> share;
+    std::fill(share.begin(), share.end(), 0);
+    Time total = 0;
     while (i < phases.size() && phases[i].end <= lo) ++i;
     for (std::size_t j = i; j < phases.size() && phases[j].start < hi; ++j) {
       const Time t = std::min(hi, phases[j].end) - std::max(lo, phases[j].start);
-      if (t > 0) share[{rank(phases[j].name), phases[j].name}] += t;
+      if (t > 0) {
+        share[rank[j]] += t;
+        total += t;
+      }
     }
-    Time total = 0;
-    for (const auto& [k, t] : share) total += t;
     if (total <= 0) continue;
     std::vector<TimelineCell> cells;
     double at = 0;
     Time sum = 0;
-    for (const auto& [k, t] : share) {
-      sum += t;
+    for (std::size_t k = 0; k < share.size(); ++k) {
+      if (share[k] == 0) continue;
+      sum += share[k];
       const double next = static_cast<double>(sum) / static_cast<double>(total);
-      cells.push_back({lo, hi, k.second, at, next});
+      cells.push_back({lo, hi, names[k], at, next});
       at = next;
     }
     const bool same = !prev.empty() && prev.size() == cells.size() && prev.front().end == lo &&
@@ -286,7 +291,19 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     meta(pid, 2, "thread_name", "boost");
     meta(pid, 3, "thread_name", "events");
     meta(pid, 4, "thread_name", "checkpoint saves");
-    for (const auto& p : r.phases()) span(pid, 1, p.name, p.start, p.end, {{"rate", p.value}});
+    // The job phases up to the cap, then one span for the rest of the run (report.html draws
+    // every span, aggregated per column: timeline_columns).
+    const auto& phases = r.phases();
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+      const TimelineSpan& p = phases[k];
+      if (k + 1 >= r.max_spans() && k + 1 < phases.size()) {
+        span(pid, 1, kTruncatedName, p.start, phases.back().end,
+             {{"phase_spans_not_written", phases.size() - k},
+              {"every_phase", "report.html's timeline"}});
+        break;
+      }
+      span(pid, 1, p.name, p.start, p.end, {{"rate", p.value}});
+    }
     for (const auto& b : r.boosts())
       span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
     for (const auto& c : r.saves()) span(pid, 4, c.name, c.start, c.end, Json::object());
@@ -311,8 +328,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
               {"caps",
                {{"fault_spans", max_faults},
                 {"fault_lanes", kFaultLanes},
-                {"phase_spans_per_strategy", nullptr},  // never capped
-                {"spans_per_other_track",
+                {"spans_per_strategy_track",
                  strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
                 {"failed_gpus_counter_points", kMaxCounterPoints},
                 {"failed_gpus_counter_downsampled", counter.downsampled}}}}},

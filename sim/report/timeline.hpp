@@ -4,12 +4,12 @@
 // each periodic checkpoint save (from the phase's closed-form cycle), a replicas counter and
 // instants (interruptions, rollbacks). timeline_json lays them out one process per
 // strategy, with the fault list's failures and repairs as a "cluster" process and a
-// "failed GPUs" counter (the exact count, no concurrency cap). The job phases are never capped
-// (every span of every strategy is kept and written). Caps, all recorded in the file's
-// otherData.caps: fault spans (max_faults) packed into at most kFaultLanes lanes; boost spans,
-// checkpoint saves, replica counts and instants at most max_spans each; the counter at most
-// kMaxCounterPoints points (past that, the maximum of each of kMaxCounterPoints / 2 equal
-// windows). report.html draws the phases aggregated per column (timeline_columns).
+// "failed GPUs" counter (the exact count, no concurrency cap). The recorder keeps every job
+// phase (report.html draws them all, aggregated per column: timeline_columns). Caps of the file,
+// all recorded in its otherData.caps: fault spans (max_faults) packed into at most kFaultLanes
+// lanes; each strategy track at most max_spans spans (the job phases past it written as one
+// "timeline truncated" span to the horizon); the counter at most kMaxCounterPoints points (past
+// that, the maximum of each of kMaxCounterPoints / 2 equal windows).
 #pragma once
 
 #include <optional>

@@ -38,7 +38,7 @@ constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 struct Lane {
   Lane(const RunPlan& plan, const ClusterHealth& health, Simulator& sim,
        const StrategyConfig& config, JobObserver* extra, JobLayout& job_layout,
-       std::unique_ptr<StrategyMemo>& memo, RunShared& shared)
+       std::unique_ptr<StrategyMemo>& memo, RunShared& shared, bool slow)
       : layout(job_layout),
         pacer(signals, job_layout, *plan.topology),
         accounting(plan.topology->gpus(), plan.scenario.mode == RunMode::Snapshot
@@ -56,7 +56,8 @@ struct Lane {
     ctx.scenario = &plan.scenario;
     ctx.health = &health;
     ctx.layout = &layout;
-    ctx.signals = &pacer;  // slow spans slow the job on the way to its observers
+    // Slow spans slow the job on the way to its observers (a run without any goes direct).
+    ctx.signals = slow ? static_cast<JobObserver*>(&pacer) : &signals;
     ctx.checkpoint_interval = plan.checkpointing(config.name).interval;
     ctx.checkpoint = &plan.checkpointing(config.name).spec;
     ctx.cost = plan.cost.get();
@@ -240,10 +241,11 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
   RunWorkspace::Parts& parts = workspace.parts(plan, strategies);
   ClusterHealth& health = *parts.health;
   std::vector<std::unique_ptr<Lane>> lanes;
+  const bool slow = has_slow_faults(faults);
   for (std::size_t i = 0; i < strategies.size(); ++i)
     lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i],
                                            i < observers.size() ? observers[i] : nullptr,
-                                           *parts.layouts[i], parts.memos[i], shared));
+                                           *parts.layouts[i], parts.memos[i], shared, slow));
   FaultFeeder feeder(sim, faults, health, lanes, plan.horizon, plan.scenario.failed_gpu_thresholds);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
