@@ -29,10 +29,6 @@ class SlowPacer final : public JobObserver {
     boost_cap_ = boost_cap;
     replicas_ = dp;
   }
-  void reset() {
-    spans_.clear();
-    have_phase_ = false;
-  }
 
   void slow_start(Time t, const Fault& f);
   void slow_end(Time t, const Fault& f);
