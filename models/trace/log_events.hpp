@@ -5,13 +5,16 @@
 // Every problem throws InputError naming the trace file and the record ("line 12", "/items/3").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "models/trace/detail.hpp"
 #include "models/trace/hosts.hpp"
 #include "models/trace/trace.hpp"
+#include "sim/core/error.hpp"
 
 namespace goodput::trace::detail {
 
@@ -23,6 +26,35 @@ struct LogEvent {
   std::string fault_class;
   std::string locator;  // the record's "line N" or JSON pointer
 };
+
+// A log's header line whose columns come in any order among others: the field index of each of
+// `names`. InputError(path, where) for a name given twice or missing; `header` words the message
+// ("a header", "the sacctmgr -P header") and `list` names the columns ("timestamp, host, ...").
+template <std::size_t N, class Field>
+std::array<std::size_t, N> header_columns(const std::vector<Field>& fields,
+                                          const std::array<const char*, N>& names,
+                                          const char* header, const char* list,
+                                          const std::string& path, const std::string& where) {
+  std::array<std::size_t, N> column{};
+  std::array<bool, N> seen{};
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    for (std::size_t k = 0; k < N; ++k) {
+      if (fields[f] != names[k]) continue;
+      if (seen[k])
+        throw InputError(path, where,
+                         "expected each of the columns " + std::string(list) + " once, found " +
+                             quote_text(names[k]) + " twice");
+      seen[k] = true;
+      column[k] = f;
+    }
+  }
+  for (std::size_t k = 0; k < N; ++k)
+    if (!seen[k])
+      throw InputError(path, where,
+                       "expected " + std::string(header) + " with the columns " + list +
+                           ", found no column " + quote_text(names[k]));
+  return column;
+}
 
 class LogReader {
  public:

@@ -30,23 +30,7 @@ std::vector<TraceEvent> read_iso_events_csv(const std::string& path, const std::
     const std::string where = line_locator(n);
     const std::vector<std::string> fields = split_csv_line(line, path, where);
     if (width == 0) {
-      std::array<bool, 4> seen{};
-      for (std::size_t f = 0; f < fields.size(); ++f) {
-        for (std::size_t k = 0; k < kColumns.size(); ++k) {
-          if (fields[f] != kColumns[k]) continue;
-          if (seen[k])
-            throw InputError(path, where,
-                             "expected each of the columns " + std::string(kColumnList) +
-                                 " once, found " + quote_text(kColumns[k]) + " twice");
-          seen[k] = true;
-          column[k] = f;
-        }
-      }
-      for (std::size_t k = 0; k < kColumns.size(); ++k)
-        if (!seen[k])
-          throw InputError(path, where,
-                           std::string("expected a header with the columns ") + kColumnList +
-                               ", found no column " + quote_text(kColumns[k]));
+      column = header_columns(fields, kColumns, "a header", kColumnList, path, where);
       width = fields.size();
       continue;
     }

@@ -92,23 +92,7 @@ std::vector<TraceEvent> read_slurm_events(const std::string& path, const std::st
     const std::string where = line_locator(n);
     const std::vector<std::string_view> fields = split_bars(line);
     if (width == 0) {
-      std::array<bool, 5> seen{};
-      for (std::size_t f = 0; f < fields.size(); ++f) {
-        for (std::size_t k = 0; k < kColumns.size(); ++k) {
-          if (fields[f] != kColumns[k]) continue;
-          if (seen[k])
-            throw InputError(path, where,
-                             "expected each of the columns " + std::string(kColumnList) +
-                                 " once, found " + quote_text(kColumns[k]) + " twice");
-          seen[k] = true;
-          column[k] = f;
-        }
-      }
-      for (std::size_t k = 0; k < kColumns.size(); ++k)
-        if (!seen[k])
-          throw InputError(path, where,
-                           std::string("expected the sacctmgr -P header with the columns ") +
-                               kColumnList + ", found no column " + quote_text(kColumns[k]));
+      column = header_columns(fields, kColumns, "the sacctmgr -P header", kColumnList, path, where);
       width = fields.size();
       continue;
     }
