@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace goodput::calib::test {
@@ -91,6 +93,20 @@ std::string read_text(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::vector<std::string> shipped_model_scenarios() {
+  const std::filesystem::path dir =
+      std::filesystem::path(GOODPUT_CALIB_SOURCE_DIR) / "../scenarios";
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    if (f.path().extension() != ".json") continue;
+    if (nlohmann::json::parse(read_text(f.path().string()))
+            .contains(nlohmann::json::json_pointer("/job/model")))
+      files.push_back(f.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace goodput::calib::test

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "calibrate/profile/profile.hpp"
 
@@ -30,5 +31,8 @@ class TempDir {
 
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);
+// The repository's shipped scenario files (scenarios/*.json) that declare /job/model (the others
+// use the proportional cost model: nothing to calibrate), sorted by path.
+std::vector<std::string> shipped_model_scenarios();
 
 }  // namespace goodput::calib::test

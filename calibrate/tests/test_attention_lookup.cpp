@@ -33,17 +33,8 @@ double causal_flops(const AttentionQuery& q) {
 
 TEST_CASE("the plan lists the fused-attention calls of the shipped scenarios, once each") {
   int scenarios = 0;
-  const std::filesystem::path dir =
-      std::filesystem::path(GOODPUT_CALIB_SOURCE_DIR) / "../scenarios";
-  std::vector<std::string> files;
-  for (const auto& f : std::filesystem::directory_iterator(dir))
-    if (f.path().extension() == ".json") files.push_back(f.path().string());
-  std::sort(files.begin(), files.end());
-  for (const std::string& file : files) {
+  for (const std::string& file : test::shipped_model_scenarios()) {
     CAPTURE(file);
-    if (!nlohmann::json::parse(test::read_text(file))
-             .contains(nlohmann::json::json_pointer("/job/model")))
-      continue;
     const ScenarioModel sm = read_scenario(file);
     const ModelShape& s = sm.model.shape;
     const CalibrationPlan plan = make_plan({sm.model}, false);

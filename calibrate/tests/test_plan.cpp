@@ -163,17 +163,8 @@ TEST_CASE("the shipped scenarios' plans hold every memory-bound size their model
   // sequence parallelism) lie within the planned sizes of that kernel, the extremes exactly:
   // the lookup interpolates between measured sizes and never has to clamp.
   int scenarios = 0;
-  const std::filesystem::path dir =
-      std::filesystem::path(GOODPUT_CALIB_SOURCE_DIR) / "../scenarios";
-  std::vector<std::string> files;
-  for (const auto& f : std::filesystem::directory_iterator(dir))
-    if (f.path().extension() == ".json") files.push_back(f.path().string());
-  std::sort(files.begin(), files.end());
-  for (const std::string& file : files) {
+  for (const std::string& file : test::shipped_model_scenarios()) {
     CAPTURE(file);
-    if (!nlohmann::json::parse(test::read_text(file))
-             .contains(nlohmann::json::json_pointer("/job/model")))
-      continue;  // no model: the proportional cost model, nothing to calibrate
     const ScenarioModel sm = read_scenario(file);
     REQUIRE(sm.model.layout.has_value());
     const ModelShape& s = sm.model.shape;
