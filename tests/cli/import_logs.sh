@@ -14,15 +14,9 @@
 #              host_pattern or time_zone, no map and no pattern: exit 2 naming the pointer
 set -u
 g=$1; src=$2; work=$3; case=$4
+EXPECT_TIMEOUT=60
+. "$(dirname "$0")/lib.sh"  # fail, expect
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
-# expect CODE REGEX ARGS...: goodput ARGS exits CODE (within 60 s) and prints REGEX.
-expect() {
-  local want=$1 pattern=$2 out got; shift 2
-  out=$(timeout 60 "$g" "$@" 2>&1); got=$?
-  [ "$got" = "$want" ] || fail "expected exit $want, got $got from: goodput $*"$'\n'"$out"
-  grep -Eq -- "$pattern" <<<"$out" || fail "output of goodput $* does not match /$pattern/:"$'\n'"$out"
-}
 traces=$src/scenarios/traces
 pat='gpu-node-0*([0-9]+)'
 # scenario FILE TRACE FORMAT EXTRA: 64 HGX-8 nodes, the trace block with EXTRA keys.

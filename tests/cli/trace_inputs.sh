@@ -11,15 +11,8 @@
 # Every goodput call runs under `timeout`, so a regression fails instead of hanging.
 set -u
 g=$1; work=$2; case=$3
+. "$(dirname "$0")/lib.sh"  # fail, expect (30 s)
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
-# expect CODE REGEX ARGS...: goodput ARGS exits CODE (within 30 s) and prints REGEX.
-expect() {
-  local want=$1 pattern=$2 out got; shift 2
-  out=$(timeout 30 "$g" "$@" 2>&1); got=$?
-  [ "$got" = "$want" ] || fail "expected exit $want, got $got from: goodput $*"$'\n'"$out"
-  grep -Eq -- "$pattern" <<<"$out" || fail "output of goodput $* does not match /$pattern/:"$'\n'"$out"
-}
 # scenario FILE TRACE [FORMAT]: a trace replay on 4 HGX-8 nodes, Daly checkpoints.
 scenario() {
   cat >"$1" <<JSON
