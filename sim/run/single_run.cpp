@@ -49,9 +49,11 @@ struct Lane {
     signals.add(&accounting);
     if (extra) signals.add(extra);
     strategy = info->make(plan.scenario, config.params);
-    pacer.configure(plan.cost.get(),
-                    info->slow_rule ? info->slow_rule(plan.scenario, config.params).boost_cap : 1.0,
-                    plan.scenario.job.dp);
+    if (slow)  // the rule reads the strategy's parameters: only for a run that needs it
+      pacer.configure(
+          plan.cost.get(),
+          info->slow_rule ? info->slow_rule(plan.scenario, config.params).boost_cap : 1.0,
+          plan.scenario.job.dp);
     ctx.sim = &sim;
     ctx.scenario = &plan.scenario;
     ctx.health = &health;
@@ -291,11 +293,13 @@ std::vector<RunMetrics> run_groups(const RunPlan& plan, const FaultList& faults,
     else
       it->push_back(i);
   }
+  if (groups.size() == 1)
+    return run_lanes(plan, strategy_faults(faults, decisions[0], rebalances[0] != 0), strategies,
+                     observers, workspace);
   std::vector<RunMetrics> out(n);
-  RunWorkspace::Parts& parts = workspace.parts(plan, strategies);
+  RunWorkspace::Parts& parts = workspace.parts(plan, strategies);  // for its group workspaces
   for (const auto& g : groups) {
     const FaultList list = strategy_faults(faults, decisions[g[0]], rebalances[g[0]] != 0);
-    if (groups.size() == 1) return run_lanes(plan, list, strategies, observers, workspace);
     auto& slot = parts.groups[g];
     if (!slot) {
       slot = std::make_unique<RunWorkspace::Parts::Group>();
