@@ -8,6 +8,29 @@
 
 namespace goodput {
 
+int analysis_seeds(const Report& report, int most) {
+  const std::size_t w = report.winner;
+  for (int n = 2; n < most; ++n) {
+    bool settled = true;
+    for (std::size_t k = 0; k < report.runs.size() && settled; ++k) {
+      if (k == w || report.runs[k].runs.size() < static_cast<std::size_t>(n) ||
+          report.runs[w].runs.size() < static_cast<std::size_t>(n)) {
+        settled = settled && (k == w);
+        continue;
+      }
+      std::vector<double> a, b;
+      for (int i = 0; i < n; ++i) {
+        a.push_back(report.runs[w].runs[static_cast<std::size_t>(i)].goodput);
+        b.push_back(report.runs[k].runs[static_cast<std::size_t>(i)].goodput);
+      }
+      const Summary d = summarize_difference(a, b);
+      settled = d.mean > d.ci95;  // the winner ahead beyond the CI on these n seeds alone
+    }
+    if (settled) return n;
+  }
+  return most;
+}
+
 DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
                               const WorkEstimate& work, const WorkBudget& budget, bool off) {
   DependsOnPlan plan;
@@ -22,10 +45,11 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
   req.params = std::move(in.numbers);
   req.switches = std::move(in.switches);
   req.robustness_points = kRunRobustnessPoints;
+  req.sampling_precision = true;  // a break-even to the precision its seeds give, no finer
   // Fewer seeds per evaluation (the first of the scenario's, so the same failures): a break-even
   // is found on the paired mean difference, and a robustness point only needs to say who leads
   // and whether the CI separates them.
-  plan.seeds = std::min(scenario.seeds, std::max(kRunAnalysisSeeds, scenario.seeds / 5));
+  plan.seeds = analysis_seeds(report, std::min(scenario.seeds, kRunAnalysisSeeds));
   if (report.deterministic) plan.seeds = 1;  // every seed the same run (a trace replay)
   const int rivals = static_cast<int>(report.strategies.size()) - 1;
   int switch_values = 0;
@@ -50,7 +74,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
 }
 
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
-                    const Evaluate& mc, const std::function<void(int, int)>& progress) {
+                    const ScopedEvaluate& mc, const std::function<void(int, int)>& progress) {
   if (plan.request.params.empty() && plan.request.switches.empty()) {
     report.depends_on_note = plan.skip_note;
     return;
@@ -65,7 +89,9 @@ void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPla
   std::vector<StrategyRuns> base = report.runs;
   for (auto& r : base)
     r.runs.resize(std::min<std::size_t>(r.runs.size(), static_cast<std::size_t>(seeds)));
-  const Evaluate evaluate = [&](const Scenario& sc) { return &sc == &analysed ? base : mc(sc); };
+  const ScopedEvaluate evaluate = [&](const Scenario& sc, const EvaluationScope& scope) {
+    return &sc == &analysed ? base : mc(sc, scope);
+  };
   SensitivityRequest req = plan.request;
   req.winner = static_cast<int>(report.winner);
   req.runner_up = static_cast<int>(report.runner_up);

@@ -21,9 +21,15 @@ namespace goodput {
 
 inline constexpr int kRunRobustnessPoints = 16;    // points of the robustness line in `goodput run`
 inline constexpr int kRunCrossingEvaluations = 8;  // root-search evaluations allowed per rival
-// `goodput run` analyses the first max(kRunAnalysisSeeds, seeds / 5) of the scenario's seeds (the
-// same failures as the run); `goodput sensitivity` runs all of them.
+// `goodput run` analyses the first seeds of the scenario's (the same failures as the run; the
+// lines say how many): as few as the sign of the winner's lead needs (analysis_seeds), at most
+// kRunAnalysisSeeds, whatever the run's count; `goodput sensitivity` runs all of them.
 inline constexpr int kRunAnalysisSeeds = 4;
+
+// The fewest n in [2, most) for which the winner's paired lead over every rival, over the run's
+// first n seeds alone, is positive beyond its 95% CI; else `most`. Paired over the same failures,
+// a lead's sign is settled long before its size: each evaluation of the analysis runs n seeds.
+int analysis_seeds(const Report& report, int most);
 
 struct DependsOnPlan {
   SensitivityRequest request;  // no params and no switches: nothing to compute
@@ -36,9 +42,10 @@ struct DependsOnPlan {
 DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
                               const WorkEstimate& work, const WorkBudget& budget, bool off);
 
-// `evaluate`: how a modified scenario is run (monte_carlo_evaluator, sim/run/monte_carlo.hpp);
+// `evaluate`: how a modified scenario is run (monte_carlo_evaluator, sim/run/monte_carlo.hpp, given
+// the run's checkpoint pilot so that a price's evaluations reuse it);
 // progress(done, max_runs) after each evaluation of the scenario.
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
-                    const Evaluate& evaluate, const std::function<void(int, int)>& progress);
+                    const ScopedEvaluate& evaluate, const std::function<void(int, int)>& progress);
 
 }  // namespace goodput

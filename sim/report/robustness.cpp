@@ -91,7 +91,7 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
                           const std::vector<SwitchInput>& switches, int points, int seeds,
-                          std::size_t winner, const Evaluate& evaluate,
+                          std::size_t winner, const ScopedEvaluate& evaluate,
                           const std::function<void(int)>& evaluated) {
   Robustness rb;
   rb.seeds = seeds > 0 ? std::min(seeds, s.seeds) : s.seeds;
@@ -109,7 +109,7 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     std::vector<StrategyRuns> runs;
     bool refused = false;  // a combination the scenario refuses (e.g. a schedule that does not fit)
     try {
-      runs = evaluate(scenario_with(s, sets));
+      runs = evaluate(scenario_with(s, sets), {});
     } catch (const InputError&) {
       refused = true;
     } catch (const std::invalid_argument&) {  // a model the cost model cannot build

@@ -36,7 +36,7 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y);
 // `evaluated(point)` is told after each point.
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
                           const std::vector<SwitchInput>& switches, int points, int seeds,
-                          std::size_t winner, const Evaluate& evaluate,
+                          std::size_t winner, const ScopedEvaluate& evaluate,
                           const std::function<void(int)>& evaluated = {});
 
 }  // namespace goodput

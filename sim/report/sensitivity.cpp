@@ -176,6 +176,18 @@ SensitivityPoint point_of(double value, const std::vector<StrategyRuns>& runs, s
   return pt;
 }
 
+// The bracket width a crossing search between a and b stops at: range / 2^12, or, when wider,
+// the crossing's sampling precision (the paired lead's mean 95% CI at a and b over the lead's
+// slope between them: the seeds cannot place the crossing more finely), at most a quarter of
+// the range.
+double crossing_width(double a, double b, const Summary& la, const Summary& lb) {
+  const double floor = (b - a) / std::ldexp(1.0, kBreakEvenIterations);
+  const double slope = std::abs(lb.mean - la.mean) / (b - a);
+  const double ci = 0.5 * (la.ci95 + lb.ci95);
+  if (!(slope > 0) || !(ci > 0)) return floor;
+  return std::max(floor, std::min(ci / slope, 0.25 * (b - a)));
+}
+
 }  // namespace
 
 std::optional<SensitivityParam> param_in_range(const Scenario& s, const std::string& pointer,
@@ -294,9 +306,14 @@ double break_even(std::function<double(double)> diff, double lo, double hi, int 
   return 0.5 * (lo + hi);
 }
 
+double Bracket::root() const {
+  if (!(flo != fhi) || !std::isfinite(flo) || !std::isfinite(fhi)) return 0.5 * (lo + hi);
+  return std::clamp(lo + flo * (hi - lo) / (flo - fhi), lo, hi);
+}
+
 Bracket break_even_secant(const std::function<double(double)>& diff, double a, double b, double fa,
                           double fb, double width, int max_evals) {
-  Bracket br{a, b, 0};
+  Bracket br{a, b, fa, fb, 0};
   const bool ahead_at_a = fa > 0;
   int kept = 0;  // > 0: the lo end was kept by the last steps, < 0: the hi end (Illinois)
   bool bisect = false;
@@ -304,6 +321,7 @@ Bracket break_even_secant(const std::function<double(double)>& diff, double a, d
   auto take = [&](double x, double fx) {
     const bool lo_side = (fx > 0) == ahead_at_a;
     (lo_side ? br.lo : br.hi) = x;
+    (lo_side ? br.flo : br.fhi) = fx;
     (lo_side ? fa : fb) = fx;
     return lo_side;
   };
@@ -369,6 +387,42 @@ SensitivityReport run_sensitivity(const Scenario& s, const std::vector<Sensitivi
   return run_sensitivity(s, req, evaluate, progress);
 }
 
+SensitivityReport run_sensitivity(const Scenario& s, const std::vector<SensitivityParam>& params,
+                                  const ScopedEvaluate& evaluate,
+                                  const std::function<void(const std::string&, double)>& progress) {
+  SensitivityRequest req;
+  req.params = params;
+  return run_sensitivity(s, req, evaluate, progress);
+}
+
+SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& req,
+                                  const Evaluate& evaluate,
+                                  const std::function<void(const std::string&, double)>& progress) {
+  const ScopedEvaluate every = [&](const Scenario& sc, const EvaluationScope&) {
+    return evaluate(sc);
+  };
+  return run_sensitivity(s, req, every, progress);
+}
+
+bool keeps_pilot(const std::string& pointer) {
+  return pointer.rfind("/recovery/", 0) == 0 || pointer.rfind("/checkpoint/", 0) == 0;
+}
+
+std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer) {
+  const std::string prefix = "/strategies/";
+  if (pointer.rfind(prefix, 0) != 0) return std::nullopt;
+  const auto slash = pointer.find('/', prefix.size());
+  if (slash == std::string::npos) return std::nullopt;  // the whole entry: not one input
+  const std::string name = pointer.substr(prefix.size(), slash - prefix.size());
+  std::optional<std::size_t> found;
+  for (std::size_t i = 0; i < s.strategies.size(); ++i)
+    if (s.strategies[i].name == name) {
+      if (found) return std::nullopt;  // listed twice: not one strategy's
+      found = i;
+    }
+  return found;
+}
+
 int most_evaluations(const SensitivityRequest& req, std::size_t strategies) {
   const long rivals = static_cast<long>(std::max<std::size_t>(1, strategies) - 1);
   long n = 1 + req.robustness_points;
@@ -379,7 +433,7 @@ int most_evaluations(const SensitivityRequest& req, std::size_t strategies) {
 }
 
 SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& req,
-                                  const Evaluate& evaluate,
+                                  const ScopedEvaluate& evaluate,
                                   const std::function<void(const std::string&, double)>& progress) {
   const auto& params = req.params;
   // Every end must be a valid scenario before anything runs, so a bad range fails at once.
@@ -396,7 +450,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   int used = 1;  // evaluations, the base included
   const int cap = req.max_evaluations > 0 ? req.max_evaluations : std::numeric_limits<int>::max();
   if (progress) progress("base", 0);
-  const std::vector<StrategyRuns> base_runs = evaluate(s);
+  const std::vector<StrategyRuns> base_runs = evaluate(s, {});
   {
     const RunPlan unused;  // build_report keeps a pointer to the plan; only the ranking is read
     const Report base = build_report(unused, base_runs);
@@ -417,61 +471,124 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   for (const auto& r : base_runs) rep.strategies.push_back(r.strategy);
   rep.base = point_of(0, base_runs, rep.winner);
   const std::size_t n = rep.strategies.size();
+  const std::size_t w = rep.winner;
+  std::vector<std::size_t> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = i;
+
+  // Runs `needed` strategies of `sc`, taking what is already known from `have` (empty runs: not
+  // yet run) and an input of one strategy (`only`) from the base for every other.
+  auto fill = [&](std::vector<StrategyRuns>& have, const Scenario& sc,
+                  const std::vector<std::size_t>& needed, std::optional<std::size_t> only,
+                  bool pilot) {
+    if (have.empty()) {
+      have.resize(n);
+      for (std::size_t i = 0; i < n; ++i) have[i].strategy = rep.strategies[i];
+    }
+    EvaluationScope scope;
+    scope.keeps_pilot = pilot;
+    for (std::size_t i : needed) {
+      if (!have[i].runs.empty()) continue;
+      if (only && i != *only)
+        have[i] = base_runs[i];
+      else
+        scope.strategies.push_back(i);
+    }
+    if (scope.strategies.empty()) return false;
+    if (scope.strategies.size() == n && !pilot) scope.strategies.clear();  // every one
+    const std::vector<StrategyRuns> got = evaluate(sc, scope);
+    for (std::size_t i = 0; i < n && i < got.size(); ++i)
+      if (have[i].runs.empty() && !got[i].runs.empty()) have[i] = got[i];
+    return true;
+  };
 
   for (const auto& p : params) {
     SensitivityResult res;
     res.param = p;
     res.crossings.assign(n, {});
-    std::map<double, SensitivityPoint> seen;  // each value evaluated once; the base is known
-    if (!p.derived) {
-      SensitivityPoint base = rep.base;
-      base.value = p.base;
-      seen.emplace(p.base, base);
-    }
-    auto at = [&](double v) -> const SensitivityPoint& {
-      auto it = seen.find(v);
-      if (it != seen.end()) return it->second;
-      if (progress) progress(p.pointer, v);
-      ++res.evaluations;
-      ++used;
-      std::vector<StrategyRuns> runs;
+    const std::optional<std::size_t> only = strategy_of_input(s, p.pointer);
+    const bool pilot = keeps_pilot(p.pointer);
+    // Each value's runs, per strategy, evaluated once; the base's are known.
+    std::map<double, std::vector<StrategyRuns>> seen;
+    if (!p.derived) seen.emplace(p.base, base_runs);
+    auto runs_at = [&](double v,
+                       const std::vector<std::size_t>& needed) -> const std::vector<StrategyRuns>& {
+      std::vector<StrategyRuns>& have = seen[v];
+      bool missing = have.empty();
+      for (std::size_t i : needed) missing = missing || have[i].runs.empty();
+      if (!missing) return have;
+      Scenario sc;
       try {
-        runs = evaluate(scenario_at(s, p, v));
+        sc = scenario_at(s, p, v);
       } catch (const InputError& e) {
         throw InputError("--param", assignment(p, v), e.what());
       }
-      return seen.emplace(v, point_of(v, runs, rep.winner)).first->second;
+      bool ran = false;
+      try {
+        ran = fill(have, sc, needed, only, pilot);
+      } catch (const InputError& e) {
+        throw InputError("--param", assignment(p, v), e.what());
+      }
+      if (ran) {
+        if (progress) progress(p.pointer, v);
+        ++res.evaluations;
+        ++used;
+      }
+      return have;
+    };
+    auto at = [&](double v) {
+      SensitivityPoint pt = point_of(v, runs_at(v, all), w);
+      pt.value = v;
+      return pt;
+    };
+    // The winner's paired lead over rival k at v (the winner and k only are run).
+    auto lead = [&](double v, std::size_t k) {
+      const auto& r = runs_at(v, {w, k});
+      std::vector<double> a, b;
+      for (const auto& m : r[w].runs) a.push_back(m.goodput);
+      for (const auto& m : r[k].runs) b.push_back(m.goodput);
+      return summarize_difference(a, b);
+    };
+    auto winner_mean = [&](double v) {
+      std::vector<double> a;
+      for (const auto& m : runs_at(v, {w})[w].runs) a.push_back(m.goodput);
+      return summarize(a).mean;
     };
     res.lo = at(p.lo);
     res.hi = at(p.hi);
-    const double w_lo = res.lo.goodput[rep.winner].mean, w_hi = res.hi.goodput[rep.winner].mean;
-    const double w_base = rep.base.goodput[rep.winner].mean;
+    const double w_lo = res.lo.goodput[w].mean, w_hi = res.hi.goodput[w].mean;
+    const double w_base = rep.base.goodput[w].mean;
     res.swing = p.derived ? std::abs(w_hi - w_lo)
                           : std::max({w_lo, w_hi, w_base}) - std::min({w_lo, w_hi, w_base});
     const bool base_inside = !p.derived && p.lo <= p.base && p.base <= p.hi;
     for (std::size_t k = 0; k < n; ++k) {
-      if (k == rep.winner) continue;
-      // The crossing against rival k between a and b (its leads differ in sign).
+      if (k == w) continue;
+      // The crossing against rival k between a and b (its leads differ in sign; both are ends
+      // or the scenario's value, where every strategy has run).
       auto crossing = [&](double a, double b) {
         Crossing c;
-        c.ahead_below = at(a).lead[k].mean > 0;
+        const Summary la = lead(a, k), lb = lead(b, k);
+        c.ahead_below = la.mean > 0;
         if (p.integer) {
           const auto kk =
-              break_even_integer([&](long v) { return at(static_cast<double>(v)).lead[k].mean; },
+              break_even_integer([&](long v) { return lead(static_cast<double>(v), k).mean; },
                                  std::lround(a), std::lround(b));
           c.value = static_cast<double>(*kk);
-          c.winner_goodput = at(c.value).goodput[rep.winner].mean;
+          c.bracket_lo = c.value - 1;
+          c.bracket_hi = c.value;
+          c.winner_goodput = winner_mean(c.value);
         } else {
           const int left = std::max(0, cap - used);
           if (left < 2 * kBreakEvenIterations) rep.capped = true;
-          const Bracket br = break_even_secant([&](double v) { return at(v).lead[k].mean; }, a, b,
-                                               at(a).lead[k].mean, at(b).lead[k].mean,
-                                               (b - a) / std::ldexp(1.0, kBreakEvenIterations),
-                                               std::min(left, 2 * kBreakEvenIterations));
-          c.value = 0.5 * (br.lo + br.hi);
+          const Bracket br = break_even_secant(
+              [&](double v) { return lead(v, k).mean; }, a, b, la.mean, lb.mean,
+              req.sampling_precision ? crossing_width(a, b, la, lb)
+                                     : (b - a) / std::ldexp(1.0, kBreakEvenIterations),
+              std::min(left, 2 * kBreakEvenIterations));
+          c.value = br.root();
           c.resolution = 0.5 * (br.hi - br.lo);
-          c.winner_goodput =
-              0.5 * (at(br.lo).goodput[rep.winner].mean + at(br.hi).goodput[rep.winner].mean);
+          c.bracket_lo = br.lo;
+          c.bracket_hi = br.hi;
+          c.winner_goodput = 0.5 * (winner_mean(br.lo) + winner_mean(br.hi));
         }
         return c;
       };
@@ -492,12 +609,15 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   for (const SwitchInput& sw : req.switches) {
     SwitchResult res;
     res.input = sw;
+    const std::optional<std::size_t> only = strategy_of_input(s, sw.pointer);
     for (const Json& v : sw.values) {
       const std::string text = sw.pointer + "=" + v.dump();
       if (progress) progress(sw.pointer, 0);
       ++used;
       try {
-        res.points.push_back(point_of(0, evaluate(scenario_with(s, {text})), rep.winner));
+        std::vector<StrategyRuns> runs;
+        fill(runs, scenario_with(s, {text}), all, only, false);
+        res.points.push_back(point_of(0, runs, w));
         res.invalid.emplace_back();
       } catch (const InputError& e) {
         res.points.emplace_back();
@@ -511,7 +631,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   }
   if (req.robustness_points > 0)
     rep.robustness = run_robustness(s, params, req.switches, req.robustness_points,
-                                    req.robustness_seeds, rep.winner, evaluate, [&](int) {
+                                    req.robustness_seeds, w, evaluate, [&](int) {
                                       if (progress) progress("robustness", 0);
                                     });
   return rep;

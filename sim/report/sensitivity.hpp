@@ -17,6 +17,7 @@
 
 #include "models/scenario/scenario.hpp"
 #include "sim/core/stats.hpp"
+#include "sim/run/evaluation_scope.hpp"
 #include "sim/run/run_metrics.hpp"
 
 namespace goodput {
@@ -78,8 +79,12 @@ double break_even(std::function<double(double)> diff, double lo, double hi, int 
 // bracketed to `width` in two evaluations; a step that does not halve the bracket is followed
 // by a bisection. Stops when the bracket is at most `width` wide or after `max_evals` calls.
 struct Bracket {
-  double lo = 0, hi = 0;  // diff(lo) and diff(hi) of different signs
+  double lo = 0, hi = 0;    // diff(lo) and diff(hi) of different signs
+  double flo = 0, fhi = 0;  // diff(lo), diff(hi)
   int evaluations = 0;
+  // The crossing's estimate: where the line through the bracket's ends crosses 0 (its midpoint
+  // when they are equal), within the bracket.
+  double root() const;
 };
 Bracket break_even_secant(const std::function<double(double)>& diff, double a, double b, double fa,
                           double fb, double width, int max_evals);
@@ -99,9 +104,10 @@ struct SensitivityPoint {
 
 // Where the winner and runner-up swap: the winner leads on one side of `value`.
 struct Crossing {
-  double value = 0;
-  double resolution = 0;       // half-width of the last bracket (0: integer key)
-  bool ahead_below = false;    // the winner leads below `value` (else at and above it)
+  double value = 0;                       // the root of the line through the last bracket's ends
+  double resolution = 0;                  // half-width of the last bracket (0: integer key)
+  double bracket_lo = 0, bracket_hi = 0;  // the last bracket (the winner leads on one side)
+  bool ahead_below = false;               // the winner leads below `value` (else at and above it)
   double winner_goodput = -1;  // the winner's mean Goodput at the crossing (bracket ends' mean)
 };
 
@@ -155,7 +161,12 @@ struct SensitivityReport {
 
 // Runs the scenario's Monte Carlo (every strategy, all seeds) for a modified scenario. The
 // simulating one is monte_carlo_evaluator (sim/run/monte_carlo.hpp), given by the caller: the
-// report layer searches and prints, it does not simulate.
+// report layer searches and prints, it does not simulate. A ScopedEvaluate is told which
+// strategies an evaluation needs and whether the checkpoint pilot may be the base's
+// (EvaluationScope): a root search against one rival runs the winner and that rival only, an
+// input of one strategy (/strategies/NAME/...) runs that strategy only (the others' runs are the
+// base's: they do not read it), and a price (/recovery/*, /checkpoint/*) keeps the pilot. An
+// Evaluate is taken as a ScopedEvaluate that runs every strategy every time.
 using Evaluate = std::function<std::vector<StrategyRuns>(const Scenario&)>;
 
 // Every range end must give a valid scenario and plan (make_plan: cost model, profile
@@ -168,6 +179,9 @@ void check_param_ends(const Scenario& s, const std::vector<SensitivityParam>& pa
 SensitivityReport run_sensitivity(
     const Scenario& s, const std::vector<SensitivityParam>& params, const Evaluate& evaluate,
     const std::function<void(const std::string&, double)>& progress = {});
+SensitivityReport run_sensitivity(
+    const Scenario& s, const std::vector<SensitivityParam>& params, const ScopedEvaluate& evaluate,
+    const std::function<void(const std::string&, double)>& progress = {});
 
 // Everything `goodput run` and `goodput sensitivity` ask for: numeric inputs, switches, the
 // robustness sample (robustness.hpp) and a cap on evaluations (0: none) after which each root
@@ -178,6 +192,10 @@ struct SensitivityRequest {
   int robustness_points = 0;  // 0: no robustness line
   int robustness_seeds = 0;   // seeds per point (0: the scenario's)
   int max_evaluations = 0;
+  // Root searches stop once their bracket is narrower than the crossing's sampling precision
+  // (the paired lead's 95% CI over its slope, at most a quarter of the range) instead of
+  // range / 2^kBreakEvenIterations: the seeds cannot place the crossing more finely.
+  bool sampling_precision = false;
   // The winner to explain (the full run's, when the analysis runs fewer seeds); -1: the base's.
   int winner = -1;
   int runner_up = -1;  // likewise (ignored unless `winner` is given and it differs from it)
@@ -185,6 +203,13 @@ struct SensitivityRequest {
 SensitivityReport run_sensitivity(
     const Scenario& s, const SensitivityRequest& request, const Evaluate& evaluate,
     const std::function<void(const std::string&, double)>& progress = {});
+SensitivityReport run_sensitivity(
+    const Scenario& s, const SensitivityRequest& request, const ScopedEvaluate& evaluate,
+    const std::function<void(const std::string&, double)>& progress = {});
+// Whether an input is a price or a checkpoint cost (EvaluationScope::keeps_pilot), and the index
+// of the one strategy an input configures (/strategies/NAME/...; nullopt: it may touch all).
+bool keeps_pilot(const std::string& pointer);
+std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer);
 // The most evaluations a request takes (its cap, or its worst case without one).
 int most_evaluations(const SensitivityRequest& request, std::size_t strategies);
 

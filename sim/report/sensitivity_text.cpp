@@ -124,7 +124,16 @@ std::string crossing_clause(const SensitivityReport& r, const SensitivityResult&
     const int decimals = static_cast<int>(std::max(0.0, 2 - mag));
     char buf[64];
     std::snprintf(buf, sizeof buf, "~%.*f", decimals, c.value);
-    return std::string(buf) + (p.unit.empty() ? "" : " " + p.unit);
+    std::string text = std::string(buf) + (p.unit.empty() ? "" : " " + p.unit);
+    // A bracket wider than the digits shown (a search stopped at the seeds' precision, or at
+    // its cap): its half-width, to two significant digits.
+    if (c.resolution > 0.005 * std::abs(c.value)) {
+      const double rmag = std::floor(std::log10(c.resolution));
+      std::snprintf(buf, sizeof buf, " (±%.*f", static_cast<int>(std::max(0.0, 1 - rmag)),
+                    c.resolution);
+      text += std::string(buf) + (p.unit.empty() ? "" : " " + p.unit) + ")";
+    }
+    return text;
   };
   const auto& c = res.crossings[rival];
   if (c.empty()) {

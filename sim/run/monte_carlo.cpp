@@ -1,6 +1,7 @@
 #include "sim/run/monte_carlo.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "sim/core/parallel_for.hpp"
@@ -62,8 +63,37 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
   return out;
 }
 
-std::function<std::vector<StrategyRuns>(const Scenario&)> monte_carlo_evaluator(int threads) {
-  return [threads](const Scenario& s) { return run_monte_carlo(make_plan(s), threads); };
+ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot) {
+  auto kept = std::make_shared<RunPlan::Pilot>(std::move(base_pilot));
+  return [threads, kept](const Scenario& s, const EvaluationScope& scope) {
+    const std::size_t n = s.strategies.size();
+    if (scope.strategies.empty() && !scope.keeps_pilot) {
+      RunPlan plan = make_plan(s);
+      if (kept->runs == 0 && plan.pilot.runs > 0) *kept = plan.pilot;
+      return run_monte_carlo(plan, threads);
+    }
+    std::vector<std::size_t> only = scope.strategies;
+    if (only.empty())
+      for (std::size_t i = 0; i < n; ++i) only.push_back(i);
+    Scenario sub = s;
+    sub.strategies.clear();
+    for (std::size_t i : only) {
+      if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
+      sub.strategies.push_back(s.strategies[i]);
+    }
+    RunPlan::Pilot pilot;
+    const bool reuse = scope.keeps_pilot && kept->runs > 0 && kept->rollbacks.size() == n;
+    if (reuse) {
+      pilot.runs = kept->runs;
+      for (std::size_t i : only) pilot.rollbacks.push_back(kept->rollbacks[i]);
+    }
+    std::vector<StrategyRuns> runs =
+        run_monte_carlo(make_plan(sub, 1, reuse ? &pilot : nullptr), threads);
+    std::vector<StrategyRuns> out(n);
+    for (std::size_t i = 0; i < n; ++i) out[i].strategy = s.strategies[i].name;
+    for (std::size_t j = 0; j < only.size(); ++j) out[only[j]] = std::move(runs[j]);
+    return out;
+  };
 }
 
 }  // namespace goodput

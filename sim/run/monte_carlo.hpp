@@ -9,6 +9,7 @@
 
 #include "models/failures/fault.hpp"
 #include "models/job/job_signals.hpp"
+#include "sim/run/evaluation_scope.hpp"
 #include "sim/run/run_metrics.hpp"
 #include "sim/run/run_plan.hpp"
 
@@ -33,9 +34,12 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
                                           const ProgressFn& progress = {}, int first_run = 0,
                                           const RunWatch* watch = nullptr);
 
-// Evaluates a modified scenario (sensitivity.hpp's Evaluate, for `goodput sensitivity` and a
-// run's "depends on" analysis): builds its plan again (make_plan) and runs every strategy over
-// all its seeds on `threads` threads.
-std::function<std::vector<StrategyRuns>(const Scenario&)> monte_carlo_evaluator(int threads);
+// Evaluates a modified scenario for `goodput sensitivity` and a run's "depends on" analysis:
+// builds its plan again (make_plan: the topology and cost model are shared with earlier plans
+// of the same shape) and runs the strategies in scope over all its seeds on `threads` threads.
+// `base_pilot`: the unmodified scenario's checkpoint pilot, which `keeps_pilot` evaluations
+// reuse; when it has no runs, the first evaluation of every strategy without keeps_pilot (the
+// base, which a sensitivity analysis evaluates first) provides it.
+ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot = {});
 
 }  // namespace goodput

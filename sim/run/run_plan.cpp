@@ -6,6 +6,9 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "models/failures/failure_generator.hpp"
 #include "models/job/checkpoint_policy.hpp"
@@ -15,6 +18,7 @@
 #include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/parallel_for.hpp"
+#include "sim/run/recent_memo.hpp"
 #include "sim/run/single_run.hpp"
 
 namespace goodput {
@@ -85,6 +89,43 @@ std::shared_ptr<const FaultList> load_trace_faults(const Scenario& s, const Topo
   memo.push_back({std::move(tr), shape, t.restart_only_classes, faults, records});
   if (memo.size() > kKept) memo.erase(memo.begin());
   return faults;
+}
+
+// The topology of a cluster shape, built once per process for the last few shapes.
+std::shared_ptr<const Topology> shared_topology(const ClusterShape& c) {
+  using Key = std::tuple<std::string, std::string, std::array<int, 6>>;
+  static RecentMemo<Key, Topology> memo;
+  const Key key{c.preset,
+                c.gpu_type,
+                {c.gpus_per_node, c.nodes_per_domain, c.nodes_per_rack, c.nodes_per_leaf, c.domains,
+                 c.racks_per_row}};
+  return memo.get(key, [&] { return std::make_shared<const Topology>(c); });
+}
+
+// The cost model, built once per process for the last few (file, /job, /cost, /cluster, TP
+// degrees): what make_cost_model reads (the GPU's figures come from /cluster). The plans of
+// a verdict analysis, a sweep or a seek that move a price or a rate share it. A scenario
+// without its resolved sections (one built in code) builds its own.
+std::shared_ptr<const CostModel> shared_cost_model(const Scenario& s,
+                                                   const std::vector<int>& degrees,
+                                                   CostInfo* info) {
+  const Json& r = s.resolved;
+  if (!r.is_object() || !r.contains("job") || !r.contains("cost") || !r.contains("cluster"))
+    return make_cost_model(s, degrees, info);
+  struct Built {
+    std::shared_ptr<const CostModel> model;
+    CostInfo info;
+  };
+  using Key = std::tuple<std::string, std::string, std::vector<int>>;
+  static RecentMemo<Key, Built> memo;
+  const Key key{s.file, r["job"].dump() + r["cost"].dump() + r["cluster"].dump(), degrees};
+  const auto built = memo.get(key, [&] {
+    auto b = std::make_shared<Built>();
+    b->model = make_cost_model(s, degrees, &b->info);
+    return std::shared_ptr<const Built>(std::move(b));
+  });
+  if (info) *info = built->info;
+  return built->model;
 }
 
 // Which components' blast radius touches a GPU of the job's failure-free layout (by component
@@ -233,10 +274,10 @@ void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* kno
 RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* known) {
   RunPlan plan;
   plan.scenario = scenario;
-  auto topo = std::make_shared<Topology>(scenario.cluster);
+  std::shared_ptr<const Topology> topo = shared_topology(scenario.cluster);
   plan.topology = topo;
   plan.horizon = from_hours(scenario.horizon_hours);
-  plan.cost = make_cost_model(scenario, needed_tp_degrees(scenario), &plan.cost_info);
+  plan.cost = shared_cost_model(scenario, needed_tp_degrees(scenario), &plan.cost_info);
   if (scenario.train_steps > 0)
     plan.scenario.train_hours = scenario.train_steps * plan.cost->healthy_step_s() / 3600.0;
   if (scenario.mode == RunMode::Snapshot) {

@@ -185,8 +185,10 @@ TEST_CASE(
     return sum / static_cast<double>(runs[r.winner].runs.size());
   };
   CHECK(c.resolution <= (p.hi - p.base) / 8192);
-  CHECK(lead_at(c.value - c.resolution) > 0);
-  CHECK(lead_at(c.value + c.resolution) <= 0);
+  CHECK(c.bracket_lo <= c.value);
+  CHECK(c.value <= c.bracket_hi);
+  CHECK(lead_at(c.bracket_lo) > 0);
+  CHECK(lead_at(c.bracket_hi) <= 0);
   // The same crossing as a direct bisection, to both brackets' half-widths.
   CHECK(std::abs(c.value - direct_bisection(lead_at, p.base, p.hi, kBreakEvenIterations)) <=
         c.resolution + (p.hi - p.base) / 8192);

@@ -347,3 +347,121 @@ TEST_CASE("verdict: a derived price is searched between its plausible ends") {
   CHECK(j["inputs"][0]["base"].is_null());
   CHECK(j["rivals"][0]["inputs"][0]["crossings"].size() == 1);
 }
+
+// The cheap path of issue 32 item 2. A subset of the strategies evaluates to exactly the runs the
+// whole list gives them (each strategy replays the same faults on its own), the others left
+// empty under their names.
+TEST_CASE("verdict: a subset of the strategies evaluates to the same runs as the whole list") {
+  const Scenario s = small_at({"/checkpoint/interval=young", "/seeds=3"});
+  const ScopedEvaluate mc = monte_carlo_evaluator(2);
+  const auto whole = mc(s, {});
+  const auto part = mc(s, {{0, 2}, false});
+  REQUIRE(whole.size() == 3);
+  REQUIRE(part.size() == 3);
+  CHECK(part[1].strategy == whole[1].strategy);
+  CHECK(part[1].runs.empty());
+  for (std::size_t i : {std::size_t{0}, std::size_t{2}}) {
+    CHECK(part[i].strategy == whole[i].strategy);
+    REQUIRE(part[i].runs.size() == whole[i].runs.size());
+    for (std::size_t k = 0; k < whole[i].runs.size(); ++k) {
+      CHECK(part[i].runs[k].goodput == whole[i].runs[k].goodput);
+      CHECK(part[i].runs[k].wall_hours == whole[i].runs[k].wall_hours);
+      CHECK(part[i].runs[k].rollbacks == whole[i].runs[k].rollbacks);
+    }
+  }
+  // keeps_pilot on the unmodified scenario: the base's rollbacks are what the pilot would count,
+  // so the runs are the same again.
+  const auto kept = mc(s, {{1}, true});
+  REQUIRE(kept[1].runs.size() == whole[1].runs.size());
+  for (std::size_t k = 0; k < whole[1].runs.size(); ++k)
+    CHECK(kept[1].runs[k].goodput == whole[1].runs[k].goodput);
+}
+
+// What each evaluation asks for: a price keeps the pilot; a root search runs the winner and one
+// rival; an input of one strategy runs that strategy alone and takes the others from the base.
+// And the break-even the cheap path finds (subsets, the pilot kept, stopping at the sampling
+// precision) lies within both brackets of the full search (every strategy, its own pilot, 12
+// halvings).
+TEST_CASE("verdict: the cheap path asks for what it needs and finds the full search's break-even") {
+  const std::vector<std::string> sets = {"/cluster/spare_domains=4", "/seeds=4",
+                                         "/checkpoint/interval=young"};
+  const Scenario s = small_at(sets);
+  SensitivityRequest req;
+  req.params = {parse_param(s, "/recovery/spare_swap_s=0:20000")};
+  std::vector<EvaluationScope> scopes;
+  const ScopedEvaluate mc = monte_carlo_evaluator(2);
+  const ScopedEvaluate recording = [&](const Scenario& sc, const EvaluationScope& scope) {
+    scopes.push_back(scope);
+    return mc(sc, scope);
+  };
+  SensitivityRequest cheap_req = req;
+  cheap_req.sampling_precision = true;
+  const SensitivityReport cheap = run_sensitivity(s, cheap_req, recording);
+  REQUIRE(scopes.size() >= 3);
+  CHECK(scopes[0].strategies.empty());  // the base: every strategy, its own pilot
+  CHECK(!scopes[0].keeps_pilot);
+  for (std::size_t i = 1; i < scopes.size(); ++i) {
+    CHECK(scopes[i].keeps_pilot);  // a price
+    CHECK((scopes[i].strategies.empty() || scopes[i].strategies.size() == 3 ||
+           scopes[i].strategies.size() <= 2));
+  }
+  int pairs = 0;
+  for (std::size_t i = 3; i < scopes.size(); ++i) pairs += scopes[i].strategies.size() <= 2;
+  const Evaluate full_mc = [](const Scenario& sc) { return run_monte_carlo(make_plan(sc), 2); };
+  const SensitivityReport full = run_sensitivity(s, req, full_mc);
+  REQUIRE(full.winner == cheap.winner);
+  int compared = 0;
+  for (std::size_t k = 0; k < full.strategies.size(); ++k) {
+    const auto& f = full.params[0].crossings[k];
+    const auto& c = cheap.params[0].crossings[k];
+    REQUIRE(f.size() == c.size());
+    for (std::size_t j = 0; j < f.size(); ++j) {
+      INFO(cheap.strategies[k] << ": cheap " << c[j].value << " +- " << c[j].resolution << ", full "
+                               << f[j].value << " +- " << f[j].resolution);
+      CHECK(c[j].ahead_below == f[j].ahead_below);
+      CHECK(std::abs(c[j].value - f[j].value) <= c[j].resolution + f[j].resolution + 1e-9);
+      ++compared;
+    }
+  }
+  CHECK(compared > 0);
+  CHECK(pairs > 0);  // root searches ran two strategies, not three
+  CHECK(cheap.params[0].evaluations <= full.params[0].evaluations);
+
+  // An input of one strategy: only that strategy runs; the others' runs are the base's.
+  const Scenario b = small_at(
+      {R"(/strategies={"dp_drop":{},"ntp_boost":{}})", "/seeds=3", "/cluster/spare_domains=0"});
+  SensitivityRequest one;
+  one.params = {parse_param(b, "/strategies/ntp_boost/max_power=1.1:1.3")};
+  scopes.clear();
+  const SensitivityReport rb = run_sensitivity(b, one, recording);
+  REQUIRE(scopes.size() >= 2);  // the base and at least the end that is not the scenario's value
+  for (std::size_t i = 1; i < scopes.size(); ++i) {
+    CHECK(!scopes[i].keeps_pilot);
+    REQUIRE(scopes[i].strategies.size() == 1);
+    CHECK(b.strategies[scopes[i].strategies[0]].name == "ntp_boost");
+  }
+  const std::size_t dp = b.strategies[0].name == "dp_drop" ? 0 : 1;
+  CHECK(rb.params[0].lo.goodput[dp].mean == rb.base.goodput[dp].mean);
+  CHECK(rb.params[0].hi.goodput[dp].mean == rb.base.goodput[dp].mean);
+}
+
+// Plans that differ in a price share the topology and the cost model (built once per process);
+// a different job shape gets its own, and a plan built from a scenario without its resolved
+// sections builds its own cost model.
+TEST_CASE("verdict: plans that differ in a price share the topology and the cost model") {
+  const RunPlan a = make_plan(small_at({"/recovery/restart_s=600"}));
+  const RunPlan b = make_plan(small_at({"/recovery/restart_s=1200"}));
+  CHECK(a.topology == b.topology);
+  CHECK(a.cost == b.cost);
+  CHECK(a.cost_info.healthy_step_s == b.cost_info.healthy_step_s);
+  const RunPlan c = make_plan(small_at({"/job/step_s=20"}));
+  CHECK(c.topology == a.topology);
+  CHECK(c.cost != a.cost);
+  CHECK(c.cost->healthy_step_s() == doctest::Approx(20));
+  const RunPlan d = make_plan(small_at({"/cluster/spare_domains=2"}));
+  CHECK(d.topology != a.topology);
+  CHECK(d.topology->domains() == a.topology->domains() + 1);
+  Scenario bare = small_at({});
+  bare.resolved = Json();
+  CHECK(make_plan(bare).cost != a.cost);
+}
