@@ -8,6 +8,10 @@
 // using; an upgrade after repairs is planned: no detection, no state copy) or
 // `restart` (detection + job restart + checkpoint load, rolled back unless in-memory recovery
 // is on). With no replica left it falls back to a whole-job restart.
+// Under /job/batch fixed, when the own domains' layout falls short of the batch and spare groups
+// in place of damaged ones cannot keep it, the fewest extra replicas that make up the sample
+// shortfall run on spare domains (pp full groups each; attaching pays a state copy each and a
+// rejoin inside the rebuild); a repair that lets fewer do returns the rest at once.
 #pragma once
 
 #include <memory>
