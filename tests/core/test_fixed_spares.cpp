@@ -5,8 +5,12 @@
 // replica (32 samples per step, 8 per replica), the proportional cost model.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/ntp_strategy.hpp"
@@ -154,4 +158,154 @@ TEST_CASE("fixed batch snapshot: extra replicas on spare domains keep the batch"
     else
       CHECK(p.loss[static_cast<int>(Bucket::WaitingForCapacity)] == 1.0);
   }
+}
+
+namespace {
+
+// The layout ntp should take right after a fault it reconfigures for, from scratch: its own
+// domains', spare groups in place of damaged ones (any), or the own layout plus extra replicas
+// on the first spare groups (best_candidate's rule with no fault rate or repair time known).
+// Per domain: {full groups, partial degree}; *extra_replicas: how many extra replicas it holds.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> expected_layout(const ClusterHealth& health,
+                                                                     const Scenario& s,
+                                                                     const NtpOptions& o,
+                                                                     const CostModel& cost,
+                                                                     int* extra_replicas) {
+  const JobSpec& j = s.job;
+  const std::uint32_t all = health.topology().domains();
+  const auto limit = all - static_cast<std::uint32_t>(s.spare_domains);
+  const auto tp = static_cast<std::uint32_t>(j.tp);
+  const std::int64_t needed = static_cast<std::int64_t>(j.dp) * j.pp;
+  std::int64_t own_full = 0;
+  for (std::uint32_t d = 0; d < limit; ++d) own_full += health.healthy_in_domain(d) / tp;
+  const NtpConfig own = ntp_config(health, j.tp, j.pp, j.dp, o, cost, limit);
+  const NtpConfig any = ntp_config(health, j.tp, j.pp, j.dp, o, cost);
+  auto rate = [&](const NtpConfig& c) {
+    return keeps_global_batch(c.throughput, j) ? c.throughput * (1 - c.reshard) : 0.0;
+  };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> want(all, {0, 0});
+  auto put = [&](const NtpConfig& c) {
+    for (const NtpDomainUse& u : c.use) want[u.domain] = {u.full, u.partial};
+  };
+  const double own_rate = own_full >= needed ? 1.0 : rate(own);
+  double spare_rate = rate(any);
+  int extra = 0;
+  if (own_full < needed && own_rate <= 0) {
+    const int e = extra_replicas_for_batch(own.throughput, j);
+    std::int64_t spare_groups = 0;
+    for (std::uint32_t d = limit; d < all; ++d) spare_groups += health.healthy_in_domain(d) / tp;
+    const double extra_rate = extra_throughput(own.throughput, e, j) * (1 - own.reshard);
+    if (spare_groups >= static_cast<std::int64_t>(e) * j.pp && extra_rate > spare_rate) {
+      extra = e;
+      spare_rate = extra_rate;
+    }
+  }
+  *extra_replicas = 0;
+  if (own_full >= needed || spare_rate <= own_rate) {
+    put(own);
+  } else if (extra == 0) {
+    put(any);
+  } else {
+    put(own);
+    *extra_replicas = extra;
+    std::int64_t left = static_cast<std::int64_t>(extra) * j.pp;
+    for (std::uint32_t d = limit; d < all && left > 0; ++d) {
+      const auto take = std::min<std::int64_t>(left, health.healthy_in_domain(d) / tp);
+      want[d].first = static_cast<std::uint32_t>(take);
+      left -= take;
+    }
+  }
+  return want;
+}
+
+}  // namespace
+
+TEST_CASE("fixed batch: ntp's layout after each fault is its best candidate, extra replicas too") {
+  // Random GPU and node faults and repairs (free prices: every stall ends at once); after each
+  // fault that ntp reconfigures for (no idle GPU of a hit domain could stand in), its layout,
+  // kept up to date incrementally, equals the candidate recomputed from scratch.
+  struct Setting {
+    int tp, pp, dp, spares, min_tp;
+  };
+  std::mt19937_64 rng(27);
+  int checked = 0, with_extra = 0;
+  for (const Setting st : {Setting{32, 2, 4, 3, 16}, Setting{32, 1, 8, 2, 24},
+                           Setting{16, 2, 8, 2, 8}, Setting{32, 3, 3, 4, 20}}) {
+    for (const bool boost : {false, true}) {
+      CAPTURE(st.tp);
+      CAPTURE(st.pp);
+      CAPTURE(boost);
+      Json j = fixed_job(st.spares);
+      j["job"]["tp"] = st.tp;
+      j["job"]["pp"] = st.pp;
+      j["job"]["dp"] = st.dp;
+      j["cluster"].erase("gpu_max_power_w");  // the B200's own 1.2x: some replicas stay short
+      j["strategies"]["ntp"]["min_tp"] = st.min_tp;
+      j["strategies"]["ntp_boost"]["min_tp"] = st.min_tp;
+      const std::string name = boost ? "ntp_boost" : "ntp";
+      const RunPlan plan = make_plan(scenario_from(j));
+      const Scenario& s = plan.scenario;
+      const Topology& topo = *plan.topology;
+      const NtpOptions o = read_ntp_options(s, s.strategy(name)->params, boost).layout;
+      Simulator sim;
+      ClusterHealth health(topo);
+      JobLayout layout(health, st.tp);
+      JobSignals signals;
+      JobContext ctx;
+      ctx.sim = &sim;
+      ctx.scenario = &s;
+      ctx.health = &health;
+      ctx.layout = &layout;
+      ctx.signals = &signals;
+      ctx.cost = plan.cost.get();
+      const auto job = make_ntp_job(s, s.strategy(name)->params, boost);
+      job->start(ctx);
+      std::vector<std::uint32_t> active, gpus, hit_domains;
+      std::vector<GroupHit> hits;
+      for (int step = 0; step < 400; ++step) {
+        gpus.clear();
+        if (active.empty() || (active.size() < 7 && rng() % 100 < 55)) {
+          const auto kind = rng() % 4 ? ComponentKind::Gpu : ComponentKind::Node;
+          active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
+          health.fail(active.back(), &gpus);
+          hits.clear();
+          layout.release_down(gpus, &hits);
+          // Would an idle GPU of a hit domain stand in (the layout then stays as it was)?
+          bool refill = false;
+          for (const GroupHit& h : hits)
+            for (std::uint32_t g : topo.domain_gpus(h.domain))
+              refill = refill || (health.up(g) && !layout.in_use(g));
+          FaultImpact impact;
+          impact.newly_down = gpus;
+          impact.hits = hits;
+          job->on_fault(impact);
+          if (hits.empty() || refill) continue;
+          int extra = 0;
+          const auto want = expected_layout(health, s, o, *plan.cost, &extra);
+          for (std::uint32_t d = 0; d < topo.domains(); ++d) {
+            CAPTURE(d);
+            REQUIRE(layout.assigned(d) == want[d].first);
+            REQUIRE(layout.partial(d) == want[d].second);
+          }
+          ++checked;
+          with_extra += extra > 0;
+        } else {
+          const auto k = rng() % active.size();
+          health.repair(active[k], &gpus);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+          hit_domains.clear();
+          for (std::uint32_t g : gpus) hit_domains.push_back(topo.domain_of_gpu(g));
+          std::sort(hit_domains.begin(), hit_domains.end());
+          hit_domains.erase(std::unique(hit_domains.begin(), hit_domains.end()), hit_domains.end());
+          RepairImpact impact;
+          impact.newly_up = gpus;
+          impact.domains = hit_domains;
+          job->on_repair(impact);
+        }
+      }
+    }
+  }
+  MESSAGE("checked ", checked, ", with extra replicas ", with_extra);
+  CHECK(checked > 300);
+  CHECK(with_extra > 50);
 }
