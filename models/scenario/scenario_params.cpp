@@ -404,8 +404,9 @@ const BoundSection<JobSpec>& job_fields() {
               "replicas); fixed: the global batch is kept, counted in whole samples (a shortfall "
               "below one sample is none) — the job pauses (WAITING_FOR_CAPACITY) whenever it "
               "would fall short, dp_drop's accumulate keeps it with more micro-batches, spare "
-              "domains stand in for damaged groups, and waiting only for rejoining replicas' "
-              "swap-in and state copy counts as recovery (README: per strategy)"),
+              "domains stand in for damaged groups or, for ntp and ntp_boost, host extra "
+              "replicas that make up the sample shortfall, and waiting only for rejoining "
+              "replicas' swap-in and state copy counts as recovery (README: per strategy)"),
           field::integer(&J::micro_batch, "micro_batch", "sequences", 1, 1e6,
                          "sequences per micro-batch"),
           field::integer(&J::virtual_stages, "virtual_stages", "chunks", 1, 1024,

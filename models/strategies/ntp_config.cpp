@@ -1,11 +1,13 @@
 #include "models/strategies/ntp_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace goodput {
 
 bool NtpConfig::operator==(const NtpConfig& o) const {
-  if (use.size() != o.use.size() || replicas != o.replicas) return false;
+  if (use.size() != o.use.size() || replicas != o.replicas || extra_replicas != o.extra_replicas)
+    return false;
   for (std::size_t i = 0; i < use.size(); ++i)
     if (use[i].domain != o.use[i].domain || use[i].full != o.use[i].full ||
         use[i].partial != o.use[i].partial)
@@ -23,6 +25,24 @@ double NtpOptions::boost_cap(int degree, int tp) const {
 bool keeps_global_batch(double throughput, const JobSpec& job) {
   const double samples = static_cast<double>(job.dp) * job.microbatches * job.micro_batch;
   return (1 - throughput) * samples < 1 - 1e-9;
+}
+
+double extra_throughput(double throughput, int extra, const JobSpec& job) {
+  return extra > 0 ? std::min(1.0, throughput + static_cast<double>(extra) / job.dp) : throughput;
+}
+
+int extra_replicas_for_batch(double throughput, const JobSpec& job) {
+  if (keeps_global_batch(throughput, job)) return 0;
+  const double per_replica = static_cast<double>(job.microbatches) * job.micro_batch;
+  const double samples = per_replica * job.dp;
+  const double short_by = (1 - throughput) * samples;  // >= 1 sample (less than 1e-9 below)
+  // Each extra replica trains up to per_replica samples; the batch is kept once less than one
+  // sample is missing: short_by - extra x per_replica < 1.
+  auto extra = static_cast<int>(std::floor(std::max(0.0, short_by - 1) / per_replica)) + 1;
+  while (extra > 1 && keeps_global_batch(extra_throughput(throughput, extra - 1, job), job))
+    --extra;  // rounding: the closed form by one too many
+  while (!keeps_global_batch(extra_throughput(throughput, extra, job), job)) ++extra;
+  return extra;
 }
 
 int allowed_degree(const NtpOptions& o, int tp, int available) {
@@ -105,6 +125,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   // `copies` identical replicas are costed once and counted `copies` times, so the work grows
   // with the number of runs, not of groups.
   c.replicas = c.degraded_replicas = c.boosted_domains = c.capped_domains = 0;
+  c.extra_replicas = 0;
   c.max_power = 1;
   c.extra_power_gpus = 0;
   double total = 0;
@@ -241,6 +262,7 @@ void NtpFigures::fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpD
   for (const NtpDegreeRun& r : runs)
     key.push_back(static_cast<std::uint64_t>(r.count) << 16 | static_cast<std::uint16_t>(r.degree));
   if (const Figures* f = memo_.find()) {
+    c.extra_replicas = 0;
     c.replicas = f->replicas;
     c.degraded_replicas = f->degraded_replicas;
     c.min_degree = f->min_degree;

@@ -57,6 +57,10 @@ struct NtpConfig {
   int boosted_domains = 0;
   int capped_domains = 0;  // boosted groups at their cap in replicas still short of the batch
   double max_power = 1;    // boost: the highest power multiplier any GPU of the layout gets
+  // /job/batch fixed: extra replicas on spare domains (pp full groups each, not counted in
+  // `replicas`) that train the samples the replicas above fall short by; `throughput` then
+  // includes theirs (at most 1: the global batch is never exceeded).
+  int extra_replicas = 0;
   bool operator==(const NtpConfig& o) const;
 };
 
@@ -72,6 +76,13 @@ int allowed_degree(const NtpOptions& o, int tp, int available);  // 0: none
 // keeps the global batch, counted in whole samples (dp x microbatches x micro_batch per step):
 // a shortfall below one sample is none (the layout then runs at its throughput).
 bool keeps_global_batch(double throughput, const JobSpec& job);
+// Under /job/batch fixed: the fewest extra replicas (each training up to a whole replica's
+// microbatches x micro_batch samples, the last only as many whole samples as are still missing)
+// that bring a layout training `throughput` of the global batch back to it:
+// ceil((shortfall - 1) / replica samples) for a shortfall of one sample or more, else 0. With
+// them the layout trains min(1, throughput + extra / dp) of the batch (extra_throughput).
+int extra_replicas_for_batch(double throughput, const JobSpec& job);
+double extra_throughput(double throughput, int extra, const JobSpec& job);
 // `domains`: only the first `domains` domains may be used (default: all).
 NtpConfig ntp_config(const ClusterHealth& health, int tp, int pp, int dp, const NtpOptions& o,
                      const CostModel& cost, std::uint32_t domains = UINT32_MAX);

@@ -86,10 +86,10 @@ void NtpJob::sync_indexes() {
   partial_index_->sync();
 }
 
-void NtpJob::apply_layout(std::uint32_t cut, std::uint32_t cut_full,
-                          const NtpPartialChoice& choice) {
+void NtpJob::apply_layout(std::uint32_t cut, std::uint32_t cut_full, const NtpPartialChoice& choice,
+                          std::uint32_t partial_limit) {
   auto target = [&](std::uint32_t d) {
-    const bool partial = d < cut && partial_index_->taken(choice, d);
+    const bool partial = d < partial_limit && partial_index_->taken(choice, d);
     set_domain(d,
                d < cut    ? caps_->cap(d)
                : d == cut ? cut_full
@@ -106,10 +106,15 @@ void NtpJob::apply_layout(std::uint32_t cut, std::uint32_t cut_full,
     for (std::size_t k = applied_log_; k < log.size(); ++k) target(log[k]);
     const std::uint32_t last = std::min(std::max(cut, applied_cut_), domains - 1);
     for (std::uint32_t d = std::min(cut, applied_cut_); d <= last; ++d) target(d);
+    // Domains whose side of the partial groups' limit changed (spare domains: few).
+    const std::uint32_t below = std::min(std::max(partial_limit, applied_limit_), domains);
+    for (std::uint32_t d = std::min(partial_limit, applied_limit_); d < below; ++d)
+      if (d < std::min(cut, applied_cut_) || d > last) target(d);
     partial_index_->for_each_between(applied_choice_, choice, target);
   }
   targeted_ = true;
   applied_cut_ = cut;
+  applied_limit_ = partial_limit;
   applied_choice_.slot = choice.slot;
   applied_choice_.cut = choice.cut;
   applied_log_ = log.size();
@@ -120,7 +125,7 @@ void NtpJob::apply_covering() {
   std::int64_t before = 0;
   const std::uint32_t cut = caps_->cutoff(static_cast<std::int64_t>(j.dp) * j.pp, &before);
   apply_layout(cut, static_cast<std::uint32_t>(static_cast<std::int64_t>(j.dp) * j.pp - before),
-               NtpPartialChoice{});
+               NtpPartialChoice{}, cut);
   // ntp_config's values when full groups cover the job: every replica whole, nothing degraded.
   config_ = NtpConfig{};
   config_.replicas = j.dp;
@@ -131,8 +136,8 @@ void NtpJob::apply_covering() {
 }
 
 void NtpJob::apply_short(const Candidate& c) {
-  // Every full group below the limit (none at it), plus the chosen partial groups.
-  apply_layout(c.limit, 0, c.choice);
+  // Every full group below the cut (cut_full at it), plus the chosen partial groups.
+  apply_layout(c.cut, c.cut_full, c.choice, c.limit);
   config_ = c.config;
   active_ = c.config.replicas;
   ctx().signals->boost(ctx().sim->now(), c.config.extra_power_gpus, c.config.boosted_domains,
@@ -162,25 +167,32 @@ void NtpJob::on_layout_reset() {
 }
 
 JobController::Steps NtpJob::reconfiguration_steps(bool planned, std::uint32_t groups,
-                                                   double reshard_s) const {
+                                                   double reshard_s, std::uint32_t extras) const {
   if (!o_.inplace) return {pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)};
   Steps steps;
   if (new_domains_) steps.push_back(pay(Mechanism::SpareSwapIn));
-  if (!planned)
-    steps.push_back(pay(Mechanism::StateCopy));  // the lost GPUs' shards, from a DP peer
+  // The lost GPUs' shards (a fault), and each attached extra replica's state, from a DP peer,
+  // all at once: one stall, each paid.
+  const std::uint32_t copies = (planned ? 0 : 1) + extras;
+  if (copies > 0)
+    steps.push_back(pay_each(Mechanism::StateCopy, price_s(Mechanism::StateCopy), copies));
   if (groups > 0) {
     // Every changed group reshards and re-forms its TP communicator, each inside its own
     // NVLink domain, all at once: the stall is the slowest, each group is paid.
     steps.push_back(pay_each(Mechanism::NtpReshard, reshard_s, groups));
     steps.push_back(pay_each(Mechanism::NtpReconfig, price_s(Mechanism::NtpReconfig), groups));
   }
+  // Attached extra replicas join in the communicator rebuild below (it starts after their
+  // state copy): each rejoin paid, no stall of its own.
+  if (extras > 0) steps.push_back(pay_each(Mechanism::Rejoin, 0, extras));
   steps.push_back(pay(Mechanism::CommunicatorRebuild));
   return steps;
 }
 
 void NtpJob::reconfigure(bool planned) {
   const bool rollback = !o_.inplace && !o_.in_memory_recovery && !planned;
-  recover(reconfiguration_steps(planned, changed_.groups, changed_.reshard_s), rollback, planned);
+  recover(reconfiguration_steps(planned, changed_.groups, changed_.reshard_s, changed_.extras),
+          rollback, planned);
   new_domains_ = false;
   last_ = changed_;
   changed_ = {};
@@ -193,6 +205,8 @@ void NtpJob::candidate(bool own, Candidate* c) {
   const std::uint32_t limit = own ? all - std::min(all, spares) : all;
   c->own = own;
   c->limit = limit;
+  c->cut = limit;
+  c->cut_full = 0;
   c->config = NtpConfig{};
   c->choice.slot = 0;
   c->choice.cut = 0;
@@ -206,6 +220,26 @@ void NtpJob::candidate(bool own, Candidate* c) {
   c->rate = c->config.throughput * (1 - c->config.reshard);
   if (j.fixed_batch && !keeps_global_batch(c->config.throughput, j))
     c->rate = 0;  // would pause: short of the batch
+}
+
+bool NtpJob::with_extra_replicas(const Candidate& own, Candidate* out) const {
+  const JobSpec& j = scenario().job;
+  const int extra = extra_replicas_for_batch(own.config.throughput, j);
+  if (extra <= 0) return false;
+  // The spare domains' healthy full groups, after every full group of the own domains (a short
+  // layout takes them all): the extra replicas take the first extra x pp of them.
+  const std::int64_t used = caps_->prefix(own.limit);
+  const std::int64_t needed = static_cast<std::int64_t>(extra) * j.pp;
+  if (caps_->total() - used < needed) return false;
+  *out = own;
+  out->own = false;
+  std::int64_t before = 0;
+  out->cut = caps_->cutoff(used + needed, &before);
+  out->cut_full = static_cast<std::uint32_t>(used + needed - before);
+  out->config.extra_replicas = extra;
+  out->config.throughput = extra_throughput(own.config.throughput, extra, j);
+  out->rate = out->config.throughput * (1 - out->config.reshard);
+  return true;
 }
 
 bool ntp_spare_repays(double any, double own, double faults_per_hour, double repair_s,
@@ -222,17 +256,26 @@ const NtpJob::Candidate& NtpJob::best_candidate(double repair_s) {
   candidate(true, &own_);
   if (scenario().spare_domains <= 0 || own_.covering) return own_;
   candidate(false, &any_);
-  return ntp_spare_repays(any_.rate, own_.rate, ctx().job_faults_per_hour, repair_s,
+  // Spares replace damaged groups (any_) unless, under a fixed batch the own domains cannot
+  // keep, extra replicas on them keep it at a better rate.
+  const Candidate* spare = &any_;
+  if (scenario().job.fixed_batch && own_.rate <= 0 && with_extra_replicas(own_, &extra_) &&
+      extra_.rate > any_.rate)
+    spare = &extra_;
+  return ntp_spare_repays(spare->rate, own_.rate, ctx().job_faults_per_hour, repair_s,
                           price_s(Mechanism::SpareSwapIn))
-             ? any_
+             ? *spare
              : own_;
 }
 
 void NtpJob::take(const Candidate& c) {
+  const int extras_before = config_.extra_replicas;
   if (c.covering)
     apply_covering();
   else
     apply_short(c);
+  if (config_.extra_replicas > extras_before)
+    changed_.extras += static_cast<std::uint32_t>(config_.extra_replicas - extras_before);
 }
 
 void NtpJob::react(const FaultImpact& impact, std::span<const std::uint32_t> hit_domains) {
@@ -303,17 +346,29 @@ void NtpJob::react_repair(const RepairImpact& impact) {
     for (const Step& s : steps) total += static_cast<double>(s.duration) / kMillisPerSecond;
     return total;
   };
+  // Extra replicas (fixed batch) are spare hardware lent to make up a shortfall: they go back
+  // as soon as the repaired own domains need fewer of them (a planned reconfiguration, whatever
+  // its rate gain), so a job holding any always looks.
+  const bool holding = config_.extra_replicas > 0;
   // Not even the largest gain (to rate 1) repays the smallest stall (the steps every planned
   // reconfiguration pays, without a reshard or a swap-in): the test below would refuse any
   // candidate, so do not search for one. Most repairs of a large job end here.
-  if (!waiting() && !repays(1 - now_rate, stall_s(reconfiguration_steps(true, 0, 0)))) return;
+  if (!waiting() && !holding && !repays(1 - now_rate, stall_s(reconfiguration_steps(true, 0, 0))))
+    return;
   // The damage left lasts a repair of the failure model's mean (rate-weighted over classes).
   const Candidate& next = best_candidate(ctx().mean_expected_repair_s);
-  const double gain = next.rate - now_rate;
-  if (gain <= 1e-12) return;
-  if (!waiting()) {
-    const double swap_s = next.own ? 0.0 : price_s(Mechanism::SpareSwapIn);
-    if (!repays(gain, swap_s + stall_s(reconfiguration_steps(true, groups, reshard_s)))) return;
+  const bool release = next.config.extra_replicas < config_.extra_replicas &&
+                       (next.own || next.config.extra_replicas > 0);
+  if (!release) {
+    const double gain = next.rate - now_rate;
+    if (gain <= 1e-12) return;
+    if (!waiting()) {
+      const double swap_s = next.own ? 0.0 : price_s(Mechanism::SpareSwapIn);
+      const auto extras = static_cast<std::uint32_t>(
+          std::max(0, next.config.extra_replicas - config_.extra_replicas));
+      if (!repays(gain, swap_s + stall_s(reconfiguration_steps(true, groups, reshard_s, extras))))
+        return;
+    }
   }
   new_domains_ = false;
   take(next);
@@ -341,9 +396,25 @@ Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   const JobSpec& j = in.scenario->job;
   const NtpConfig c =
       ntp_config(*in.health, j.tp, j.groups_per_replica(), j.dp, o.layout, *in.cost);
-  if (j.fixed_batch && !keeps_global_batch(c.throughput, j))
+  if (!j.fixed_batch || keeps_global_batch(c.throughput, j)) return ntp_phase(c);
+  // Spares replacing damaged groups cannot keep the batch: the own domains' layout plus extra
+  // replicas on the spare domains' full groups (as the time mode's extra candidate).
+  const std::uint32_t all = in.health->topology().domains();
+  const std::uint32_t limit =
+      all - std::min<std::uint32_t>(
+                all, static_cast<std::uint32_t>(std::max(0, in.scenario->spare_domains)));
+  NtpConfig own =
+      ntp_config(*in.health, j.tp, j.groups_per_replica(), j.dp, o.layout, *in.cost, limit);
+  const int extra = extra_replicas_for_batch(own.throughput, j);
+  std::int64_t spare_groups = 0;
+  for (std::uint32_t d = limit; d < all; ++d)
+    spare_groups += in.health->healthy_in_domain(d) / static_cast<std::uint32_t>(j.tp);
+  if (extra <= 0) return ntp_phase(own);  // the own domains keep it (not with more: never)
+  if (limit == all || spare_groups < static_cast<std::int64_t>(extra) * j.pp)
     return Phase::stalled(Bucket::WaitingForCapacity);
-  return ntp_phase(c);
+  own.extra_replicas = extra;
+  own.throughput = extra_throughput(own.throughput, extra, j);
+  return ntp_phase(own);
 }
 
 Phase NtpJob::running_phase() const {

@@ -8,6 +8,10 @@
 // using; an upgrade after repairs is planned: no detection, no state copy) or
 // `restart` (detection + job restart + checkpoint load, rolled back unless in-memory recovery
 // is on). With no replica left it falls back to a whole-job restart.
+// Under /job/batch fixed, when the own domains' layout falls short of the batch and spare groups
+// in place of damaged ones cannot keep it, the fewest extra replicas that make up the sample
+// shortfall run on spare domains (pp full groups each; attaching pays a state copy each and a
+// rejoin inside the rebuild); a repair that lets fewer do returns the rest at once.
 #pragma once
 
 #include <memory>
@@ -48,29 +52,41 @@ class NtpJob final : public JobController {
 
  private:
   // A layout NTP could move to: within the job's own domains (all but the last spare_domains)
-  // or anywhere, spare domains included. `rate`: its running rate (covering: 1).
+  // or anywhere, spare domains included; under /job/batch fixed also the own domains' layout
+  // plus extra replicas on spare domains (extra). `rate`: its running rate (covering: 1).
   struct Candidate {
     bool covering = false;    // full groups cover the job (the fast path's layout)
     bool own = true;          // restricted to the job's own domains
-    std::uint32_t limit = 0;  // domains below it may be used
+    std::uint32_t limit = 0;  // domains below it may be used for partial groups
+    // When not covering: every full group of the domains below `cut`, and `cut_full` at it
+    // (short: cut = limit; extra: the extra replicas' groups run on past the limit).
+    std::uint32_t cut = 0;
+    std::uint32_t cut_full = 0;
     NtpConfig config;         // when not covering (its `use` left empty)
     NtpPartialChoice choice;  // when not covering: the partial groups it takes
     double rate = 0;
   };
   // Fills *c (its buffers reused: no allocation per fault once warm).
   void candidate(bool own, Candidate* c);
+  // /job/batch fixed: `own` (short of the batch) plus the fewest extra replicas that make up
+  // its sample shortfall, each pp full groups (at tp) of the spare domains, taken in domain
+  // order. False when the spare domains' healthy full groups are too few.
+  bool with_extra_replicas(const Candidate& own, Candidate* out) const;
   // NTP at its own best: the job's own domains, unless spare hardware's better rate repays the
   // foreground spare swap-in before the sooner of the next expected job fault and the expected
   // repair of the damage (`repair_s`, from the declared failure model; <= 0: unknown), after
-  // which the own domains are as good (or it keeps replicas alive). One of own_/any_, valid
-  // until the next call.
+  // which the own domains are as good (or it keeps replicas alive). Spare hardware replaces
+  // damaged groups (any_) or, under a fixed batch when that cannot keep the batch but extra
+  // replicas can, hosts them (extra_). One of own_/any_/extra_, valid until the next call.
   const Candidate& best_candidate(double repair_s);
 
   void take(const Candidate& c);
   // Pays the reconfiguration of the groups whose degree changed since the last one (changed_).
   void reconfigure(bool planned);
-  // `groups` TP groups change degree, the slowest reshard taking `reshard_s`.
-  Steps reconfiguration_steps(bool planned, std::uint32_t groups, double reshard_s) const;
+  // `groups` TP groups change degree, the slowest reshard taking `reshard_s`; `extras` extra
+  // replicas are attached (each gets its state from a DP peer and joins in the rebuild).
+  Steps reconfiguration_steps(bool planned, std::uint32_t groups, double reshard_s,
+                              std::uint32_t extras = 0) const;
   // set_domain's record of a domain whose groups change (at most one changes degree: the
   // degrees of a domain are its full groups at tp and one partial group).
   void note_change(std::uint32_t full0, std::uint32_t partial0, std::uint32_t full,
@@ -90,7 +106,10 @@ class NtpJob final : public JobController {
   void sync_indexes();    // brings the capacity and partial indexes up to the current health
   void apply_covering();  // needs sync_indexes()
   void apply_short(const Candidate& c);
-  void apply_layout(std::uint32_t cut, std::uint32_t cut_full, const NtpPartialChoice& choice);
+  // Full groups of the domains below `cut` (`cut_full` at it), the partial groups of `choice`
+  // among the domains below `partial_limit`.
+  void apply_layout(std::uint32_t cut, std::uint32_t cut_full, const NtpPartialChoice& choice,
+                    std::uint32_t partial_limit);
   void set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t partial);
 
   NtpStrategyOptions o_;
@@ -118,13 +137,14 @@ class NtpJob final : public JobController {
   };
   std::unique_ptr<StrategyMemo> own_memo_;
   Memo* memo_ = nullptr;
-  Candidate own_, any_;       // best_candidate's two candidates
-  bool new_domains_ = false;  // a domain the job did not use got groups since the last reset
+  Candidate own_, any_, extra_;  // best_candidate's candidates
+  bool new_domains_ = false;     // a domain the job did not use got groups since the last reset
   // The TP groups whose degree changed since the last reconfiguration (set_domain), and the
   // price of the slowest one's reshard.
   struct Changed {
     std::uint32_t groups = 0;
     double reshard_s = 0;
+    std::uint32_t extras = 0;  // extra replicas attached (fixed batch)
   };
   Changed changed_;
   Changed last_;         // those of the last reconfiguration (redone if a new one cuts it short)
@@ -134,6 +154,7 @@ class NtpJob final : public JobController {
   // as of log entry applied_log_.
   bool targeted_ = false;
   std::uint32_t applied_cut_ = 0;
+  std::uint32_t applied_limit_ = 0;  // the partial groups' limit of the last apply
   NtpPartialChoice applied_choice_;  // its threshold only (runs left empty)
   std::size_t applied_log_ = 0;
 };
