@@ -66,7 +66,7 @@ OJson stacked_chart(const OJson& data, const char* part, const char* title) {
               {"stack", "zero"},
               {"title", title},
               {"scale", scale},
-              {"axis", {{"format", ".1%"}}}}},
+              {"axis", {{"format", ".1%"}, {"tickCount", 10}}}}},
             {"color", stacked_color(part)},
             {"order", {{"field", "order"}, {"type", "quantitative"}}},
             {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};

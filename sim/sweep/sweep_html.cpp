@@ -297,6 +297,7 @@ OJson cost_tradeoff_chart(const Sweep& sw) {
                  {{"field", "point"}},
                  {{"field", "goodput"}, {"format", ".2%"}},
                  {{"field", "cost"}, {"format", ".4~s"}}}}};
+  OJson line = {{"mark", "line"}, {"encoding", OJson::object()}};
   if (sw.axes.size() > 1) {
     std::string title;
     for (std::size_t a = 1; a < sw.axes.size(); ++a)
@@ -304,16 +305,17 @@ OJson cost_tradeoff_chart(const Sweep& sw) {
     OJson domain = OJson::array();
     for (const auto& o : others) domain.push_back(o);
     enc["detail"] = {{"field", "others"}, {"type", "nominal"}};
-    enc["strokeDash"] = {
+    // Dashes on the lines only, so the legend draws them as lines.
+    line["encoding"]["strokeDash"] = {
         {"field", "others"}, {"type", "nominal"},
         {"sort", nullptr},   {"scale", {{"domain", domain}}},
-        {"title", title},    {"legend", {{"symbolType", "stroke"}, {"symbolStrokeColor", "#444"}}}};
+        {"title", title},    {"legend", {{"symbolStrokeWidth", 2}, {"symbolSize", 400}}}};
   }
   return {{"$schema", kSchema},
           {"width", 600},
           {"data", {{"values", data}}},
-          {"mark", {{"type", "line"}, {"point", true}}},
-          {"encoding", enc}};
+          {"encoding", enc},
+          {"layer", {line, {{"mark", {{"type", "point"}, {"filled", true}, {"opacity", 1}}}}}}};
 }
 
 }  // namespace
