@@ -35,15 +35,18 @@ OJson nominal(const std::string& field, OJson domain, OJson range) {
 
 }  // namespace
 
-OJson strategy_color(const std::string& field) {
+OJson strategy_color(const std::vector<std::string>& names, const std::string& field) {
   OJson domain = OJson::array(), range = OJson::array();
-  std::size_t i = 0;
-  for (const auto& info : strategy_table()) {
-    domain.push_back(info.name);
+  const auto& table = strategy_table();
+  for (const std::string& name : names) {
+    std::size_t i = 0;
+    while (i < table.size() && table[i].name != name) ++i;  // past the table: grey
+    domain.push_back(name);
     range.push_back(i < kPalette.size() ? kPalette[i] : "#7f7f7f");
-    ++i;
   }
-  return nominal(field, domain, range);
+  OJson c = nominal(field, domain, range);
+  c["legend"] = {{"symbolOpacity", 1}};
+  return c;
 }
 
 OJson bucket_color(const std::string& field) {

@@ -7,11 +7,16 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace goodput {
 
-// {"field": field, "type": "nominal", "sort": null, "scale": {...}} for strategy names.
-nlohmann::ordered_json strategy_color(const std::string& field = "strategy");
+// {"field": field, "type": "nominal", "sort": null, "scale": {...}} for the strategies that ran
+// (`names`, in report order: the legend lists these and no other), each in its colour of the
+// strategy table whatever else ran; legend swatches at full opacity (a chart's translucent
+// layers, such as CI bands, do not pale them).
+nlohmann::ordered_json strategy_color(const std::vector<std::string>& names,
+                                      const std::string& field = "strategy");
 // The same for badput bucket names (field "bucket") and state names (field "state").
 nlohmann::ordered_json bucket_color(const std::string& field = "bucket");
 nlohmann::ordered_json state_color(const std::string& field = "state");

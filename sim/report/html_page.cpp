@@ -99,11 +99,51 @@ constexpr const char* kStyle = R"(<style>
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:14px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th:first-child,td:first-child{text-align:left}.note{color:#555;font-size:14px}
-.missing{background:#fff3cd;border:1px solid #e0c060;padding:1em;margin:1em 0}.chart{margin:0.5em 0 2em}
+.missing{background:#fff3cd;border:1px solid #e0c060;padding:1em;margin:1em 0}.chart{margin:0.5em 0 0.3em}
+.export{margin:0 0 2em}.export button{font-size:12px;margin-right:0.5em}
 </style>
 )";
 
+// Draws each chart (SVG) and enables its Save buttons once drawn. chartImage(id, format) gives a
+// chart's SVG text or PNG data URL (Vega's own export, offline); the buttons download it.
+constexpr const char* kEmbedScript =
+    R"(const specs = JSON.parse(document.getElementById('chart-specs').textContent);
+const views = {};
+function chartImage(id, format) {
+  const view = views[id];
+  if (!view) return Promise.reject(new Error('chart ' + id + ' is not drawn'));
+  return format === 'svg' ? view.toSVG() : view.toImageURL('png', 2);
+}
+function saveChart(id, format) {
+  chartImage(id, format).then(image => {
+    const url = format === 'svg' ? URL.createObjectURL(new Blob([image], {type: 'image/svg+xml'})) : image;
+    const a = document.createElement('a');
+    a.href = url; a.download = id + '.' + format;
+    document.body.appendChild(a); a.click(); a.remove();
+    if (format === 'svg') setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }).catch(e => console.error(e));
+}
+for (const button of document.querySelectorAll('.export button'))
+  button.addEventListener('click', () => saveChart(button.dataset.chart, button.dataset.format));
+if (typeof vegaEmbed !== 'undefined') {
+  for (const [id, spec] of Object.entries(specs))
+    vegaEmbed('#' + id, spec, {renderer: 'svg', actions: false}).then(result => {
+      views[id] = result.view;
+      for (const b of document.querySelectorAll('.export button[data-chart="' + id + '"]')) b.disabled = false;
+    }).catch(e => {
+      document.getElementById(id).textContent = 'chart failed: ' + e; console.error(e); });
+}
+)";
+
 }  // namespace
+
+std::string export_controls(const std::string& id) {
+  std::string s = "<div class=\"export\">";
+  for (const char* format : {"svg", "png"})
+    s += std::string("<button type=\"button\" disabled data-chart=\"") + id + "\" data-format=\"" +
+         format + "\">Save " + (format[0] == 's' ? "SVG" : "PNG") + "</button>";
+  return s + "</div>\n";
+}
 
 bool charts_available() {
   return !vendored_js().html.empty();
@@ -150,19 +190,13 @@ std::string html_page(const std::string& title, const std::string& intro_html,
   for (const auto& c : charts) {
     s << "<h2>" << html_escape(c.title) << "</h2>\n";
     if (!c.note.empty()) s << "<p class=\"note\">" << html_escape(c.note) << "</p>\n";
-    s << "<div class=\"chart\" id=\"" << c.id << "\"></div>\n";
+    s << "<div class=\"chart\" id=\"" << c.id << "\"></div>\n"
+      << (charts_available() ? export_controls(c.id) : std::string());
     specs[c.id] = c.spec;
   }
   s << tables_html << "\n<script id=\"chart-specs\" type=\"application/json\">"
-    << script_json(specs)
-    << "</script>\n<script>\n"
-       "const specs = JSON.parse(document.getElementById('chart-specs').textContent);\n"
-       "if (typeof vegaEmbed !== 'undefined') {\n"
-       "  for (const [id, spec] of Object.entries(specs))\n"
-       "    vegaEmbed('#' + id, spec, {renderer: 'svg', actions: false}).catch(e => {\n"
-       "      document.getElementById(id).textContent = 'chart failed: ' + e; console.error(e); "
-       "});\n"
-       "}\n</script>\n</body></html>\n";
+    << script_json(specs) << "</script>\n<script>\n"
+    << kEmbedScript << "</script>\n</body></html>\n";
   return s.str();
 }
 

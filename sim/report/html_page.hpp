@@ -20,6 +20,10 @@ struct HtmlChart {
 bool charts_available();
 std::string charts_missing_reason();  // empty when charts_available(); names the file
 std::string html_escape(const std::string& text);
+// A chart's export control, under it on every page: "Save SVG" and "Save PNG" buttons
+// (data-chart = the chart's id, data-format = svg or png), enabled once the chart is drawn, that
+// download the drawn chart through Vega's own view.toSVG() / toImageURL() (offline).
+std::string export_controls(const std::string& id);
 // body_html comes first (headings, summary, tables), then each chart under its title.
 std::string html_page(const std::string& title, const std::string& intro_html,
                       const std::vector<HtmlChart>& charts, const std::string& tables_html);

@@ -18,6 +18,13 @@ namespace goodput {
 
 namespace {
 
+// The strategies that ran, in report order (the colour scales' domain).
+std::vector<std::string> ran(const Report& rep) {
+  std::vector<std::string> names;
+  for (const auto& s : rep.strategies) names.push_back(s.name);
+  return names;
+}
+
 OJson goodput_chart(const Report& rep) {
   OJson data = OJson::array();
   for (const auto& s : rep.strategies)
@@ -38,7 +45,7 @@ OJson goodput_chart(const Report& rep) {
             {{"mark", {{"type", "point"}, {"filled", true}, {"size", 80}}},
              {"encoding",
               {{"y", y},
-               {"color", with_no_legend(strategy_color())},
+               {"color", with_no_legend(strategy_color(ran(rep)))},
                {"x",
                 {{"field", "goodput"},
                  {"type", "quantitative"},
@@ -79,7 +86,7 @@ OJson completion_chart(const Report& rep) {
              {"encoding",
               {{"y", y},
                {"x", x},
-               {"color", with_no_legend(strategy_color())},
+               {"color", with_no_legend(strategy_color(ran(rep)))},
                {"tooltip", {{{"field", "days"}, {"format", ".2f"}}}}}}},
             {{"transform", {{{"filter", "datum.what == 'p50'"}}}},
              {"mark", {{"type", "point"}, {"filled", true}, {"size", 120}, {"color", "black"}}},

@@ -1,6 +1,9 @@
 #include "sim/report/vega_lite.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "sim/report/chart_colors.hpp"
 
@@ -30,9 +33,27 @@ OJson stacked_color(const std::string& part) {
   return c;
 }
 
+// The largest stacked total of any bar (rows of one strategy and point add up).
+double largest_total(const OJson& data) {
+  std::map<std::string, double> total;
+  double most = 0;
+  for (const auto& row : data) {
+    std::string key = row.at("strategy").get<std::string>();
+    if (row.contains("point")) key += '\n' + row.at("point").get<std::string>();
+    most = std::max(most, total[key] += row.at("share").get<double>());
+  }
+  return most;
+}
+
 }  // namespace
 
 OJson stacked_chart(const OJson& data, const char* part, const char* title) {
+  // States sum to 1 up to rounding, which a "nice" scale would stretch to 110%.
+  const OJson scale =
+      std::string(part) == "state"
+          ? OJson{{"domain", {0, 1}}, {"nice", false}, {"clamp", true}}
+          : OJson{{"domain", {0, std::max(0.001, std::min(1.0, largest_total(data)))}},
+                  {"nice", true}};
   return {{"$schema", kSchema},
           {"width", 600},
           {"data", {{"values", data}}},
@@ -44,10 +65,26 @@ OJson stacked_chart(const OJson& data, const char* part, const char* title) {
               {"type", "quantitative"},
               {"stack", "zero"},
               {"title", title},
-              {"axis", {{"format", ".1%"}}}}},
+              {"scale", scale},
+              {"axis", {{"format", ".1%"}, {"tickCount", 10}}}}},
             {"color", stacked_color(part)},
             {"order", {{"field", "order"}, {"type", "quantitative"}}},
             {"tooltip", {{{"field", part}}, {{"field", "share"}, {"format", ".3%"}}}}}}};
+}
+
+HeatCells heat_cell_size(std::size_t columns, std::size_t rows, std::size_t longest_label) {
+  const double label_px = kCellLabelCharPx * static_cast<double>(longest_label) + 10;
+  const double fit =
+      std::floor(kHeatMaxWidth / static_cast<double>(std::max<std::size_t>(columns, 1)));
+  HeatCells c;
+  c.labels = fit >= label_px;
+  c.width = c.labels ? std::max(label_px, 60.0) : std::max(fit, kHeatMinCell);
+  if (c.labels) c.width = std::min(c.width, fit);
+  c.height = c.labels
+                 ? 24
+                 : std::clamp(std::floor(480 / static_cast<double>(std::max<std::size_t>(rows, 1))),
+                              kHeatMinCell, 24.0);
+  return c;
 }
 
 }  // namespace goodput

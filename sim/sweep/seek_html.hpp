@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/core/params.hpp"
 #include "sim/report/html_page.hpp"
@@ -18,8 +19,17 @@ namespace goodput {
 std::string seek_reason(const Json& seek);
 // The HTML section: target, answer or reason, the evaluations table, warnings, the assumption.
 std::string seek_html_section(const Json& seek);
-// The metric's mean with its 95% CI per evaluated value, meeting values filled, the target as
-// a horizontal rule.
+// The view the seek chart is zoomed to: the answer and the evaluated values on either side of it
+// (no answer: the largest value and the one below it), with a margin, and on y their 95% CIs
+// and the target (a fraction within 0..1). `values`: the evaluated values inside it.
+struct SeekWindow {
+  double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
+  std::vector<double> values;
+};
+SeekWindow seek_window(const Json& seek);
+// The metric's mean with its 95% CI per evaluated value inside seek_window, meeting values
+// green, the target as a dashed horizontal rule with its label, the answer as a dotted
+// vertical one; the axes' domains are the window's.
 HtmlChart seek_chart(const Json& seek);
 
 }  // namespace goodput

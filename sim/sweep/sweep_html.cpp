@@ -4,7 +4,9 @@
 #include "sim/sweep/sweep_html.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <map>
 #include <sstream>
 
 #include "models/scenario/scenario_params.hpp"
@@ -28,14 +30,46 @@ bool numeric(const std::vector<std::string>& values) {
   return true;
 }
 
-// An axis title from the parameter declarations: "spare domains (domains)" for
-// /cluster/spare_domains; the pointer itself when it names no declared parameter.
+bool whole_numbers(const std::vector<std::string>& values) {
+  for (const auto& v : values) {
+    const auto j = nlohmann::json::parse(v, nullptr, false);
+    if (j.is_discarded() || !j.is_number_integer()) return false;
+  }
+  return true;
+}
+
+// An axis title from the parameter declarations, its unit said once: "interval (s)" for
+// /checkpoint/interval_s (not "interval s (s)"), "spare domains" for /cluster/spare_domains,
+// "energy price per kWh" for /cost/energy_price_per_kwh; the pointer itself when it names no
+// declared parameter.
 std::string axis_title(const std::string& pointer) {
   const ParamDecl* d = find_decl(sections::scenario(), pointer);
   if (!d) return pointer;
   std::string name = d->key;
   std::replace(name.begin(), name.end(), '_', ' ');
-  return d->unit.empty() ? name : name + " (" + d->unit + ")";
+  if (d->unit.empty()) return name;
+  auto lower = [](std::string t) {
+    std::transform(t.begin(), t.end(), t.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return t;
+  };
+  // The key ends with the unit's abbreviation ("interval_s", "mtbf_hours"): drop the word.
+  static const std::map<std::string, std::string> suffix_unit = {
+      {"s", "s"},   {"ms", "ms"}, {"h", "h"},       {"hours", "h"},       {"w", "W"},
+      {"kw", "kW"}, {"gb", "GB"}, {"gbps", "GB/s"}, {"tflops", "TFLOP/s"}};
+  const auto space = name.rfind(' ');
+  if (space != std::string::npos) {
+    const auto it = suffix_unit.find(name.substr(space + 1));
+    if (it != suffix_unit.end() && it->second == d->unit)
+      return name.substr(0, space) + " (" + d->unit + ")";
+  }
+  // The key ends with the unit's own words ("spare domains", "price per kwh"): spell it once.
+  const std::string unit = lower(d->unit);
+  if (name.size() > unit.size() &&
+      lower(name).compare(name.size() - unit.size(), unit.size(), unit) == 0 &&
+      name[name.size() - unit.size() - 1] == ' ')
+    return name.substr(0, name.size() - unit.size()) + d->unit;
+  return name + " (" + d->unit + ")";
 }
 
 // A dimensionless parameter declared within [0, 1] whose name says it is a share is shown as %.
@@ -44,6 +78,15 @@ bool percent_axis(const std::string& pointer) {
   return d && d->unit.empty() && d->type == ParamType::Number && d->min >= 0 && d->max <= 1 &&
          (d->key.find("fraction") != std::string::npos ||
           d->key.find("probability") != std::string::npos);
+}
+
+// The strategies that ran, in the order the points list them (the colour scales' domain).
+std::vector<std::string> ran(const Sweep& sw) {
+  std::vector<std::string> names;
+  for (const auto& pt : sw.points)
+    for (const auto& st : pt.report.strategies)
+      if (std::find(names.begin(), names.end(), st.name) == names.end()) names.push_back(st.name);
+  return names;
 }
 
 // Point p's axis values as "title = value, ..." (leaving out axis `skip`, if any).
@@ -79,8 +122,11 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
              {"type", num ? "quantitative" : "ordinal"},
              {"title", axis_title(sw.axes[axis].pointer)},
              {"sort", nullptr}};
-  if (num && percent_axis(sw.axes[axis].pointer)) x["axis"] = {{"format", ".2~%"}};
-  const OJson color = strategy_color();
+  if (num && percent_axis(sw.axes[axis].pointer))
+    x["axis"] = {{"format", ".2~%"}};
+  else if (num && whole_numbers(sw.axes[axis].values))  // no ticks between whole values
+    x["axis"] = {{"tickMinStep", 1}};
+  const OJson color = strategy_color(ran(sw));
   const OJson band = {
       {"mark", {{"type", "errorband"}, {"opacity", 0.25}}},
       {"encoding",
@@ -121,20 +167,24 @@ OJson axis_chart(const Sweep& sw, std::size_t axis) {
 }
 
 // Two axes: a heat map of the leading strategy per cell (its colour) and its Goodput, marked
-// when the lead is not significant.
+// when the lead is not significant. Cells are sized to their labels, which are dropped when
+// there are too many columns for them (heat_cell_size); every cell's tooltip says the same.
 OJson best_cell_chart(const Sweep& sw) {
   OJson data = OJson::array();
+  std::size_t longest = 0;
   for (const auto& pt : sw.points) {
     const Report& r = pt.report;
     const auto& best = r.strategies[r.winner];
-    data.push_back({{"x", pt.values[0]},
-                    {"y", pt.values[1]},
-                    {"best", best.name},
-                    {"label", fmt("%.2f%%", 100 * best.goodput.mean) +
-                                  (r.decided || r.strategies.size() < 2 ? "" : " (tie)")}});
+    const std::string label = fmt("%.2f%%", 100 * best.goodput.mean) +
+                              (r.decided || r.strategies.size() < 2 ? "" : " (tie)");
+    longest = std::max(longest, label.size());
+    data.push_back(
+        {{"x", pt.values[0]}, {"y", pt.values[1]}, {"best", best.name}, {"label", label}});
   }
-  auto axis = [&](std::size_t a, const char* field) {
-    OJson e = {{"field", field}, {"type", "ordinal"}, {"title", axis_title(sw.axes[a].pointer)}};
+  const std::string x_title = axis_title(sw.axes[0].pointer),
+                    y_title = axis_title(sw.axes[1].pointer);
+  auto axis = [&](std::size_t a, const char* field, const std::string& title) {
+    OJson e = {{"field", field}, {"type", "ordinal"}, {"title", title}};
     if (numeric(sw.axes[a].values)) {  // numeric order, as the axis values were given
       OJson order = OJson::array();
       for (const auto& v : sw.axes[a].values) order.push_back(v);
@@ -142,15 +192,27 @@ OJson best_cell_chart(const Sweep& sw) {
     }
     return e;
   };
-  OJson color = strategy_color("best");
+  OJson color = strategy_color(ran(sw), "best");
   color["title"] = "leading strategy";
+  const HeatCells cells =
+      heat_cell_size(sw.axes[0].values.size(), sw.axes[1].values.size(), longest);
+  OJson layers = OJson::array({{{"mark", "rect"},
+                                {"encoding",
+                                 {{"color", color},
+                                  {"tooltip",
+                                   {{{"field", "x"}, {"title", x_title}},
+                                    {{"field", "y"}, {"title", y_title}},
+                                    {{"field", "best"}, {"title", "leading strategy"}},
+                                    {{"field", "label"}, {"title", "its Goodput"}}}}}}}});
+  if (cells.labels)
+    layers.push_back({{"mark", {{"type", "text"}, {"fontSize", kCellLabelFontSize}}},
+                      {"encoding", {{"text", {{"field", "label"}}}}}});
   return {{"$schema", kSchema},
+          {"width", {{"step", cells.width}}},
+          {"height", {{"step", cells.height}}},
           {"data", {{"values", data}}},
-          {"encoding", {{"x", axis(0, "x")}, {"y", axis(1, "y")}}},
-          {"layer",
-           {{{"mark", "rect"}, {"encoding", {{"color", color}}}},
-            {{"mark", {{"type", "text"}, {"fontSize", 11}}},
-             {"encoding", {{"text", {{"field", "label"}}}}}}}}};
+          {"encoding", {{"x", axis(0, "x", x_title)}, {"y", axis(1, "y", y_title)}}},
+          {"layer", layers}};
 }
 
 // A stacked-bar chart per point (rows), strategies within: badput buckets or time in state.
@@ -197,44 +259,63 @@ OJson per_point_chart(const Sweep& sw, bool states) {
 
 // The trade-off in one chart: each point's Goodput against its cost to train (mean, with
 // /report/train_hours and gpu_hour_price; the whole cluster, spares included), a line per
-// strategy in point order, the axis values in the tooltip. Empty when the points are unpriced.
+// strategy along the first axis, the axis values in the tooltip. With more axes, one line per
+// strategy and value of the others (detail; dashed by it), never joining points across them.
+// Empty when the points are unpriced.
 OJson cost_tradeoff_chart(const Sweep& sw) {
   OJson data = OJson::array();
+  std::vector<std::string> others;  // the other axes' values, in point order
   for (std::size_t p = 0; p < sw.points.size(); ++p) {
     const auto& pt = sw.points[p];
     const Scenario& sc = pt.plan.scenario;
     if (sc.mode == RunMode::Snapshot || sc.train_hours <= 0 || sc.gpu_hour_price <= 0) return {};
-    const std::string label = point_label(sw, p);
+    const std::string label = point_label(sw, p), other = point_label(sw, p, 0);
+    if (std::find(others.begin(), others.end(), other) == others.end()) others.push_back(other);
     for (const auto& st : pt.report.strategies)
       data.push_back({{"strategy", st.name},
                       {"goodput", st.goodput.mean},
                       {"cost", st.cost_to_train.mean},
                       {"point", label},
+                      {"others", other},
                       {"index", p}});
   }
-  const OJson enc = {{"x",
-                      {{"field", "cost"},
-                       {"type", "quantitative"},
-                       {"title", "cost to train (mean)"},
-                       {"scale", {{"zero", false}}}}},
-                     {"y",
-                      {{"field", "goodput"},
-                       {"type", "quantitative"},
-                       {"title", "Goodput (mean)"},
-                       {"scale", {{"zero", false}}},
-                       {"axis", {{"format", ".1%"}}}}},
-                     {"color", strategy_color()},
-                     {"order", {{"field", "index"}, {"type", "quantitative"}}},
-                     {"tooltip",
-                      {{{"field", "strategy"}},
-                       {{"field", "point"}},
-                       {{"field", "goodput"}, {"format", ".2%"}},
-                       {{"field", "cost"}, {"format", ".4~s"}}}}};
+  OJson enc = {{"x",
+                {{"field", "cost"},
+                 {"type", "quantitative"},
+                 {"title", "cost to train (mean)"},
+                 {"scale", {{"zero", false}}}}},
+               {"y",
+                {{"field", "goodput"},
+                 {"type", "quantitative"},
+                 {"title", "Goodput (mean)"},
+                 {"scale", {{"zero", false}}},
+                 {"axis", {{"format", ".1%"}}}}},
+               {"color", strategy_color(ran(sw))},
+               {"order", {{"field", "index"}, {"type", "quantitative"}}},
+               {"tooltip",
+                {{{"field", "strategy"}},
+                 {{"field", "point"}},
+                 {{"field", "goodput"}, {"format", ".2%"}},
+                 {{"field", "cost"}, {"format", ".4~s"}}}}};
+  OJson line = {{"mark", "line"}, {"encoding", OJson::object()}};
+  if (sw.axes.size() > 1) {
+    std::string title;
+    for (std::size_t a = 1; a < sw.axes.size(); ++a)
+      title += (title.empty() ? "" : ", ") + axis_title(sw.axes[a].pointer);
+    OJson domain = OJson::array();
+    for (const auto& o : others) domain.push_back(o);
+    enc["detail"] = {{"field", "others"}, {"type", "nominal"}};
+    // Dashes on the lines only, so the legend draws them as lines.
+    line["encoding"]["strokeDash"] = {
+        {"field", "others"}, {"type", "nominal"},
+        {"sort", nullptr},   {"scale", {{"domain", domain}}},
+        {"title", title},    {"legend", {{"symbolStrokeWidth", 2}, {"symbolSize", 400}}}};
+  }
   return {{"$schema", kSchema},
           {"width", 600},
           {"data", {{"values", data}}},
-          {"mark", {{"type", "line"}, {"point", true}}},
-          {"encoding", enc}};
+          {"encoding", enc},
+          {"layer", {line, {{"mark", {{"type", "point"}, {"filled", true}, {"opacity", 1}}}}}}};
 }
 
 }  // namespace
@@ -264,7 +345,8 @@ std::string sweep_html(const Sweep& sw) {
     charts.push_back({"cost", "Goodput against cost to train",
                       "Each point's mean Goodput and mean cost to train (/report/train_hours at "
                       "/report/gpu_hour_price, the whole cluster held, spares included), a line "
-                      "per strategy in point order: up and to the left is better.",
+                      "per strategy along the first axis (dashed by the other axes' values): up "
+                      "and to the left is better.",
                       tradeoff});
   charts.push_back({"badput", "Where the rest went, per point",
                     "Badput buckets as shares of wall time.", per_point_chart(sw, false)});

@@ -16,14 +16,17 @@ if grep -q "no charts" "$out/run.err"; then
   echo "SKIP: plotting libraries not vendored (bash scripts/vendor-js.sh)"; exit 77
 fi
 "$bin" sweep "$data/small-stat.json" --axis /cluster/spare_domains=0,2,4 --axis /job/step_s=10,20 \
-  --out "$out/sweep" --quiet
+  --set /report/train_hours=50 --set /report/gpu_hour_price=2 --out "$out/sweep" --quiet
 # Goal seek with no answer in range: its page shows the target, the reason and a chart.
 "$bin" sweep "$data/small-stat.json" --seek /cluster/spare_domains --min 0 --max 2 --seeds 4 \
   --target 'goodput>=0.99' --strategy dp_drop --out "$out/seek" --quiet
+# Goal seek with an answer: the chart is zoomed to it.
+"$bin" sweep "$data/small-stat.json" --seek /cluster/spare_domains --min 0 --max 16 --seeds 4 \
+  --target 'goodput>=0.9' --strategy hot_spares --out "$out/seek2" --quiet
 # sensitivity.html: a tornado chart per rival.
 "$bin" sensitivity "$data/small-stat.json" --seeds 3 --robustness-points 4 --out "$out/sens" --quiet
 status=0
-for page in run sweep seek sens; do
+for page in run sweep seek seek2 sens; do
   html="$out/$page/report.html"
   [ "$page" = sens ] && html="$out/sens/sensitivity.html"
   charts=$(grep -o '<div class="chart" id="[a-z0-9]*"></div>' "$html" | wc -l)
@@ -48,19 +51,32 @@ PY
   if [ "$charts" -eq 0 ] || [ "$drawn" -ne "$charts" ]; then status=1; fi
   if [ -n "$errors" ]; then echo "console errors:"; echo "$errors"; status=1; fi
 done
-# The seek chart draws one point per evaluated value (a <path> in its symbol mark).
-points=$(python3 - "$out/seek.dom.html" <<'PY'
-import re, sys
+# The seek chart draws one point per evaluated value in its zoomed view (a <path> in its symbol
+# mark), and its view (the x scale's domain) is narrower than the searched range when it has an
+# answer.
+for page in seek seek2; do
+  python3 - "$out/$page.dom.html" "$out/$page/report.html" "$out/$page/sweep.json" <<'PY' || status=1
+import json, re, sys
 dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+page = open(sys.argv[2], encoding="utf-8").read()
+seek = json.load(open(sys.argv[3]))["seek"]
+opening = '<script id="chart-specs" type="application/json">'
+a = page.find(opening)
+spec = json.loads(page[a + len(opening):page.find("</script>", a)])["seek"]
 at = dom.find('id="seek"')
 chart = dom[at:dom.find("<h2", at)] if at >= 0 else ""
 m = re.search(r'<g class="mark-symbol[^"]*"[^>]*>(.*?)</g>', chart, re.S)
-print(len(re.findall(r"<path", m.group(1))) if m else 0)
+points = len(re.findall(r"<path", m.group(1))) if m else 0
+shown = len(spec["layer"][1]["data"]["values"])
+lo, hi = spec["layer"][1]["encoding"]["x"]["scale"]["domain"]
+print(f"seek: {points} points drawn for {shown} evaluated values in view (of "
+      f"{len(seek['evaluated'])}); view {lo}..{hi} of {seek['min']}..{seek['max']}, answer {seek['answer']}")
+ok = points == shown and shown > 0
+if seek["answer"] is not None:
+    ok = ok and lo < seek["answer"] < hi and hi - lo < seek["max"] - seek["min"]
+sys.exit(0 if ok else 1)
 PY
-)
-evaluated=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["seek"]["evaluated"]))' "$out/seek/sweep.json")
-echo "seek: $points points drawn for $evaluated evaluated values"
-[ "$points" -eq "$evaluated" ] || status=1
+done
 # The timeline chart draws one rect per cell in its spec (a phase's share of a column, a <path>
 # in its strategy row's rect mark) and a line for the failed GPUs.
 read -r bars spans line <<<"$(python3 - "$out/run.dom.html" "$out/run/report.html" <<'PY'
@@ -95,7 +111,10 @@ def marks(page):
         section = rest if cut < 0 else rest[:cut]
         counts = {}
         for g in re.finditer(r'<g class="(mark-[a-z]+) role-mark[^"]*"[^>]*>(.*?)</g>', section, re.S):
-            counts[g.group(1)] = counts.get(g.group(1), 0) + len(re.findall(r"<path", g.group(2)))
+            counts[g.group(1)] = counts.get(g.group(1), 0) + len(re.findall(r"<(?:path|text)", g.group(2)))
+        # legend entries: one label per strategy that ran (or per value of another axis)
+        counts["legend"] = sum(len(re.findall(r"<text", g.group(1))) for g in re.finditer(
+            r'<g class="mark-text role-legend-label[^"]*"[^>]*>(.*?)</g>', section, re.S))
         found[m.group(1)] = counts
     return found
 run = json.load(open(f"{out}/run/report.json"))
@@ -111,6 +130,12 @@ want = {
     ("sweep", "axis0", "mark-symbol"): points * swept,
     ("sweep", "axis1", "mark-symbol"): points * swept,
     ("sweep", "best", "mark-rect"): points,
+    ("sweep", "best", "mark-text"): points,  # a label per cell (they fit: 3 x 2 cells)
+    ("sweep", "axis0", "legend"): swept,  # the strategies that ran, no others
+    # the cost trade-off: a line per strategy and value of the other axis (2), a point per cell
+    ("sweep", "cost", "mark-line"): swept * 2,
+    ("sweep", "cost", "mark-symbol"): points * swept,
+    ("sweep", "cost", "legend"): swept + 2,
     ("sweep", "badput", "mark-rect"): points * swept * buckets,
     ("sweep", "states", "mark-rect"): points * swept * 4,
 }
@@ -123,4 +148,48 @@ for (page, chart, mark), expected in want.items():
 sys.exit(1 if bad else 0)
 PY
 grep -q 'id="seek-reason"' "$out/seek/report.html" || { echo "seek: no reason shown"; status=1; }
+# Every chart's Save SVG and Save PNG buttons are enabled once it drew, and its export gives an
+# SVG with the chart's marks (a harness page calls the page's chartImage, as the button does).
+for page in run sweep sens; do
+  html="$out/$page/report.html"
+  [ "$page" = sens ] && html="$out/sens/sensitivity.html"
+  charts=$(grep -o '<div class="chart" id="[a-z0-9]*"></div>' "$html" | wc -l)
+  enabled=$(grep -oE '<button type="button" data-chart="[a-z0-9]+" data-format="(svg|png)">' \
+    "$out/$page.dom.html" | wc -l)
+  echo "$page: $enabled export buttons enabled for $charts charts"
+  [ "$enabled" -eq $((2 * charts)) ] || status=1
+  cat >"$out/export-$page.html" <<HTML
+<!doctype html><html><body><iframe id="f" src="file://$html" width="1200" height="800"></iframe>
+<pre id="result">pending</pre><script>
+const frame = document.getElementById('f');
+function check(tries) {
+  const d = frame.contentDocument, ids = [...d.querySelectorAll('div.chart')].map(c => c.id);
+  if (ids.length === 0 || d.querySelector('.export button[disabled]')) {
+    if (tries > 0) setTimeout(() => check(tries - 1), 200);
+    return;
+  }
+  const w = frame.contentWindow;
+  Promise.all(ids.map(id => Promise.all([w.chartImage(id, 'svg'), w.chartImage(id, 'png')])
+      .then(([svg, png]) => id + ' ' + (svg.startsWith('<svg') && svg.includes('role-mark') ? 'svg' : 'nosvg') + ' ' +
+                            (png.startsWith('data:image/png;base64,') ? 'png' : 'nopng'))))
+    .then(lines => document.getElementById('result').textContent = lines.join(' '))
+    .catch(e => document.getElementById('result').textContent = 'error ' + e);
+}
+frame.addEventListener('load', () => check(50));
+</script></body></html>
+HTML
+  timeout 120 "$browser" --headless --disable-gpu --no-sandbox --no-first-run --allow-file-access-from-files \
+    --user-data-dir="$out/profile-export-$page" --virtual-time-budget=20000 --dump-dom \
+    "file://$out/export-$page.html" >"$out/export-$page.dom.html" 2>/dev/null || true
+  exported=$(python3 - "$out/export-$page.dom.html" <<'PY'
+import html, re, sys
+dom = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+m = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+lines = html.unescape(m.group(1)).split() if m else []
+print(sum(1 for i in range(0, len(lines) - 2, 3) if lines[i + 1:i + 3] == ["svg", "png"]))
+PY
+)
+  echo "$page: $exported of $charts charts exported as SVG and PNG"
+  [ "$exported" -eq "$charts" ] || { status=1; grep -A3 'id="result"' "$out/export-$page.dom.html" | head -5; }
+done
 exit $status

@@ -2,15 +2,18 @@
 // visible notice when they are missing; report.md links it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "models/strategies/strategy.hpp"
+#include "sim/report/chart_colors.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/markdown_html.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/timeline.hpp"
+#include "sim/report/vega_lite.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/sweep/sweep_html.hpp"
 #include "support.hpp"
@@ -26,6 +29,12 @@ Json specs_of(const std::string& html) {
   REQUIRE(a != std::string::npos);
   const auto b = html.find("</script>", a);
   return Json::parse(html.substr(a + open.size(), b - a - open.size()));
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
 }
 
 }  // namespace
@@ -47,6 +56,13 @@ TEST_CASE("report.html holds the Goodput, badput and time-in-state charts") {
   if (charts_available()) {
     CHECK(html.find("vegaEmbed") != std::string::npos);
     CHECK(html.find("charts-missing") == std::string::npos);
+    // Every chart has its Save SVG / Save PNG control, right under it.
+    CHECK(count_of(html, "data-format=\"svg\">Save SVG</button>") == specs.size());
+    for (const auto& [id, spec] : specs.items()) {
+      CAPTURE(id);
+      CHECK(html.find("id=\"" + id + "\"></div>\n" + export_controls(id)) != std::string::npos);
+    }
+    CHECK(html.find("view.toSVG()") != std::string::npos);
   } else {
     MESSAGE("plotting libraries not vendored (scripts/vendor-js.sh): checking the notice instead");
     CHECK(html.find("charts-missing") != std::string::npos);
@@ -72,10 +88,14 @@ TEST_CASE("a priced sweep's report.html draws Goodput against cost to train, one
   const std::string dir = scratch("html-sweep-cost");
   SweepOptions opt;
   opt.threads = 2;
-  sweep_small(dir, "/cluster/spare_domains=0,2,4", opt,
+  sweep_small(dir, "/checkpoint/interval_s=1800,3600,7200", opt,
               {"/report/train_hours=50", "/report/gpu_hour_price=2"});
   const Json specs = specs_of(slurp(std::filesystem::path(dir) / "report.html"));
   REQUIRE(specs.contains("cost"));
+  // The axis title says its unit once ("interval (s)", not "interval s (s)"), here and in the
+  // per-point labels.
+  CHECK(specs["axis0"]["layer"][0]["encoding"]["x"]["title"] == "interval (s)");
+  CHECK(specs["badput"]["data"]["values"][0]["point"] == "interval (s) = 1800");
   const auto& values = specs["cost"]["data"]["values"];
   CHECK(values.size() == 3 * 3);  // 3 points x 3 strategies
   for (const auto& v : values) {
@@ -83,6 +103,7 @@ TEST_CASE("a priced sweep's report.html draws Goodput against cost to train, one
     CHECK(v["goodput"].get<double>() > 0);
   }
   CHECK(specs["cost"]["encoding"]["order"]["field"] == "index");
+  CHECK_FALSE(specs["cost"]["encoding"].contains("detail"));
 }
 
 namespace {
@@ -98,6 +119,17 @@ void colors_of(const Json& j, const std::string& field, std::vector<Json>& out) 
   }
 }
 
+// Every colour encoding by `field` in a chart spec, whole.
+void color_encodings(const Json& j, const std::string& field, std::vector<Json>& out) {
+  if (j.is_object()) {
+    if (j.contains("color") && j["color"].is_object() && j["color"].value("field", "") == field)
+      out.push_back(j["color"]);
+    for (const auto& [k, v] : j.items()) color_encodings(v, field, out);
+  } else if (j.is_array()) {
+    for (const auto& v : j) color_encodings(v, field, out);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("two sweep axes: small multiples, the leader per cell, one colour per strategy") {
@@ -108,8 +140,9 @@ TEST_CASE("two sweep axes: small multiples, the leader per cell, one colour per 
   const auto combos = axis_product(sweep.axes);
   std::vector<Scenario> scenarios;
   for (const auto& v : combos)
-    scenarios.push_back(small_at(
-        {sweep.axes[0].pointer + "=" + v[0], sweep.axes[1].pointer + "=" + v[1], "/seeds=2"}));
+    scenarios.push_back(
+        small_at({sweep.axes[0].pointer + "=" + v[0], sweep.axes[1].pointer + "=" + v[1],
+                  "/seeds=2", "/report/train_hours=50", "/report/gpu_hour_price=2"}));
   SweepOptions opt;
   opt.threads = 2;
   run_sweep(sweep, scenarios, combos, opt, dir);
@@ -128,15 +161,39 @@ TEST_CASE("two sweep axes: small multiples, the leader per cell, one colour per 
   REQUIRE(specs.contains("best"));
   CHECK(specs["best"]["data"]["values"].size() == 4);
   CHECK(specs["best"]["layer"][0]["mark"] == "rect");
+  // Cells as wide as their longest label, so no two labels overlap.
+  std::size_t longest = 0;
+  for (const auto& row : specs["best"]["data"]["values"])
+    longest = std::max(longest, row["label"].get<std::string>().size());
+  REQUIRE(specs["best"]["layer"].size() == 2);
+  CHECK(specs["best"]["layer"][1]["mark"]["type"] == "text");
+  CHECK(specs["best"]["width"]["step"].get<double>() >=
+        kCellLabelCharPx * static_cast<double>(longest) + 10);
   // Every strategy colour encoding in the page uses one scale: the strategy table's order.
   std::vector<Json> scales;
   for (const auto& [id, spec] : specs.items()) {
     colors_of(spec, "strategy", scales);
     colors_of(spec, "best", scales);
   }
-  REQUIRE(scales.size() >= 3);
+  REQUIRE(scales.size() >= 4);
   for (const auto& sc : scales) CHECK(sc == scales.front());
-  CHECK(scales.front()["domain"][0] == strategy_table().front().name);
+  CHECK(scales.front()["domain"].size() == 3);  // the three that ran
+  // The cost trade-off: a line per strategy along the first axis, one per value of the second
+  // (detail), so no line joins points of different failure rates.
+  REQUIRE(specs.contains("cost"));
+  const Json& cost = specs["cost"];
+  REQUIRE(cost["encoding"].contains("detail"));
+  const std::string line_field = cost["encoding"]["detail"]["field"];
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> line_points;
+  for (const auto& row : cost["data"]["values"]) {
+    const std::string point = row["point"];
+    // The second axis's value, as the point label writes it (after ", ").
+    const std::string second = point.substr(point.find(", ") + 2);
+    line_points[{row["strategy"], row[line_field]}].insert(second);
+    CHECK(row[line_field].get<std::string>() == second);
+  }
+  CHECK(line_points.size() == 3 * 2);  // 3 strategies x 2 failure rates
+  for (const auto& [line, seconds] : line_points) CHECK(seconds.size() == 1);
   // Buckets and states keep their colours too.
   std::vector<Json> buckets, states;
   colors_of(specs["badput"], "bucket", buckets);
@@ -258,4 +315,78 @@ TEST_CASE(
   const Json calm_bars = specs_of(report_html(quiet))["timeline"]["vconcat"][0]["data"]["values"];
   REQUIRE(static_cast<double>(calm_bars.size()) == strategies);
   for (const auto& v : calm_bars) CHECK(v["phase"] == "running");
+}
+
+TEST_CASE("heat-map cells: labels only where they fit, else narrower cells with tooltips") {
+  for (std::size_t columns : {1, 2, 5, 10, 11, 20, 40, 200})
+    for (std::size_t longest : {6, 12}) {
+      CAPTURE(columns);
+      CAPTURE(longest);
+      const HeatCells c = heat_cell_size(columns, 7, longest);
+      const double label = kCellLabelCharPx * static_cast<double>(longest) + 10;
+      if (c.labels)
+        CHECK(c.width >= label);  // each label within its own cell
+      else
+        CHECK(c.width < label);
+      // Within the page's width unless the cells are already the smallest.
+      CHECK((c.width * static_cast<double>(columns) <= kHeatMaxWidth || c.width == kHeatMinCell));
+      CHECK(c.height >= kHeatMinCell);
+    }
+  CHECK(heat_cell_size(3, 3, 12).labels);
+  CHECK_FALSE(heat_cell_size(40, 3, 12).labels);  // 40 x "97.12% (tie)" would overlap
+}
+
+TEST_CASE("legends list only the strategies that ran, in their own colours, at full opacity") {
+  const std::string two = "/strategies={\"dp_drop\":{},\"hot_spares\":{}}";
+  const RunPlan plan = make_plan(small_at({two, "/seeds=2"}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 2));
+  REQUIRE(rep.strategies.size() == 2);
+  const Json run_specs = specs_of(report_html(rep));
+  const std::string dir = scratch("html-sweep-two");
+  SweepOptions opt;
+  opt.threads = 2;
+  sweep_small(dir, "/cluster/spare_domains=0,2", opt,
+              {two, "/seeds=2", "/report/train_hours=50", "/report/gpu_hour_price=2"});
+  const Json sweep_specs = specs_of(slurp(std::filesystem::path(dir) / "report.html"));
+  // The colour each strategy has when all of them run.
+  std::vector<std::string> all;
+  for (const auto& info : strategy_table()) all.push_back(info.name);
+  const Json everyone = strategy_color(all);
+  std::map<std::string, Json> own;
+  for (std::size_t i = 0; i < all.size(); ++i) own[all[i]] = everyone["scale"]["range"][i];
+  std::size_t legends = 0;
+  for (const Json* specs : {&run_specs, &sweep_specs}) {
+    std::vector<Json> encodings;
+    for (const auto& [id, spec] : specs->items()) color_encodings(spec, "strategy", encodings);
+    REQUIRE(!encodings.empty());
+    for (const auto& e : encodings) {
+      const Json& domain = e["scale"]["domain"];
+      REQUIRE(domain.size() == 2);
+      CHECK(domain[0] == rep.strategies[0].name);
+      CHECK(domain[1] == rep.strategies[1].name);
+      for (std::size_t i = 0; i < 2; ++i) CHECK(e["scale"]["range"][i] == own[domain[i]]);
+      if (e["legend"].is_null()) continue;  // no legend drawn
+      CHECK(e["legend"]["symbolOpacity"] == 1);
+      ++legends;
+    }
+  }
+  CHECK(legends >= 3);  // the sweep's Goodput-per-axis layers and its cost chart
+  // Time in state tiles the wall time: its axis ends at 100%, not at a "nice" 110%; badput's
+  // at its largest bar, never past 100%.
+  auto x_of = [](const Json& chart) -> const Json& {  // a faceted chart's inner spec
+    return (chart.contains("spec") ? chart["spec"] : chart)["encoding"]["x"];
+  };
+  for (const Json* specs : {&run_specs, &sweep_specs}) {
+    const Json& x = x_of((*specs)["states"]);
+    CHECK(x["scale"]["domain"] == Json::array({0, 1}));
+    CHECK(x["scale"]["nice"] == false);
+    const Json& bx = x_of((*specs)["badput"]);
+    const double top = bx["scale"]["domain"][1].get<double>();
+    CHECK(top <= 1);
+    std::map<std::string, double> totals;
+    for (const auto& row : (*specs)["badput"]["data"]["values"])
+      totals[row["strategy"].get<std::string>() + row.value("point", "")] +=
+          row["share"].get<double>();
+    for (const auto& [bar, total] : totals) CHECK(total <= top + 1e-12);
+  }
 }
