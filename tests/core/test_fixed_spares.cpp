@@ -128,7 +128,7 @@ TEST_CASE("fixed batch: extra replicas are paid, keep the batch, and go back at 
   CHECK(m.spare_gpu_hours == doctest::Approx(64 * 10 + 64 * (kHorizonH - 20)).epsilon(1e-12));
 }
 
-TEST_CASE("fixed batch: without spares the old behaviour holds; ntp_boost needs none") {
+TEST_CASE("fixed batch: without spares the old behaviour holds, and ntp_boost needs none") {
   // No spare: ntp pauses from the faults to the repairs, exactly; nothing extra is attached.
   const RunMetrics ntp = run(0, 1, "ntp");
   CHECK(waiting(ntp) * kHorizonH == doctest::Approx(10).epsilon(1e-12));
