@@ -8,7 +8,9 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "calibrate/profile/profile.hpp"
@@ -17,6 +19,7 @@
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/recent_memo.hpp"
 
 namespace goodput {
 
@@ -456,6 +459,41 @@ bool uses_iteration_model(const Scenario& s) {
          (s.cost.model == CostSpec::Model::Auto && !s.job.model.is_null());
 }
 
+namespace {
+
+// The analytical profile of one GPU and model (analytical_profile: most of a cost model's
+// build) and its hash, kept for the last few: the plans of a verdict analysis or a sweep that
+// move a price, a cost switch or the schedule build it once. The GPU is its catalogue name, or
+// the scenario's /cluster/gpu_spec (resolved); a scenario without its resolved sections builds
+// its own.
+struct HashedProfile {
+  calib::Profile profile;
+  std::string hash;
+};
+std::shared_ptr<const HashedProfile> shared_analytical_profile(const Scenario& s,
+                                                               const calib::ProfiledModel& pm) {
+  auto build = [&] {
+    auto p = std::make_shared<HashedProfile>();
+    p->profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
+    p->hash = calib::profile_hash(p->profile);
+    return std::shared_ptr<const HashedProfile>(std::move(p));
+  };
+  if (!s.resolved.is_object() || !s.resolved.contains("cluster")) return build();
+  const Json& cluster = s.resolved["cluster"];
+  const calib::ModelShape& m = pm.shape;
+  const calib::StepLayout l = pm.layout.value_or(calib::StepLayout{0, 0, 0, 0});
+  std::ostringstream key;
+  key << s.gpu.name << '|' << (cluster.contains("gpu_spec") ? cluster["gpu_spec"].dump() : "")
+      << '|' << m.name << ' ' << m.hidden << ' ' << m.heads << ' ' << m.kv_heads << ' ' << m.ffn
+      << ' ' << m.gated_mlp << ' ' << m.seq_len << ' ' << m.micro_batch << '|' << pm.tp_max << ' '
+      << pm.tp_min << '|' << pm.layout.has_value() << ' ' << l.layers << ' ' << l.vocab << ' '
+      << l.pp << ' ' << l.dp;
+  static RecentMemo<std::string, HashedProfile, 8> memo;
+  return memo.get(key.str(), build);
+}
+
+}  // namespace
+
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
                                                  const std::vector<int>& tp_degrees,
                                                  CostInfo* info) {
@@ -490,6 +528,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
     throw InputError(s.file, "/job/model", e.what());
   }
   calib::Profile profile;
+  std::string hash;  // of the profile (the analytical one's is kept with it)
   std::vector<int> interpolated;
   std::string path = s.cost.profile;
   if (path.empty()) {
@@ -505,7 +544,9 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
         s.job.model["layers"].get<int>(),
         s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1, s.job.pp,
         s.job.dp * s.job.cp};  // the optimizer's shards span dp x cp ranks
-    profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
+    const auto shared = shared_analytical_profile(s, pm);
+    profile = shared->profile;
+    hash = shared->hash;
     path = "analytical:" + s.gpu.name;
   } else {
     profile = calib::load_profile(path);
@@ -527,7 +568,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
   if (info)
     *info = {CostSpec::Model::Iteration,
              path,
-             calib::profile_hash(profile),
+             hash.empty() ? calib::profile_hash(profile) : hash,
              profile.source == calib::Source::measured ? "measured" : "analytical",
              calib::device_name(profile),
              model->healthy_step_s(),

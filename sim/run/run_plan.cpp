@@ -18,7 +18,7 @@
 #include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/parallel_for.hpp"
-#include "sim/run/recent_memo.hpp"
+#include "sim/core/recent_memo.hpp"
 #include "sim/run/single_run.hpp"
 
 namespace goodput {
@@ -117,7 +117,7 @@ std::shared_ptr<const CostModel> shared_cost_model(const Scenario& s,
     CostInfo info;
   };
   using Key = std::tuple<std::string, std::string, std::vector<int>>;
-  static RecentMemo<Key, Built> memo;
+  static RecentMemo<Key, Built, 16> memo;  // a robustness sample: a few switch combinations
   const Key key{s.file, r["job"].dump() + r["cost"].dump() + r["cluster"].dump(), degrees};
   const auto built = memo.get(key, [&] {
     auto b = std::make_shared<Built>();
