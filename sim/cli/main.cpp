@@ -12,6 +12,7 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/completion.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/diff_command.hpp"
 #include "sim/cli/examples.hpp"
 #include "sim/cli/explain_step.hpp"
 #include "sim/cli/import_command.hpp"
@@ -239,6 +240,9 @@ int main(int argc, char** argv) {
   goodput::ImportArgs import_args;
   auto* import = goodput::add_import(app, import_args);
 
+  goodput::DiffArgs diff_args;
+  auto* diff = goodput::add_diff(app, diff_args);
+
   std::string shell;
   auto* completion = app.add_subcommand(
       "completion", "print a shell completion script, generated from these commands and flags");
@@ -292,6 +296,7 @@ int main(int argc, char** argv) {
     if (*explain) return goodput::command_explain_step(explain_args);
     if (*sens) return goodput::command_sensitivity(sens_args);
     if (*import) return goodput::command_import(import_args);
+    if (*diff) return goodput::command_diff(diff_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;

@@ -10,6 +10,7 @@
 #include "sim/report/report.hpp"
 #include "sim/report/sensitivity.hpp"
 #include "sim/report/text_util.hpp"
+#include "sim/report/units_text.hpp"
 
 namespace goodput {
 
@@ -209,8 +210,8 @@ std::string robustness_sentence(const SensitivityReport& r) {
            fmt("%+.2f", rho) + " with " + r.strategies[r.winner] + "'s gap to its best rival)";
   }
   out += " [" + std::to_string(rb.points) + " worlds, Latin hypercube of the " +
-         (plausible ? "plausible ranges, " : "ranges moved, ") + std::to_string(rb.seeds) +
-         " seeds each" +
+         (plausible ? "plausible ranges, " : "ranges moved, ") + counted(rb.seeds, "seed") +
+         " each" +
          (rb.refused ? ", " + std::to_string(rb.refused) + " refused by the scenario" : "") + "]";
   return out;
 }
@@ -438,7 +439,7 @@ std::string sensitivity_markdown(const SensitivityReport& r) {
   const std::string& w = r.strategies[r.winner];
   const std::string& u = r.strategies[r.runner_up];
   s << "# Sensitivity: " << r.scenario_name << "\n\n"
-    << "Scenario `" << r.scenario_file << "`, " << r.seeds << " seeds (seed " << r.seed
+    << "Scenario `" << r.scenario_file << "`, " << counted(r.seeds, "seed") << " (seed " << r.seed
     << "), the same failures at every value.\n\n";
   if (r.winner == r.runner_up) {
     s << "One strategy (" << w << "): Goodput only, no ranking to swap.\n\n";
