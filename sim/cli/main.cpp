@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -31,6 +32,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/timeline.hpp"
+#include "sim/report/units_text.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
 
@@ -154,8 +156,11 @@ int command_run(const RunArgs& a) {
     std::cerr << "warning: report.html has no charts: " << charts_missing_reason() << "\n";
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": "
-              << plan.topology->gpus() << " GPUs, " << scenario.horizon_hours << " h, "
-              << count_text(scenario.seeds, "seed", "seeds")
+              << with_separators(static_cast<double>(plan.topology->gpus()), 0) << " GPUs, "
+              << with_separators(
+                     scenario.horizon_hours,
+                     scenario.horizon_hours == std::round(scenario.horizon_hours) ? 0 : 2)
+              << " h, " << count_text(scenario.seeds, "seed", "seeds")
               << (report.seeds_chosen.automatic
                       ? report.seeds_chosen.settled ? ", auto: settled" : ", auto: at the cap"
                       : "")

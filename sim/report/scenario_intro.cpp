@@ -45,8 +45,18 @@ std::string description_note(const Scenario& sc) {
   if (description_applies(sc) || sc.description.empty()) return "";
   std::string list;
   std::size_t shown = 0, relevant = 0;
+  bool strategies = false;  // changes under /strategies read as one: the strategies now compared
   for (const auto& c : sc.changes) {
     if (harmless(c.pointer)) continue;
+    if (c.pointer.rfind("/strategies", 0) == 0) {
+      if (strategies) continue;
+      strategies = true;
+      std::string names;
+      for (const auto& st : sc.strategies) names += (names.empty() ? "" : ", ") + st.name;
+      ++relevant;
+      if (shown < 4) list += (shown++ ? ", " : "") + std::string("/strategies (now ") + names + ")";
+      continue;
+    }
     ++relevant;
     if (shown == 4) continue;
     list += (shown++ ? ", " : "") + c.pointer + " (" + value_text(c.before) + " -> " +
