@@ -433,14 +433,14 @@ std::string report_diff_markdown(const Json& d) {
       if (days)
         s << " "
           << (e.contains("time_to_train_days_difference")
-                  ? with_separators(e.at("time_to_train_days_difference").get<double>(), 2) +
-                        " days"
+                  ? span_text(24 * e.at("time_to_train_days_difference").get<double>(), true)
                   : std::string("-"))
           << " |";
       if (money)
         s << " "
           << (e.contains("cost_to_train_difference")
-                  ? money_short(e.at("cost_to_train_difference").get<double>(), currency)
+                  ? (e.at("cost_to_train_difference").get<double>() > 0 ? "+" : "") +
+                        money_short(e.at("cost_to_train_difference").get<double>(), currency)
                   : std::string("-"))
           << " |";
       s << "\n";

@@ -174,10 +174,7 @@ std::string savings_text(const Report& rep) {
     if (i == rep.winner) continue;
     const auto& r = rep.strategies[i];
     const double days = (r.time_to_train_hours.mean - w.time_to_train_hours.mean) / 24;
-    // under a day in h/min ("4 h 36 min"), else days ("1.9 days")
-    const double span = std::abs(days);
-    const std::string lead =
-        (days < 0 ? "-" : "") + (span < 1 ? seconds_text(span * 86400) : days_text(span));
+    const std::string lead = span_text(24 * days);  // "4 h 36 min", "1.9 days"
     if (!std::isfinite(days)) {
       ahead.push_back("sooner than " + r.name + " (which kept no Goodput in some run)");
       continue;

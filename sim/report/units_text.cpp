@@ -136,6 +136,12 @@ std::string hours_text(double hours) {
   return days_text(hours / 24) + " (" + h + ")";
 }
 
+std::string span_text(double hours, bool plus) {
+  const double a = std::abs(hours);
+  const std::string text = a < 24 ? seconds_text(a * 3600) : days_text(a / 24);
+  return (hours < 0 ? "-" : plus && hours > 0 ? "+" : "") + text;
+}
+
 std::string days_text(double days) {
   const bool whole = std::abs(days - std::round(days)) < 0.05;
   const std::string figure = with_separators(days, whole ? 0 : 1);

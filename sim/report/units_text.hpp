@@ -37,6 +37,9 @@ std::string money_short(double v, const std::string& currency);
 std::string seconds_text(double seconds);
 // A span of hours for sentences: "36 h", "30 days (720 h)", "365 days (8,760 h)".
 std::string hours_text(double hours);
+// A signed span of hours, under a day in h/min/s, else in days: "4 h 36 min", "-1.9 days"
+// (`plus`: "+4 h 36 min" for a positive span, as differences are written).
+std::string span_text(double hours, bool plus = false);
 // Days to one decimal, singular at exactly one: "1.9 days", "1 day", "0.4 days".
 std::string days_text(double days);
 

@@ -54,6 +54,13 @@ grep -q '^| INFRASTRUCTURE_RECOVERY_FROM_DISRUPTION |' "$work/restart.md" || fai
 grep -q 'the failures differ, so differences are unpaired' "$work/rate.md" || { cat "$work/rate.md"; fail "rate.md"; }
 grep -Eq '^\| hot_spares \| .* \| unpaired, Welch.s CI \|$' "$work/rate.md" || fail "rate.md: hot_spares row"
 
+# Time and cost to train: a slower restart costs days and money, B - A signed, in the currency.
+priced=(--set /report/train_hours=100 --set /report/gpu_hour_price=2 --set '/report/currency="$"')
+run --strategies checkpoint_restart "${priced[@]}" --out "$work/priced-a"
+run --strategies checkpoint_restart "${priced[@]}" --set /recovery/restart_s=7200 --out "$work/priced-b"
+"$g" diff "$work/priced-a" "$work/priced-b" >"$work/priced.md" || fail "diff priced"
+grep -Eq '^\| checkpoint_restart \| .* \| \+[0-9].* \| \+\$[0-9.,]+k? \|$' "$work/priced.md" || { cat "$work/priced.md"; fail "priced.md: no signed time and cost to train"; }
+
 # Bad input: exit 2, the file and the field named.
 expect 2 'nosuch: no such file or folder' diff "$work/nosuch" "$work/b"
 mkdir -p "$work/bad" "$work/badcsv"

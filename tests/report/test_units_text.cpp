@@ -99,6 +99,10 @@ TEST_CASE("units: durations in h/min/s or days, spans of hours, plurals") {
   CHECK(seconds_text(10175.672) == "2 h 50 min");
   CHECK(seconds_text(3 * 86400.0 + 7200) == "3.1 days");
   CHECK(seconds_text(-1) == "0.00 s");
+  CHECK(span_text(4.6) == "4 h 36 min");
+  CHECK(span_text(4.6, true) == "+4 h 36 min");
+  CHECK(span_text(-45.6) == "-1.9 days");
+  CHECK(span_text(0.25) == "15 min 00 s");
   CHECK(hours_text(36) == "36 h");
   CHECK(hours_text(720) == "30 days (720 h)");
   CHECK(hours_text(8760) == "365 days (8,760 h)");
