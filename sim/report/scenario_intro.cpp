@@ -10,12 +10,11 @@ namespace goodput {
 
 namespace {
 
-// The overrides a description cannot be contradicted by.
-bool harmless(const std::string& pointer) {
-  auto under = [&](const char* p) {
-    const std::string s = p;
-    return pointer == s || pointer.rfind(s + "/", 0) == 0;
-  };
+// The overrides a description cannot be contradicted by, and those the caller varies.
+bool harmless(const std::string& pointer, const std::vector<std::string>& varied) {
+  auto under = [&](const std::string& s) { return pointer == s || pointer.rfind(s + "/", 0) == 0; };
+  for (const auto& v : varied)
+    if (under(v)) return true;
   return under("/seeds") || under("/seed") || under("/name") || under("/description") ||
          under("/report");
 }
@@ -35,19 +34,19 @@ std::string number(double v) {
 
 }  // namespace
 
-bool description_applies(const Scenario& sc) {
+bool description_applies(const Scenario& sc, const std::vector<std::string>& varied) {
   for (const auto& c : sc.changes)
-    if (!harmless(c.pointer)) return false;
+    if (!harmless(c.pointer, varied)) return false;
   return true;
 }
 
-std::string description_note(const Scenario& sc) {
-  if (description_applies(sc) || sc.description.empty()) return "";
+std::string description_note(const Scenario& sc, const std::vector<std::string>& varied) {
+  if (description_applies(sc, varied) || sc.description.empty()) return "";
   std::string list;
   std::size_t shown = 0, relevant = 0;
   bool strategies = false;  // changes under /strategies read as one: the strategies now compared
   for (const auto& c : sc.changes) {
-    if (harmless(c.pointer)) continue;
+    if (harmless(c.pointer, varied)) continue;
     if (c.pointer.rfind("/strategies", 0) == 0) {
       if (strategies) continue;
       strategies = true;

@@ -212,3 +212,19 @@ TEST_CASE("report: energy and cost to train on the same basis, energy over the h
   CHECK(md.find("energy cost over the horizon |") != std::string::npos);
   CHECK(md.find(" USD |") != std::string::npos);
 }
+
+TEST_CASE("intro: a sweep quotes the description unless a --set beyond its axes changed the run") {
+  SweepOptions opt;
+  opt.threads = 1;
+  const std::string dir = scratch("sweep-description");
+  REQUIRE(sweep_small(dir, "/cluster/spare_domains=0,1", opt, {"/seeds=1"}).complete);
+  const std::string md = slurp(std::filesystem::path(dir) / "report.md");
+  CHECK(md.find("Test scenario: five HGX-8 nodes") != std::string::npos);  // the axis: on purpose
+  const std::string set = scratch("sweep-description-set");
+  REQUIRE(sweep_small(set, "/cluster/spare_domains=0,1", opt, {"/seeds=1", "/horizon_hours=50"})
+              .complete);
+  const std::string md2 = slurp(std::filesystem::path(set) / "report.md");
+  CHECK(md2.find("Test scenario: five HGX-8 nodes") == std::string::npos);
+  CHECK(md2.find("this run changes /horizon_hours (200 -> 50)") != std::string::npos);
+  CHECK(md2.find("/cluster/spare_domains (") == std::string::npos);
+}
