@@ -131,6 +131,18 @@ struct Scenario {
   // /report energy: kW per working GPU (0: no energy figures), idle share, PUE, price per kWh.
   double gpu_power_kw = 0, idle_power_fraction = 0.3, pue = 1.2, energy_price_per_kwh = 0;
   std::string baseline;  // /report: a compared strategy, or "" (none)
+  // /report: the currency of every price and money figure: an ISO 4217 code ("USD", printed after
+  // the figure) or a symbol ("$", before it); checked by currency_problem (sim/report/units_text).
+  std::string currency = "USD";
+  // What the command line's overrides (--set, --seeds, --strategies, --baseline) changed in the
+  // file, one JSON pointer each with the file's value (null: absent) and the run's (null:
+  // removed); empty when the scenario is the file's. A report shows the file's description only
+  // when nothing it could describe was changed (description_applies, sim/report).
+  struct Change {
+    std::string pointer;
+    Json before, after;
+  };
+  std::vector<Change> changes;
   std::vector<StrategyConfig> strategies;
   Json resolved;
   Json input;  // what was parsed (the file with overrides applied): parse_scenario(input, file)

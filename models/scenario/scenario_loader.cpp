@@ -15,6 +15,7 @@
 #include "models/trace/clock.hpp"
 #include "models/trace/hosts.hpp"
 #include "models/trace/trace.hpp"
+#include "sim/core/currency.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/core/json_text.hpp"
@@ -351,11 +352,30 @@ Json read_json_file(const std::string& path) {
   return parse_json_text(read_input_file(path, "the scenario file"), path);
 }
 
+namespace {
+// What the overrides changed: one entry per JSON Patch operation between the file and the input.
+std::vector<Scenario::Change> changes_from(const Json& file, const Json& input) {
+  std::vector<Scenario::Change> out;
+  if (file.is_null()) return out;
+  for (const Json& op : Json::diff(file, input)) {
+    const std::string path = op.value("path", std::string());
+    Scenario::Change c;
+    c.pointer = path;
+    const Json::json_pointer at(path);
+    if (file.contains(at)) c.before = file.at(at);
+    if (op.value("op", std::string()) != "remove" && input.contains(at)) c.after = input.at(at);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+}  // namespace
+
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                        const std::vector<std::string>& flags) {
   auto flag = [&](std::size_t i) { return i < flags.size() ? flags[i] : std::string("--set"); };
   Json input = read_json_file(path);
   if (!input.is_object()) throw InputError(path, "/", "a scenario must be a JSON object");
+  const Json file = overrides.empty() ? Json() : input;
   for (std::size_t i = 0; i < overrides.size(); ++i) try {
       apply_override(input, overrides[i], path, &sections::scenario());
     } catch (const InputError& e) {
@@ -363,7 +383,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
       throw InputError(flag(i), e.locator(), e.message());
     }
   try {
-    return parse_scenario(input, path);
+    Scenario s = parse_scenario(input, path);
+    s.changes = changes_from(file, input);
+    return s;
   } catch (const InputError& e) {
     // A value an override put there: blame the override, not the file (the last one wins).
     if (e.file() != path) throw;
@@ -428,6 +450,8 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
     throw cost.error("model", "the iteration cost model needs /job/model");
   const ParamReader report = top.object("report");
   sections::report_fields().fill(report, s);
+  if (const std::string why = currency_problem(s.currency); !why.empty())
+    throw report.error("currency", why);
   {
     const int targets = (s.train_hours > 0) + (s.train_steps > 0) + (s.train_tokens > 0);
     if (targets > 1)

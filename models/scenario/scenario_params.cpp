@@ -634,6 +634,10 @@ const BoundSection<Scenario>& report_fields() {
           field::number(&S::energy_price_per_kwh, "energy_price_per_kwh", "per kWh", 0, kInf,
                         "price of one kWh at the facility meter (any currency, the same as "
                         "gpu_hour_price); > 0 with gpu_power_kw adds the energy cost"),
+          field::text(&S::currency, "currency",
+                      "currency of every price above and of the money figures reports print: an "
+                      "ISO 4217 code (\"USD\", \"EUR\"; printed after the figure) or a symbol "
+                      "of up to 4 characters (\"$\", \"€\"; printed before it)"),
           field::declared<S>(
               optional(text("baseline", Json(),
                             "strategy every other is compared with, paired over the same failures "

@@ -13,6 +13,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/suggest.hpp"
+#include "sim/report/units_text.hpp"
 
 namespace goodput {
 
@@ -142,19 +143,7 @@ int exit_code_for_current_exception(const char* program) {
 }
 
 std::string elapsed_text(double seconds) {
-  char b[48];
-  if (!(seconds >= 0)) seconds = 0;
-  if (seconds < 10)
-    std::snprintf(b, sizeof b, "%.2f s", seconds);
-  else if (seconds < 60)
-    std::snprintf(b, sizeof b, "%.1f s", seconds);
-  else if (seconds < 3600)
-    std::snprintf(b, sizeof b, "%d min %02d s", static_cast<int>(seconds / 60),
-                  static_cast<int>(seconds) % 60);
-  else
-    std::snprintf(b, sizeof b, "%ld h %02d min", static_cast<long>(seconds / 3600),
-                  static_cast<int>(seconds / 60) % 60);
-  return b;
+  return seconds_text(seconds);
 }
 
 std::string count_text(long n, const std::string& singular, const std::string& plural) {

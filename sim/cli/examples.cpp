@@ -64,6 +64,12 @@ const std::vector<CommandExamples>& examples() {
         {"an event log with ISO timestamps, hosts mapped by a host,component file, to stdout",
          "goodput import --format iso-events-csv --hosts scenarios/traces/example-hosts.csv "
          "scenarios/traces/example-iso-events.csv --out -"}}},
+      {"diff",
+       {{"what 16 more spare domains change (two points of a committed sweep)",
+         "goodput diff results/ntp-paper-nvl32-spares/point-000 "
+         "results/ntp-paper-nvl32-spares/point-002"},
+        {"the default scenario against its fail-slow variant, as JSON",
+         "goodput diff results/default/report.json results/fail-slow --json"}}},
       {"completion",
        {{"bash", "goodput completion bash > ~/.local/share/bash-completion/completions/goodput"},
         {"zsh (a folder of $fpath)", "goodput completion zsh > \"${fpath[1]}/_goodput\""},

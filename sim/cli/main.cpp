@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/completion.hpp"
 #include "sim/cli/describe.hpp"
+#include "sim/cli/diff_command.hpp"
 #include "sim/cli/examples.hpp"
 #include "sim/cli/explain_step.hpp"
 #include "sim/cli/import_command.hpp"
@@ -30,6 +32,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/timeline.hpp"
+#include "sim/report/units_text.hpp"
 #include "sim/run/monte_carlo.hpp"
 #include "sim/run/work_budget.hpp"
 
@@ -153,8 +156,11 @@ int command_run(const RunArgs& a) {
     std::cerr << "warning: report.html has no charts: " << charts_missing_reason() << "\n";
   if (!a.quiet) {
     std::cout << "goodput " << kToolVersion << " — " << scenario.name << ": "
-              << plan.topology->gpus() << " GPUs, " << scenario.horizon_hours << " h, "
-              << count_text(scenario.seeds, "seed", "seeds")
+              << with_separators(static_cast<double>(plan.topology->gpus()), 0) << " GPUs, "
+              << with_separators(
+                     scenario.horizon_hours,
+                     scenario.horizon_hours == std::round(scenario.horizon_hours) ? 0 : 2)
+              << " h, " << count_text(scenario.seeds, "seed", "seeds")
               << (report.seeds_chosen.automatic
                       ? report.seeds_chosen.settled ? ", auto: settled" : ", auto: at the cap"
                       : "")
@@ -239,6 +245,9 @@ int main(int argc, char** argv) {
   goodput::ImportArgs import_args;
   auto* import = goodput::add_import(app, import_args);
 
+  goodput::DiffArgs diff_args;
+  auto* diff = goodput::add_diff(app, diff_args);
+
   std::string shell;
   auto* completion = app.add_subcommand(
       "completion", "print a shell completion script, generated from these commands and flags");
@@ -292,6 +301,7 @@ int main(int argc, char** argv) {
     if (*explain) return goodput::command_explain_step(explain_args);
     if (*sens) return goodput::command_sensitivity(sens_args);
     if (*import) return goodput::command_import(import_args);
+    if (*diff) return goodput::command_diff(diff_args);
     if (*desc) {
       std::cout << goodput::describe(topic);
       return 0;

@@ -53,6 +53,12 @@ struct StrategySummary {
   // (and cost, with /report/gpu_hour_price: cluster_price_per_hour) of the whole cluster for that
   // long.
   Summary time_to_train_hours, gpu_hours_to_train, cost_to_train;
+  // With /report/gpu_power_kw too: the facility energy over that time to train (MWh; the run's
+  // energy per wall hour x its time to train) and, with energy_price_per_kwh, its cost, so the
+  // time-to-train table sets energy and cost on the same basis (the Energy table's cover the
+  // horizon).
+  // total_cost_to_train: cost_to_train + energy_cost_to_train, per run (both priced; else n = 0).
+  Summary energy_to_train_mwh, energy_cost_to_train, total_cost_to_train;
   CompletionSummary completion;  // the same target, run to completion (runs = 0: no target)
   // /report/gpu_power_kw > 0 (time mode): the facility energy of a run in MWh (energy_kwh()),
   // its cost at energy_price_per_kwh, and, with gpu_hour_price, the cost of one useful GPU-hour:

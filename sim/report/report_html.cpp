@@ -10,6 +10,7 @@
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/markdown_html.hpp"
+#include "sim/report/scenario_intro.hpp"
 #include "sim/report/text_util.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/report/vega_lite.hpp"
@@ -225,7 +226,8 @@ std::string tables(const Report& rep) {
 std::string report_html(const Report& rep) {
   const Scenario& sc = rep.plan->scenario;
   std::ostringstream intro;
-  intro << "<p>" << html_escape(sc.description) << "</p>\n<p>"
+  intro << "<p>" << html_escape(description_applies(sc) ? sc.description : description_note(sc))
+        << "</p>\n<p>This run: " << html_escape(scenario_intro(*rep.plan)) << "</p>\n<p>"
         << html_escape(verdict_paragraph(rep, false)) << " Details: "
         << "<a href=\"report.md\">report.md</a>, <a href=\"report.json\">report.json</a>, "
         << "<a href=\"runs.csv\">runs.csv</a>.</p>";

@@ -108,6 +108,7 @@ Json report_json(const Report& rep) {
         {"spare_gpus", spare_gpus(plan)},
         {"spare_gpu_hour_price", sc.spare_gpu_hour_price},
         {"cluster_per_hour", cluster_price_per_hour(plan)}};
+  j["currency"] = sc.currency;
   j["checkpoint"] = {
       {"policy", plan.checkpoint_policy},
       {"per_strategy", "strategies.<name>.checkpoint: each strategy's interval and why"},
@@ -177,8 +178,13 @@ Json report_json(const Report& rep) {
       strategies[s.name]["time_to_train"] = {{"train_hours", sc.train_hours},
                                              {"wall_hours", summary_json(s.time_to_train_hours)},
                                              {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
-      if (sc.gpu_hour_price > 0)
-        strategies[s.name]["time_to_train"]["cost"] = summary_json(s.cost_to_train);
+      Json& ttt = strategies[s.name]["time_to_train"];
+      if (sc.gpu_hour_price > 0) ttt["cost"] = summary_json(s.cost_to_train);
+      if (sc.gpu_power_kw > 0) ttt["energy_mwh"] = summary_json(s.energy_to_train_mwh);
+      if (sc.gpu_power_kw > 0 && sc.energy_price_per_kwh > 0)
+        ttt["energy_cost"] = summary_json(s.energy_cost_to_train);
+      if (sc.gpu_power_kw > 0 && sc.energy_price_per_kwh > 0 && sc.gpu_hour_price > 0)
+        ttt["total_cost"] = summary_json(s.total_cost_to_train);
       const CompletionSummary& c = s.completion;
       auto hours = [](double h) { return h > 0 ? Json(h) : Json(nullptr); };
       Json done = {{"runs", c.runs},

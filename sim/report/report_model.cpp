@@ -98,6 +98,21 @@ Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs) {
       s.gpu_hours_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * gpus; });
       s.cost_to_train = summarize_by(r, [&](const RunMetrics& m) { return hours(m) * per_hour; });
       s.completion = summarize_completion(r);
+      const Scenario& sc = plan.scenario;
+      if (sc.mode != RunMode::Snapshot && sc.gpu_power_kw > 0) {
+        const auto all = plan.topology->gpus();
+        auto mwh = [&](const RunMetrics& m) {  // energy per wall hour x hours to train
+          return m.wall_hours > 0 ? energy_kwh(sc, all, m) / 1e3 / m.wall_hours * hours(m) : 0.0;
+        };
+        s.energy_to_train_mwh = summarize_by(r, mwh);
+        if (sc.energy_price_per_kwh > 0)
+          s.energy_cost_to_train = summarize_by(
+              r, [&](const RunMetrics& m) { return mwh(m) * 1e3 * sc.energy_price_per_kwh; });
+        if (sc.energy_price_per_kwh > 0 && sc.gpu_hour_price > 0)
+          s.total_cost_to_train = summarize_by(r, [&](const RunMetrics& m) {
+            return hours(m) * per_hour + mwh(m) * 1e3 * sc.energy_price_per_kwh;
+          });
+      }
     }
     const Scenario& sc = plan.scenario;
     if (sc.mode != RunMode::Snapshot && sc.gpu_power_kw > 0) {

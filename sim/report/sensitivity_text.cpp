@@ -10,6 +10,7 @@
 #include "sim/report/report.hpp"
 #include "sim/report/sensitivity.hpp"
 #include "sim/report/text_util.hpp"
+#include "sim/report/units_text.hpp"
 
 namespace goodput {
 
@@ -219,7 +220,7 @@ std::string robustness_sentence(const SensitivityReport& r) {
   }
   out += " [" + std::to_string(rb.points) + " worlds, Latin hypercube of the " +
          (plausible ? "plausible ranges, " : "ranges moved, ") + std::to_string(rb.seeds) +
-         " seeds each" +
+         " seeds each" +  // report.json text: "1 seeds" stays until results/ are regenerated
          (rb.refused ? ", " + std::to_string(rb.refused) + " refused by the scenario" : "") + "]";
   return out;
 }
@@ -447,7 +448,7 @@ std::string sensitivity_markdown(const SensitivityReport& r) {
   const std::string& w = r.strategies[r.winner];
   const std::string& u = r.strategies[r.runner_up];
   s << "# Sensitivity: " << r.scenario_name << "\n\n"
-    << "Scenario `" << r.scenario_file << "`, " << r.seeds << " seeds (seed " << r.seed
+    << "Scenario `" << r.scenario_file << "`, " << counted(r.seeds, "seed") << " (seed " << r.seed
     << "), the same failures at every value.\n\n";
   if (r.winner == r.runner_up) {
     s << "One strategy (" << w << "): Goodput only, no ranking to swap.\n\n";

@@ -14,6 +14,7 @@
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
 #include "sim/report/report_html.hpp"
+#include "sim/report/scenario_intro.hpp"
 #include "sim/report/text_util.hpp"
 #include "sim/report/vega_lite.hpp"
 #include "sim/sweep/seek_html.hpp"
@@ -323,7 +324,11 @@ OJson cost_tradeoff_chart(const Sweep& sw) {
 std::string sweep_html(const Sweep& sw) {
   const Scenario& sc = sw.points.front().plan.scenario;
   std::ostringstream intro, t;
-  intro << "<p>" << html_escape(sc.description) << "</p>\n<p>" << sw.points.size()
+  std::vector<std::string> axes;  // what the sweep varies on purpose
+  for (const auto& a : sw.axes) axes.push_back(a.pointer);
+  intro << "<p>"
+        << html_escape(description_applies(sc, axes) ? sc.description : description_note(sc, axes))
+        << "</p>\n<p>" << sw.points.size()
         << " points; each a full Monte Carlo run. Tables: <a href=\"report.md\">report.md</a>; "
            "tidy data: "
            "<a href=\"points.csv\">points.csv</a>; each point's full report in point-NNN/.</p>"

@@ -15,6 +15,7 @@
 #include "sim/report/output_dir.hpp"
 #include "sim/report/report_html.hpp"
 #include "sim/report/runs_csv.hpp"
+#include "sim/report/scenario_intro.hpp"
 #include "sim/report/text_util.hpp"
 #include "sim/sweep/goal_seek.hpp"
 #include "sim/sweep/seek_html.hpp"
@@ -62,7 +63,12 @@ std::string sweep_markdown(const Sweep& sw) {
   std::ostringstream s;
   const Scenario& sc = sw.points.front().plan.scenario;
   s << "# goodput sweep: " << sc.name << "\n\n";
-  if (!sc.description.empty()) s << sc.description << "\n\n";
+  std::vector<std::string> axes;  // what the sweep varies on purpose
+  for (const auto& a : sw.axes) axes.push_back(a.pointer);
+  if (!description_applies(sc, axes))
+    s << "*" << description_note(sc, axes) << "*\n\n";
+  else if (!sc.description.empty())
+    s << sc.description << "\n\n";
   bool vary = false;  // --seeds auto: seeds differ per point, so show them
   for (const auto& pt : sw.points) vary = vary || pt.plan.scenario.seeds != sc.seeds;
   s << "Axes:";

@@ -39,7 +39,7 @@ PY
   "${short[@]}" --no-break-even --quiet --out "$work/q1"
 grep -q '^## Against the baseline (checkpoint_restart)' "$work/q1/report.md" || fail "q1: no baseline"
 grep -Eq '^\| dp_drop \| [+-][0-9.]+ ± [0-9.]+ \|' "$work/q1/report.md" || fail "q1: no dp_drop row"
-grep -Eq '^  - dp_drop: [0-9]+ s — ' "$work/q1/report.md" || fail "q1: no dp_drop interval"
+grep -Eq '^  - dp_drop: [0-9]+ s( \([^)]*\))? — ' "$work/q1/report.md" || fail "q1: no dp_drop interval"
 paired_check "$work/q1" dp_drop checkpoint_restart
 
 # 2

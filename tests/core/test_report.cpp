@@ -163,8 +163,9 @@ TEST_CASE("GPU prices: capex over a lifetime, spare domains at their own price, 
   CHECK(out["prices"]["cluster_per_hour"].get<double>() == doctest::Approx(26.0));
   CHECK(out["prices"]["gpu_capex"].get<double>() == 43830);
   const std::string md = report_markdown(rep);
-  CHECK(md.find("capex 43830 per GPU written off over 5 years") != std::string::npos);
-  CHECK(md.find("its 8 spare-domain GPUs at 0.25") != std::string::npos);
+  // Money in /report/currency (default USD), with separators (issue 30 item 3).
+  CHECK(md.find("capex 43,830 USD per GPU written off over 5 years") != std::string::npos);
+  CHECK(md.find("its 8 spare-domain GPUs at 0.25 USD: 26.00 USD per hour") != std::string::npos);
   // Without a spare price, spares cost what every GPU-hour costs.
   j["report"].erase("spare_gpu_hour_price");
   const RunPlan same = make_plan(goodput::test::scenario_from(j));
