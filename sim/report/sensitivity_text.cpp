@@ -219,8 +219,8 @@ std::string robustness_sentence(const SensitivityReport& r) {
            fmt("%+.2f", rho) + " with " + r.strategies[r.winner] + "'s gap to its best rival)";
   }
   out += " [" + std::to_string(rb.points) + " worlds, Latin hypercube of the " +
-         (plausible ? "plausible ranges, " : "ranges moved, ") + std::to_string(rb.seeds) +
-         " seeds each" +  // report.json text: "1 seeds" stays until results/ are regenerated
+         (plausible ? "plausible ranges, " : "ranges moved, ") + counted(rb.seeds, "seed") +
+         " each" +
          (rb.refused ? ", " + std::to_string(rb.refused) + " refused by the scenario" : "") + "]";
   return out;
 }
