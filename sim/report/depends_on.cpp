@@ -10,7 +10,7 @@ namespace goodput {
 
 int analysis_seeds(const Report& report, int most) {
   const std::size_t w = report.winner;
-  for (int n = 2; n < most; ++n) {
+  for (int n = kMinAnalysisSeeds; n < most; ++n) {
     bool settled = true;
     for (std::size_t k = 0; k < report.runs.size() && settled; ++k) {
       if (k == w || report.runs[k].runs.size() < static_cast<std::size_t>(n) ||

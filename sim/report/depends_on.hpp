@@ -25,8 +25,11 @@ inline constexpr int kRunCrossingEvaluations = 8;  // root-search evaluations al
 // lines say how many): as few as the sign of the winner's lead needs (analysis_seeds), at most
 // kRunAnalysisSeeds, whatever the run's count; `goodput sensitivity` runs all of them.
 inline constexpr int kRunAnalysisSeeds = 4;
+// At least 3: over 2 seeds a paired CI is 12.7 standard errors wide (Student's t, 1 degree of
+// freedom), which would call most robustness points tied and print leads of "5.8 ± 3.5 pp".
+inline constexpr int kMinAnalysisSeeds = 3;
 
-// The fewest n in [2, most) for which the winner's paired lead over every rival, over the run's
+// The fewest n in [kMinAnalysisSeeds, most) for which the winner's paired lead over every rival, over the run's
 // first n seeds alone, is positive beyond its 95% CI; else `most`. Paired over the same failures,
 // a lead's sign is settled long before its size: each evaluation of the analysis runs n seeds.
 int analysis_seeds(const Report& report, int most);
