@@ -15,6 +15,10 @@
 
 namespace goodput {
 
+// Seeds per batch when the seed count is chosen by its rule ("seeds": "auto" or `--seeds auto`,
+// sim/run/seed_rule.hpp): the rule's first batch, and what Scenario::seeds holds until it runs.
+inline constexpr int kAutoSeedBatch = 8;
+
 // Activation recomputation in the backward pass (/job/recompute).
 enum class Recompute { None, Selective, Full };
 
@@ -105,6 +109,10 @@ struct Scenario {
   RunMode mode = RunMode::Timed;
   double horizon_hours = 720;
   int seeds = 10;
+  // /seeds "auto": the seed rule chooses the count (goodput run and sweep, sim/run/seed_rule.hpp);
+  // until it has, `seeds` is kAutoSeedBatch, its first batch (what `goodput sensitivity` and the
+  // work estimates before the rule use). It stays set once the rule has set `seeds`.
+  bool seeds_auto = false;
   std::uint64_t seed = 1;
   ClusterShape cluster;
   // The GPU's figures: the catalogue's entry that /cluster/gpu names, or /cluster/gpu_spec

@@ -669,7 +669,13 @@ const BoundSection<Scenario>& scenario_fields() {
                         "per strategy"),
           field::number(&S::horizon_hours, "horizon_hours", "h", 1e-3, 1e6,
                         "simulated wall-clock time"),
-          field::integer(&S::seeds, "seeds", "runs", 1, 1e6, "Monte Carlo runs"),
+          field::integer_or_word(&S::seeds, &S::seeds_auto, "auto", kAutoSeedBatch, "seeds", "runs",
+                                 1, 1e6,
+                                 "Monte Carlo runs; auto: goodput run and sweep add seeds in "
+                                 "batches of " +
+                                     std::to_string(kAutoSeedBatch) +
+                                     " until the verdict and every Goodput CI are settled "
+                                     "(as --seeds auto; --seeds N overrides)"),
           field::integer(&S::seed, "seed", "", 0, 9e15,
                          "base seed; run i uses streams derived from (seed, i, component)"),
           field::declared<S>(object("cluster", &cluster(), "hardware")),

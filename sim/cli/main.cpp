@@ -90,7 +90,7 @@ int seeds_within_budget(const Scenario& s, int threads, const WorkBudget& budget
 int command_run(const RunArgs& a) {
   const std::string path = a.scenario.empty() ? default_scenario() : a.scenario;
   std::vector<std::string> overrides = a.sets;
-  const std::optional<SeedRule> auto_seeds = seed_rule(a.seed, overrides);
+  const SeedRule auto_rule = seed_rule(a.seed, overrides);  // --seeds N|auto: an override
   if (!a.strategies.empty()) overrides.push_back(strategies_override(path, a.sets, a.strategies));
   if (!a.baseline.empty()) overrides.push_back("/report/baseline=" + a.baseline);
   const Scenario loaded = load_scenario(path, overrides);
@@ -100,7 +100,9 @@ int command_run(const RunArgs& a) {
   WorkBudget budget;
   budget.max_events = a.max_events;
   if (!a.max_memory.empty()) budget.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
-  std::optional<SeedRule> rule = auto_seeds;
+  check_seed_flags(a.seed, loaded.seeds_auto);
+  std::optional<SeedRule> rule;  // "seeds": "auto" (or --seeds auto): the rule chooses the count
+  if (loaded.seeds_auto) rule = auto_rule;
   if (rule) rule->max_seeds = seeds_within_budget(loaded, threads, budget, rule->max_seeds);
   check_work_budget(estimate_work(rule ? with_seeds(loaded, rule->max_seeds) : loaded, threads),
                     budget, path);

@@ -16,6 +16,7 @@
 #include "sim/report/plausible.hpp"
 #include "sim/report/sensitivity.hpp"
 #include "sim/run/monte_carlo.hpp"
+#include "sim/run/seed_rule.hpp"
 #include "sim/run/work_budget.hpp"
 
 namespace goodput {
@@ -64,7 +65,9 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
                   "report folder: new, empty or an earlier goodput report (default: "
                   "goodput-out/<scenario name>-sensitivity)");
   affects_results(
-      cmd->add_option("--seeds", a.seeds, "Monte Carlo runs per value (overrides /seeds)"))
+      cmd->add_option("--seeds", a.seeds,
+                      "Monte Carlo runs per value (overrides /seeds; where /seeds is auto: " +
+                          std::to_string(kAutoSeedBatch) + ", the seed rule's first batch)"))
       ->check(goodput::positive_number());
   affects_results(
       cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare"));
@@ -100,7 +103,17 @@ int command_sensitivity(const SensitivityArgs& a) {
   if (a.seeds > 0) overrides.push_back("/seeds=" + std::to_string(a.seeds));
   if (!a.strategies.empty())
     overrides.push_back(strategies_override(a.scenario, a.sets, a.strategies));
-  const Scenario scenario = load_scenario(a.scenario, overrides);
+  Scenario scenario = load_scenario(a.scenario, overrides);
+  if (scenario.seeds_auto) {
+    // Every value runs the same seeds (common random numbers), so no count is chosen per value:
+    // the seed rule's first batch, as the scenario's count (its input too, so every value's
+    // scenario runs it), said in the report's seed count and here.
+    set_seeds(scenario, kAutoSeedBatch);
+    if (!a.quiet)
+      std::cerr << "note: " << a.scenario << ": /seeds is \"auto\": sensitivity runs "
+                << kAutoSeedBatch
+                << " seeds per value (the seed rule's first batch); --seeds N sets another count\n";
+  }
   SensitivityRequest req;
   for (const auto& spec : a.params) req.params.push_back(parse_param(scenario, spec));
   if (a.params.empty()) {

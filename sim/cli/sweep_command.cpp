@@ -1,5 +1,6 @@
 #include "sim/cli/sweep_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,8 +54,7 @@ class SweepBudget {
     if (!a.max_memory.empty()) budget_.max_memory_bytes = parse_bytes(a.max_memory, "--max-memory");
   }
   void add(Scenario sc) {
-    if (a_.seed.seeds == "auto")
-      sc.seeds = std::max(sc.seeds, a_.seed.max_seeds);  // the most it may take
+    if (sc.seeds_auto) sc.seeds = std::max(sc.seeds, a_.seed.max_seeds);  // the most it may take
     const WorkEstimate w = estimate_work(sc, std::max(1, threads_ / side_by_side_));
     total_.events += w.events;
     total_.gpus = std::max(total_.gpus, w.gpus);
@@ -110,6 +110,7 @@ void check_sweep_size(const std::vector<std::string>& axes) {
   }
 }
 
+// The rule for points whose scenario says auto (--seeds auto adds "/seeds=auto" to `overrides`).
 SeedPolicy seed_policy(const SweepArgs& a, std::vector<std::string>& overrides) {
   return seed_rule(a.seed, overrides);
 }
@@ -146,6 +147,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     throw InputError("--min", std::to_string(a.seek_min),
                      "is greater than --max " + std::to_string(a.seek_max));
   const Scenario first = scenario_at(a.seek_min);
+  check_seed_flags(a.seed, first.seeds_auto || scenario_at(a.seek_max).seeds_auto);
   if (!first.strategy(a.strategy)) {
     std::vector<std::string> names;
     for (const auto& s : first.strategies) names.push_back(s.name);
@@ -170,7 +172,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
     expect.scenario = &s;
     expect.index = v;
     expect.values = {std::to_string(v)};
-    expect.max_seeds = record_max_seeds(seeds);
+    expect.max_seeds = record_max_seeds(s, seeds);
     const std::string path = record_path(v);
     RecordRead read = read_point_record(path, expect);
     if (!read.record) {
@@ -361,6 +363,8 @@ int command_sweep(const SweepArgs& a) {
     budget.add(scenarios.back());
   }
   budget.check();
+  check_seed_flags(a.seed, std::any_of(scenarios.begin(), scenarios.end(),
+                                       [](const Scenario& s) { return s.seeds_auto; }));
   const std::string out =
       a.out.empty() ? default_output(scenarios.front().name, a.scenario, "-sweep") : a.out;
   SweepOptions opt;

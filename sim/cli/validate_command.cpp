@@ -117,7 +117,7 @@ int command_validate(const std::vector<std::string>& files) {
       const ScenarioShape shape = scenario_shape(plan);
       std::cout << f << ": ok (" << s.name << ": " << enum_name(kRunModeNames, s.mode) << " mode, "
                 << (s.mode == RunMode::Snapshot ? "" : num("%g", s.horizon_hours) + " h, ")
-                << count(s.seeds, "seed") << ", "
+                << (s.seeds_auto ? std::string("seeds: auto") : count(s.seeds, "seed")) << ", "
                 << count(static_cast<long long>(s.strategies.size()), "strategy", "strategies")
                 << ")\n";
       for (const auto& line : shape.lines) std::cout << "  " << line << "\n";

@@ -113,6 +113,28 @@ BoundParam<S> integer(T S::*member, std::string key, std::string unit, double mi
                       });
 }
 
+// An int that may instead be the word `word` ("auto"): the word sets `flag` and `member` to
+// `stand_in` (what code that needs a number before the word is acted on uses); an integer clears
+// `flag`. Written back as the word while `flag` is set.
+template <class S>
+BoundParam<S> integer_or_word(int S::*member, bool S::*flag, std::string word, int stand_in,
+                              std::string key, std::string unit, double min, double max,
+                              std::string doc) {
+  ParamDecl decl =
+      param::or_words(param::integer(std::move(key), std::move(unit), detail::default_of(member),
+                                     min, max, std::move(doc)),
+                      {word});
+  const std::string k = decl.key;
+  return {std::move(decl),
+          [member, flag, k, stand_in](const ParamReader& r, S& s) {
+            s.*flag = r.raw(k).is_string();
+            s.*member = s.*flag ? stand_in : r.integer32(k);
+          },
+          [member, flag, k, word](const S& s, Json& out) {
+            out[k] = s.*flag ? Json(word) : Json(s.*member);
+          }};
+}
+
 template <class S>
 BoundParam<S> boolean(bool S::*member, std::string key, std::string doc) {
   return detail::make(member, param::boolean(std::move(key), S{}.*member, std::move(doc)),

@@ -78,7 +78,9 @@ std::string type_name(const ParamDecl& d) {
 }  // namespace
 
 std::string param_type_name(const ParamDecl& d) {
-  return d.nullable ? type_name(d) + " or null" : type_name(d);
+  std::string t = type_name(d);
+  for (const auto& w : d.words) t += " or " + w;
+  return d.nullable ? t + " or null" : t;
 }
 
 ParamReader::ParamReader(const Json& in, const ParamSection& section, std::string file,
@@ -128,13 +130,28 @@ void ParamReader::validate(const ParamDecl& d, const Json& v, const std::string&
                          (v.is_primitive() && !v.is_null() ? " (" + json_show(v) + ")" : ""));
   };
   if (d.nullable && v.is_null()) return;
+  // ' or "auto"' after what a number or integer may be, where it may also be a word.
+  std::string words;
+  for (const auto& w : d.words) words += " or " + Json(w).dump();
+  if (!d.words.empty() && (d.type == ParamType::Number || d.type == ParamType::Integer)) {
+    const std::string range = range_text(d);
+    const std::string what = (d.type == ParamType::Integer ? "an integer" : "a number") +
+                             (range.empty() ? "" : " in " + range) + words;
+    if (!v.is_string() && !v.is_number()) fail(what);
+    if (v.is_string()) {
+      for (const auto& w : d.words)
+        if (v.get<std::string>() == w) return;
+      fail(what);
+    }
+  }
   auto below = [&](double x) { return x < d.min || (d.min_exclusive && x == d.min); };
   auto check_range = [&](double x) {
     if (!std::isfinite(x)) fail("a finite number");
     if (below(x) || x > d.max)
       throw InputError(file_, ptr,
                        "value " + Json(x).dump() + " out of range " + range_text(d) +
-                           (d.unit.empty() ? "" : " " + d.unit));
+                           (d.unit.empty() ? "" : " " + d.unit) +
+                           (words.empty() ? "" : " (or" + words.substr(3) + ")"));
   };
   switch (d.type) {
     case ParamType::Number:

@@ -50,6 +50,8 @@ struct ParamDecl {
   bool nullable = false;       // null is a valid value (the key is still required unless defaulted)
   bool required = false;       // must be given (an Object or ObjectList; absent is otherwise empty)
   bool min_exclusive = false;  // the range excludes `min` (> min rather than >= min)
+  std::vector<std::string> words{};  // a Number or Integer may be one of these strings instead
+                                     // ("auto"); the type reads "integer or auto"
 };
 
 struct ParamSection {
@@ -175,6 +177,11 @@ inline ParamDecl nullable(ParamDecl d) {
 inline ParamDecl required(ParamDecl d) {
   d.required = true;
   d.default_value = Json();
+  return d;
+}
+// A number or integer that may instead be one of `words` (e.g. "auto").
+inline ParamDecl or_words(ParamDecl d, std::vector<std::string> words) {
+  d.words = std::move(words);
   return d;
 }
 // A number above `min`, not equal to it (e.g. > 0).

@@ -55,8 +55,9 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
   sw.stop_after = stop_after;
   sw.command = goodput::canonical_command(*sweep);  // as goodput sweep records it
   try {
-    // The seed policy is parsed by command_sweep; the runner needs it too (same rules).
-    std::vector<std::string> ignored;  // command_sweep applies --seeds N itself
+    // The seed rule is parsed by command_sweep; the runner needs it too (same rules), for the
+    // points whose scenario says auto.
+    std::vector<std::string> ignored;  // command_sweep applies --seeds N|auto itself
     const goodput::SeedPolicy seeds = goodput::seed_rule(sw.seed, ignored);
     sw.runner = dispatcher.runner(sw.threads, seeds);
     return goodput::command_sweep(sw);

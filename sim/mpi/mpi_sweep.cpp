@@ -174,7 +174,7 @@ PointRunner Dispatcher::runner(int threads, const SeedPolicy& seeds) {
     }
     // Checked as a record is, then rebuilt as a resumed point is (point_record.hpp): same
     // plan, the runs as computed.
-    if (const auto bad = check_point_runs(reply, scenario, record_max_seeds(seeds)))
+    if (const auto bad = check_point_runs(reply, scenario, record_max_seeds(scenario, seeds)))
       throw std::runtime_error(where_of(rank) + ": a malformed reply: " + bad->pointer + ": " +
                                bad->why);
     SweepPoint pt = point_from_record(scenario, point_record_from_json(reply));

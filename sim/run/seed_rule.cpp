@@ -110,6 +110,7 @@ SeedCheck check_seeds(const std::vector<StrategyRuns>& runs, const SeedRule& rul
 void set_seeds(Scenario& scenario, int seeds) {
   scenario.seeds = seeds;
   scenario.resolved["seeds"] = seeds;
+  if (scenario.input.is_object()) scenario.input["seeds"] = seeds;
 }
 
 int next_seed_count(int have, const SeedCheck& check, const SeedRule& rule) {

@@ -21,7 +21,7 @@
 
 namespace goodput {
 
-inline constexpr int kAutoSeedBatch = 8;
+// kAutoSeedBatch (models/scenario/scenario.hpp): seeds per batch.
 
 struct SeedRule {
   double ci_target = 0.01;    // every strategy's Goodput CI half-width at most this (a fraction)
@@ -43,8 +43,9 @@ SeedCheck check_seeds(const std::vector<StrategyRuns>& runs, const SeedRule& rul
 // batches, at least one batch more than `have`, at most 4 x `have`, capped at rule.max_seeds.
 int next_seed_count(int have, const SeedCheck& check, const SeedRule& rule);
 
-// Sets the scenario's seed count, its resolved copy too (what report.json and point records
-// show): a plan's scenario between batches, or a copy whose work is estimated.
+// Sets the scenario's seed count, its resolved copy and its input too (what report.json and point
+// records show, and what scenarios derived from it by --set-style assignments run): a plan's
+// scenario between batches, or a copy whose work is estimated. seeds_auto is left as it was.
 void set_seeds(Scenario& scenario, int seeds);
 
 // What a seed count choice ended with (report.json "seeds_auto", report.md's set-up).

@@ -36,19 +36,19 @@ std::string record_path(const fs::path& records, std::size_t p) {
 SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& seeds) {
   SweepPoint pt;
   pt.plan = make_plan(scenario);
-  if (!seeds ||
-      pt.plan.deterministic_replay()) {  // --seeds auto: a deterministic replay is one run
-    if (seeds) set_seeds(pt.plan.scenario, 1);
+  const bool automatic = scenario.seeds_auto;
+  if (!automatic || pt.plan.deterministic_replay()) {  // auto: a deterministic replay is one run
+    if (automatic) set_seeds(pt.plan.scenario, 1);
     pt.report = build_report(pt.plan, run_monte_carlo(pt.plan, threads));
     return pt;
   }
-  // --seeds auto: batches until the point's verdict and precision are settled (seed_rule.hpp).
+  // "seeds": "auto": batches until the point's verdict and precision are settled (seed_rule.hpp).
   auto runs = run_until_settled(
       [&](int have, int n) {
         set_seeds(pt.plan.scenario, n);
         return run_monte_carlo(pt.plan, threads, {}, have);  // only the new seeds
       },
-      *seeds, nullptr);
+      seeds.value_or(SeedRule{}), nullptr);
   pt.report = build_report(pt.plan, std::move(runs));
   return pt;
 }
@@ -70,7 +70,7 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
       expect.scenario = &scenarios[p];
       expect.index = static_cast<long>(p);
       expect.values = values[p];
-      expect.max_seeds = record_max_seeds(opt.seeds);
+      expect.max_seeds = record_max_seeds(scenarios[p], opt.seeds);
       RecordRead read = read_point_record(path, expect);
       if (read.problem && opt.note) opt.note(record_note(path, *read.problem));
       if (!read.record) continue;

@@ -5,7 +5,8 @@
 // (point_record.hpp: same scenario and named files' hashes, else exit 2; every field valid,
 // else the point runs again with a note). When all points are done the final files are published
 // into DIR (output_dir.hpp: claimed and locked from the start) and only then DIR.partial is
-// removed. With --seeds auto, seeds are added in deterministic batches per point (seed_rule.hpp).
+// removed. A point whose scenario says "seeds": "auto" adds seeds in deterministic batches
+// (seed_rule.hpp).
 #pragma once
 
 #include <filesystem>
@@ -19,14 +20,15 @@
 
 namespace goodput {
 
-// --seeds auto's rule (sim/run/seed_rule.hpp): seeds are added to each point until its verdict
-// (the leader against every rival) and every strategy's Goodput CI are settled; none: the
-// scenario's seeds.
+// The seed rule (sim/run/seed_rule.hpp) for points whose scenario says "seeds": "auto"
+// (Scenario::seeds_auto, set by the file, --set or --seeds auto): seeds are added to such a point
+// until its verdict (the leader against every rival) and every strategy's Goodput CI are settled.
+// None: SeedRule's defaults. A point whose scenario gives a count runs that many.
 using SeedPolicy = std::optional<SeedRule>;
-// The most seeds a point record may hold (point_record.hpp's RecordExpect::max_seeds): the cap
-// under --seeds auto, 0 (exactly the scenario's) otherwise.
-inline int record_max_seeds(const SeedPolicy& seeds) {
-  return seeds ? seeds->max_seeds : 0;
+// The most seeds a point record of `scenario` may hold (point_record.hpp's
+// RecordExpect::max_seeds): the cap when it says auto, 0 (exactly the scenario's) otherwise.
+inline int record_max_seeds(const Scenario& scenario, const SeedPolicy& seeds) {
+  return scenario.seeds_auto ? seeds.value_or(SeedRule{}).max_seeds : 0;
 }
 
 // Computes one point on worker `worker` (0 <= worker < SweepOptions::workers) in place of
@@ -56,7 +58,7 @@ struct SweepOutcome {
   std::filesystem::path target;  // the sweep folder, normalised
 };
 
-// One point: its plan and runs; with a CI target, seeds grow until met or capped.
+// One point: its plan and runs; when its scenario says auto, seeds grow until settled or capped.
 SweepPoint run_point(const Scenario& scenario, int threads, const SeedPolicy& seeds);
 
 // `sweep` holds the axes and scenario file; its points are filled in, in point order.

@@ -7,6 +7,7 @@
 
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
+#include "sim/run/seed_rule.hpp"
 #include "support.hpp"
 
 using namespace goodput;
@@ -150,4 +151,48 @@ TEST_CASE("--set creates missing parent objects the schema declares, and only th
   REQUIRE(d);
   CHECK(d->unit == "domains");
   CHECK(find_decl(sections::scenario(), "/cluster/nope") == nullptr);
+}
+
+TEST_CASE(
+    "/seeds is a positive integer or auto, any other string an error naming the file and /seeds") {
+  const Scenario counted = scenario_from(with("/seeds", 5));
+  CHECK(counted.seeds == 5);
+  CHECK_FALSE(counted.seeds_auto);
+  CHECK(counted.resolved["seeds"] == 5);
+  const Scenario automatic = scenario_from(with("/seeds", "auto"));
+  CHECK(automatic.seeds_auto);
+  CHECK(automatic.seeds == kAutoSeedBatch);  // the rule's first batch until the rule runs
+  CHECK(automatic.resolved["seeds"] == "auto");
+  CHECK(parse_scenario(automatic.resolved, "resolved.json").seeds_auto);  // reloads as auto
+  for (const Json& bad :
+       {Json("fast"), Json("Auto"), Json(""), Json(true), Json(2.5), Json(0), Json::array({1})}) {
+    CAPTURE(bad.dump());
+    try {
+      scenario_from(with("/seeds", bad));
+      FAIL("expected an InputError");
+    } catch (const InputError& e) {
+      CHECK(e.file() == "test.json");
+      CHECK(e.locator() == "/seeds");
+      if (bad.is_string())
+        CHECK(std::string(e.what()).find("expected an integer in [1, 1e+06] or \"auto\"") !=
+              std::string::npos);
+    }
+  }
+  // --set /seeds=auto (the override --seeds auto adds) reads the word as a string.
+  Json j = small_scenario();
+  apply_override(j, "/seeds=auto", "f.json", &sections::scenario());
+  CHECK(scenario_from(j).seeds_auto);
+  CHECK(param_type_name(*sections::scenario().find("seeds")) == "integer or auto");
+}
+
+TEST_CASE("set_seeds gives the count the rule chose to the scenario, its resolved form and input") {
+  Scenario s = scenario_from(with("/seeds", "auto"));
+  set_seeds(s, 24);
+  CHECK(s.seeds == 24);
+  CHECK(s.seeds_auto);  // the count was chosen by the rule
+  CHECK(s.resolved["seeds"] == 24);
+  // A scenario derived from its input (the verdict analysis' --set-style changes) runs 24 seeds.
+  const Scenario derived = parse_scenario(s.input, s.file);
+  CHECK(derived.seeds == 24);
+  CHECK_FALSE(derived.seeds_auto);
 }

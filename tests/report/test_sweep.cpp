@@ -87,10 +87,17 @@ TEST_CASE("--resume refuses finished points of a different scenario") {
 
 TEST_CASE(
     "--seeds auto adds seeds until the verdict and the CI target are settled, within the cap") {
-  const Scenario sc = small_at({"/cluster/spare_domains=8"});
+  const Scenario sc = small_at({"/cluster/spare_domains=8", "/seeds=auto"});
+  REQUIRE(sc.seeds_auto);
   SeedPolicy loose =
       SeedRule{0.5, 1.0, 1000};  // any lead is a tie within 100 pp: the first batch settles
   CHECK(run_point(sc, 2, loose).plan.scenario.seeds == kAutoSeedBatch);
+  // The rule is for points that say auto: a point with a count runs that count.
+  const Scenario fixed = small_at({"/cluster/spare_domains=8", "/seeds=3"});
+  CHECK(run_point(fixed, 2, SeedRule{1e-9, 0.001, 18}).plan.scenario.seeds == 3);
+  CHECK(record_max_seeds(fixed, loose) == 0);
+  CHECK(record_max_seeds(sc, loose) == 1000);
+  CHECK(record_max_seeds(sc, {}) == SeedRule{}.max_seeds);  // none: the rule's defaults
   SeedPolicy target = SeedRule{0.002, 0.001, 200};
   const SweepPoint pt = run_point(sc, 2, target);
   const int n = pt.plan.scenario.seeds;
