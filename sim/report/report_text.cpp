@@ -35,15 +35,16 @@ std::string num_ci(const Summary& s, const char* f = "%.1f") {
 }
 
 // "- Cost model: iteration (profile P, hash H); healthy step 6.000 s.\n"
-// "- Seeds: 24, chosen by --seeds auto (...): why it stopped." ("" when the scenario's count).
+// "- Seeds: 24, chosen by the auto rule (...): why it stopped." ("" when the scenario's count).
 std::string seeds_line(const Report& rep) {
   const SeedsChosen& c = rep.seeds_chosen;
   if (!c.automatic) return "";
   return "- Seeds: " + with_separators(rep.plan->scenario.seeds, 0) +
-         ", chosen by `--seeds auto` (batches of " + std::to_string(kAutoSeedBatch) +
-         ", CI target +-" + fmt("%.3g", 100 * c.rule.ci_target) + " pp, tie margin +-" +
-         fmt("%.3g", 100 * c.rule.tie_margin) + " pp, at most " + std::to_string(c.rule.max_seeds) +
-         "): " + (c.settled ? "settled: " : "") + c.reason + ".\n";
+         ", chosen by the auto rule (`--seeds auto` or `\"seeds\": \"auto\"`; batches of " +
+         std::to_string(kAutoSeedBatch) + ", CI target +-" + fmt("%.3g", 100 * c.rule.ci_target) +
+         " pp, tie margin +-" + fmt("%.3g", 100 * c.rule.tie_margin) + " pp, at most " +
+         std::to_string(c.rule.max_seeds) + "): " + (c.settled ? "settled: " : "") + c.reason +
+         ".\n";
 }
 
 std::string cost_model_line(const RunPlan& plan) {

@@ -29,7 +29,7 @@ for s in j["strategies"].values():
     assert s["goodput"]["ci95"] == 0, s["goodput"]
 PY
 "$g" run "$scenario" --seeds auto --no-break-even --quiet --out "$work/auto"
-grep -q '^- Seeds: 1, chosen by `--seeds auto`.*the trace replay is deterministic' \
+grep -q '^- Seeds: 1, chosen by the auto rule (`--seeds auto`.*the trace replay is deterministic' \
   "$work/auto/report.md" || fail "--seeds auto did not stop at one run"
 "$g" run "$scenario" --seeds 20 --set /horizon_hours=24 --no-break-even --quiet --out "$work/win"
 python3 - "$work/win/report.json" <<'PY' || fail "windows: no CI from the runs"

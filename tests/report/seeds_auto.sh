@@ -33,7 +33,7 @@ for row in rows:
     per.setdefault(row["strategy"], set()).add(row["run"])
 assert per and all(len(v) == n for v in per.values()), {k: len(v) for k, v in per.items()}
 md = open(d + "/report.md").read()
-assert "- Seeds: %d, chosen by `--seeds auto`" % n in md, "report.md does not say the seeds"
+assert "- Seeds: %d, chosen by the auto rule (`--seeds auto`" % n in md, "report.md does not say the seeds"
 assert a["reason"] in md
 print("seeds auto: %d seeds, settled=%s: %s" % (n, a["settled"], a["reason"]))
 PY
