@@ -13,16 +13,11 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/cli/command_line.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/text_util.hpp"
 
 namespace goodput {
 
 namespace {
-
-std::string num(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 std::string line(const std::string& name, const std::string& value) {
   char buf[240];
@@ -230,16 +225,16 @@ int command_explain_step(const ExplainArgs& a) {
   const double step = pipeline_step_s(spec);
   const std::size_t busiest = busiest_stage(stages);
   out << "\nWhere the step goes (stage " << busiest << ", the busiest; shares of the "
-      << num("%.3f s", step) << " step):\n";
+      << fmt("%.3f s", step) << " step):\n";
   print_step_shares(out, stages[busiest], st.microbatches, step, src);
 
   const double flops = step_model_flops_per_gpu(st, stages);
   out << "\nPer step (exact pipeline schedule):\n";
-  out << line("step time", num("%.3f s", step));
-  out << line("model FLOPs per GPU per step", num("%.1f TFLOP", flops / 1e12));
-  out << line("model TFLOP/s per GPU", num("%.1f", flops / step / 1e12));
+  out << line("step time", fmt("%.3f s", step));
+  out << line("model FLOPs per GPU per step", fmt("%.1f TFLOP", flops / 1e12));
+  out << line("model TFLOP/s per GPU", fmt("%.1f", flops / step / 1e12));
   out << line("MFU (of the profile's GEMM ceiling)",
-              num("%.1f%%", 100 * flops / step / st.peak_flops));
+              fmt("%.1f%%", 100 * flops / step / st.peak_flops));
 
   if (a.tp > 0 && a.tp < st.tp) {
     const std::vector<StageBreakdown> slow = stages_at(st, d->profile, a.tp);
@@ -254,13 +249,13 @@ int command_explain_step(const ExplainArgs& a) {
         << " (the position where a slow stage costs the step most, where the cost model puts "
            "a degraded group):\n";
     out << line("step at the full local batch",
-                num("%.3f s", full) + " (" + num("%+.2f%%", 100 * (full / step - 1)) + ")");
+                fmt("%.3f s", full) + " (" + fmt("%+.2f%%", 100 * (full / step - 1)) + ")");
     const double keep = cost->replica_throughput(a.tp, 1.0);
     if (keep > 0) {
       out << line("batch kept within the healthy step",
-                  num("%.4f", keep) + " of a healthy replica's");
+                  fmt("%.4f", keep) + " of a healthy replica's");
       out << line("reshard: share of every replica's step",
-                  num("%.3f%%", 100 * cost->reshard_overhead(a.tp)));
+                  fmt("%.3f%%", 100 * cost->reshard_overhead(a.tp)));
     } else
       out << line("batch kept within the healthy step",
                   "(below the scenario's lowest NTP degree: never run)");

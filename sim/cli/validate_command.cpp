@@ -8,23 +8,18 @@
 #include "models/scenario/scenario_enums.hpp"
 #include "models/scenario/scenario_loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/text_util.hpp"
 #include "sim/run/run_plan.hpp"
 
 namespace goodput {
 
 namespace {
 
-std::string num(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
 // A share as a percentage: "12.3%", "0.042%" below 0.1%, "under 0.01%", "0%" for none.
 std::string percent(double share) {
   if (share <= 0) return "0%";
   if (share < 1e-4) return "under 0.01%";
-  return num(share >= 1e-3 ? "%.1f%%" : "%.2g%%", 100 * share);
+  return fmt(share >= 1e-3 ? "%.1f%%" : "%.2g%%", 100 * share);
 }
 
 // "1 domain", "3 domains" (`many`: the plural where it is not `one` + "s").
@@ -64,7 +59,7 @@ ScenarioShape scenario_shape(const RunPlan& plan) {
                       std::to_string(job_domains * per_domain - job_gpus) + " GPUs of them idle)");
   if (s.mode == RunMode::Snapshot) {
     out.lines.push_back("snapshot: " + percent(s.failed_fraction) + " of the GPUs down (" +
-                        num("%.0f", std::ceil(s.failed_fraction * static_cast<double>(gpus))) +
+                        fmt("%.0f", std::ceil(s.failed_fraction * static_cast<double>(gpus))) +
                         "), placed at random, one placement per seed");
     return out;
   }
@@ -75,10 +70,10 @@ ScenarioShape scenario_shape(const RunPlan& plan) {
   // W: how long a fault keeps its component out, in hours, averaged over the classes weighted by
   // their job fault rates (restart-only faults: the restart; a trace: its records' durations).
   const double repair_h = plan.mean_expected_repair_s / 3600;
-  out.lines.push_back("faults touching the job: " + num("%.4g", rate) + " per hour (job MTBF " +
-                      (rate > 0 ? num("%.3g", 1 / rate) + " h" : std::string("infinite")) + "), " +
-                      num("%.4g", per_run) + " per " + num("%g", s.horizon_hours) +
-                      " h run; mean repair " + num("%.3g", repair_h) + " h");
+  out.lines.push_back("faults touching the job: " + fmt("%.4g", rate) + " per hour (job MTBF " +
+                      (rate > 0 ? fmt("%.3g", 1 / rate) + " h" : std::string("infinite")) + "), " +
+                      fmt("%.4g", per_run) + " per " + fmt("%g", s.horizon_hours) +
+                      " h run; mean repair " + fmt("%.3g", repair_h) + " h");
   if (rate <= 0) return out;
   // Little's law: the mean number of the job's faults outstanding at any time is L = λ W. Each
   // takes out at least one of the job's domains; counted as one (more when a rack or leaf fault
@@ -89,7 +84,7 @@ ScenarioShape scenario_shape(const RunPlan& plan) {
   // Poisson(L), and an arriving fault sees its time average: it finds every spare domain in use
   // with probability P(N >= spare_domains).
   const double no_spare = poisson_at_least(down, static_cast<double>(spares));
-  out.lines.push_back("job domains down at any time: mean " + num("%.3g", down) +
+  out.lines.push_back("job domains down at any time: mean " + fmt("%.3g", down) +
                       " (faults per hour x mean repair hours, Little's law; one domain per fault)");
   out.lines.push_back("spare pool: " + count(spares, "domain") +
                       "; a fault that needs a spare domain finds none free " + percent(no_spare) +
@@ -98,12 +93,12 @@ ScenarioShape scenario_shape(const RunPlan& plan) {
     out.warnings.push_back(
         "the spare pool (" + count(spares, "domain") +
         ") is smaller than the mean number of the job's domains down at any time (" +
-        num("%.3g", down) + "): a fault that needs a spare domain finds none " + percent(no_spare) +
+        fmt("%.3g", down) + "): a fault that needs a spare domain finds none " + percent(no_spare) +
         " of the time, and strategies that swap one in fall back; /cluster/spare_domains sets "
         "the pool");
   if (per_run < 1)
     out.warnings.push_back("fewer than one fault touching the job per run expected (" +
-                           num("%.3g", per_run) +
+                           fmt("%.3g", per_run) +
                            "): most runs see none; lengthen /horizon_hours or add /seeds");
   return out;
 }
@@ -116,7 +111,7 @@ int command_validate(const std::vector<std::string>& files) {
       const RunPlan plan = make_plan(s);  // also checks trace files against the topology
       const ScenarioShape shape = scenario_shape(plan);
       std::cout << f << ": ok (" << s.name << ": " << enum_name(kRunModeNames, s.mode) << " mode, "
-                << (s.mode == RunMode::Snapshot ? "" : num("%g", s.horizon_hours) + " h, ")
+                << (s.mode == RunMode::Snapshot ? "" : fmt("%g", s.horizon_hours) + " h, ")
                 << (s.seeds_auto ? std::string("seeds: auto") : count(s.seeds, "seed")) << ", "
                 << count(static_cast<long long>(s.strategies.size()), "strategy", "strategies")
                 << ")\n";

@@ -4,15 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/report/text_util.hpp"
+
 namespace goodput {
 
 namespace {
-
-std::string printf_text(const char* format, double v) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 // Prefix or suffix the currency to a figure already signed and formatted: "-$1,234",
 // "-1,234 USD".
@@ -30,7 +26,7 @@ std::string with_separators(double v, int decimals) {
   decimals = std::clamp(decimals, 0, 9);
   char format[16];
   std::snprintf(format, sizeof format, "%%.%df", decimals);
-  std::string s = printf_text(format, v);
+  std::string s = fmt(format, v);
   const bool negative = !s.empty() && s[0] == '-';
   if (negative) s.erase(0, 1);
   const auto point = s.find('.');
@@ -99,11 +95,11 @@ std::string money_short(double v, const std::string& currency) {
   if (!std::isfinite(v))
     figure = with_separators(v, 0);
   else if (a >= 1e9)
-    figure = printf_text("%.1fB", a / 1e9);
+    figure = fmt("%.1fB", a / 1e9);
   else if (a >= 1e6)
-    figure = printf_text("%.1fM", a / 1e6);
+    figure = fmt("%.1fM", a / 1e6);
   else if (a >= 1e4)
-    figure = printf_text("%.0fk", a / 1e3);
+    figure = fmt("%.0fk", a / 1e3);
   else
     figure = with_separators(a, a >= 100 ? 0 : 2);
   if (std::isfinite(v) && v < 0 && figure.find_first_not_of("0.,") != std::string::npos)
