@@ -17,6 +17,7 @@
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/recent_memo.hpp"
 
 namespace goodput {
 
@@ -433,6 +434,27 @@ class IterationCost final : public CostModel {
   mutable std::map<int, double> steps_;
 };
 
+// The datasheet profile of a GPU for one model (calib::analytical_profile) and its hash, built
+// once per process for the last few (GPU, model) pairs: a pure function of them, and most of a
+// cost model's construction. Plans whose scenarios differ elsewhere (a sweep over the spare
+// domains or the cluster's size, whose cost-model memo misses) and goodput-mpi's rank 0, which
+// rebuilds each point another rank computed (point_from_record), share one.
+struct DatasheetProfile {
+  calib::Profile profile;
+  std::string hash;  // calib::profile_hash(profile)
+};
+
+std::shared_ptr<const DatasheetProfile> datasheet_profile(const calib::GpuSpec& gpu,
+                                                          const calib::ProfiledModel& pm) {
+  static RecentMemo<std::pair<calib::GpuSpec, calib::ProfiledModel>, DatasheetProfile> memo;
+  return memo.get({gpu, pm}, [&] {
+    auto d = std::make_shared<DatasheetProfile>();
+    d->profile = calib::analytical_profile(gpu, std::vector<calib::ProfiledModel>{pm});
+    d->hash = calib::profile_hash(d->profile);
+    return std::shared_ptr<const DatasheetProfile>(std::move(d));
+  });
+}
+
 calib::ModelShape shape_of(const Scenario& s) {
   const Json& m = s.job.model;
   calib::ModelShape shape;
@@ -490,6 +512,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
     throw InputError(s.file, "/job/model", e.what());
   }
   calib::Profile profile;
+  std::string hash;
   std::vector<int> interpolated;
   std::string path = s.cost.profile;
   if (path.empty()) {
@@ -505,7 +528,9 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
         s.job.model["layers"].get<int>(),
         s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1, s.job.pp,
         s.job.dp * s.job.cp};  // the optimizer's shards span dp x cp ranks
-    profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
+    const auto sheet = datasheet_profile(s.gpu, pm);
+    profile = sheet->profile;
+    hash = sheet->hash;
     path = "analytical:" + s.gpu.name;
   } else {
     profile = calib::load_profile(path);
@@ -522,12 +547,13 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
               " of this model shape, which the scenario's strategies can reach; calibrate "
               "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
     }
+    if (info) hash = calib::profile_hash(profile);
   }
   auto model = std::make_shared<IterationCost>(s, curve, profile, shape, tp_degrees.front());
   if (info)
     *info = {CostSpec::Model::Iteration,
              path,
-             calib::profile_hash(profile),
+             hash,
              profile.source == calib::Source::measured ? "measured" : "analytical",
              calib::device_name(profile),
              model->healthy_step_s(),

@@ -18,7 +18,7 @@
 #include "models/trace/trace.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/parallel_for.hpp"
-#include "sim/run/recent_memo.hpp"
+#include "sim/core/recent_memo.hpp"
 #include "sim/run/single_run.hpp"
 
 namespace goodput {
