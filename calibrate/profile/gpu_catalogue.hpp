@@ -40,6 +40,7 @@ struct GpuSpec {
   std::string cuda_name;  // a CUDA device name containing this is this GPU ("" for none)
 
   std::string product_or_name() const { return product.empty() ? name : product; }
+  bool operator==(const GpuSpec&) const = default;
 };
 
 // The catalogue, in generation order (A100-80GB, H100, H200, B200, GB200).

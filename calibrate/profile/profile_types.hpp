@@ -107,12 +107,14 @@ struct StepLayout {
   int vocab = 1;   // vocabulary (the loss softmax's row, split over TP)
   int pp = 1;      // pipeline stages
   int dp = 1;      // data-parallel replicas (the distributed optimizer's shards)
+  bool operator==(const StepLayout&) const = default;
 };
 
 struct ProfiledModel {
   ModelShape shape;
   int tp_max = 1, tp_min = 1;
   std::optional<StepLayout> layout;  // null: unknown (only the layer's kernels were planned)
+  bool operator==(const ProfiledModel&) const = default;
 };
 
 struct Ceilings {

@@ -30,6 +30,7 @@ struct ModelShape {
 
   int head_dim() const { return hidden / heads; }
   std::int64_t tokens() const { return std::int64_t{micro_batch} * seq_len; }
+  bool operator==(const ModelShape&) const = default;
 };
 
 // Throws std::invalid_argument naming the first inconsistent field.

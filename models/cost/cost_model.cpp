@@ -436,6 +436,27 @@ class IterationCost final : public CostModel {
   mutable std::map<int, double> steps_;
 };
 
+// The datasheet profile of a GPU for one model (calib::analytical_profile) and its hash, built
+// once per process for the last few (GPU, model) pairs: a pure function of them, and most of a
+// cost model's construction. Plans whose scenarios differ elsewhere (a sweep over the spare
+// domains or the cluster's size, whose cost-model memo misses) and goodput-mpi's rank 0, which
+// rebuilds each point another rank computed (point_from_record), share one.
+struct DatasheetProfile {
+  calib::Profile profile;
+  std::string hash;  // calib::profile_hash(profile)
+};
+
+std::shared_ptr<const DatasheetProfile> datasheet_profile(const calib::GpuSpec& gpu,
+                                                          const calib::ProfiledModel& pm) {
+  static RecentMemo<std::pair<calib::GpuSpec, calib::ProfiledModel>, DatasheetProfile> memo;
+  return memo.get({gpu, pm}, [&] {
+    auto d = std::make_shared<DatasheetProfile>();
+    d->profile = calib::analytical_profile(gpu, std::vector<calib::ProfiledModel>{pm});
+    d->hash = calib::profile_hash(d->profile);
+    return std::shared_ptr<const DatasheetProfile>(std::move(d));
+  });
+}
+
 calib::ModelShape shape_of(const Scenario& s) {
   const Json& m = s.job.model;
   calib::ModelShape shape;
@@ -458,41 +479,6 @@ bool uses_iteration_model(const Scenario& s) {
   return s.cost.model == CostSpec::Model::Iteration ||
          (s.cost.model == CostSpec::Model::Auto && !s.job.model.is_null());
 }
-
-namespace {
-
-// The analytical profile of one GPU and model (analytical_profile: most of a cost model's
-// build) and its hash, kept for the last few: the plans of a verdict analysis or a sweep that
-// move a price, a cost switch or the schedule build it once. The GPU is its catalogue name, or
-// the scenario's /cluster/gpu_spec (resolved); a scenario without its resolved sections builds
-// its own.
-struct HashedProfile {
-  calib::Profile profile;
-  std::string hash;
-};
-std::shared_ptr<const HashedProfile> shared_analytical_profile(const Scenario& s,
-                                                               const calib::ProfiledModel& pm) {
-  auto build = [&] {
-    auto p = std::make_shared<HashedProfile>();
-    p->profile = calib::analytical_profile(s.gpu, std::vector<calib::ProfiledModel>{pm});
-    p->hash = calib::profile_hash(p->profile);
-    return std::shared_ptr<const HashedProfile>(std::move(p));
-  };
-  if (!s.resolved.is_object() || !s.resolved.contains("cluster")) return build();
-  const Json& cluster = s.resolved["cluster"];
-  const calib::ModelShape& m = pm.shape;
-  const calib::StepLayout l = pm.layout.value_or(calib::StepLayout{0, 0, 0, 0});
-  std::ostringstream key;
-  key << s.gpu.name << '|' << (cluster.contains("gpu_spec") ? cluster["gpu_spec"].dump() : "")
-      << '|' << m.name << ' ' << m.hidden << ' ' << m.heads << ' ' << m.kv_heads << ' ' << m.ffn
-      << ' ' << m.gated_mlp << ' ' << m.seq_len << ' ' << m.micro_batch << '|' << pm.tp_max << ' '
-      << pm.tp_min << '|' << pm.layout.has_value() << ' ' << l.layers << ' ' << l.vocab << ' '
-      << l.pp << ' ' << l.dp;
-  static RecentMemo<std::string, HashedProfile, 8> memo;
-  return memo.get(key.str(), build);
-}
-
-}  // namespace
 
 std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
                                                  const std::vector<int>& tp_degrees,
@@ -528,7 +514,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
     throw InputError(s.file, "/job/model", e.what());
   }
   calib::Profile profile;
-  std::string hash;  // of the profile (the analytical one's is kept with it)
+  std::string hash;
   std::vector<int> interpolated;
   std::string path = s.cost.profile;
   if (path.empty()) {
@@ -544,9 +530,9 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
         s.job.model["layers"].get<int>(),
         s.job.model.contains("vocab") ? s.job.model["vocab"].get<int>() : 1, s.job.pp,
         s.job.dp * s.job.cp};  // the optimizer's shards span dp x cp ranks
-    const auto shared = shared_analytical_profile(s, pm);
-    profile = shared->profile;
-    hash = shared->hash;
+    const auto sheet = datasheet_profile(s.gpu, pm);
+    profile = sheet->profile;
+    hash = sheet->hash;
     path = "analytical:" + s.gpu.name;
   } else {
     profile = calib::load_profile(path);
@@ -563,12 +549,13 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
               " of this model shape, which the scenario's strategies can reach; calibrate "
               "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
     }
+    if (info) hash = calib::profile_hash(profile);
   }
   auto model = std::make_shared<IterationCost>(s, curve, profile, shape, tp_degrees.front());
   if (info)
     *info = {CostSpec::Model::Iteration,
              path,
-             hash.empty() ? calib::profile_hash(profile) : hash,
+             hash,
              profile.source == calib::Source::measured ? "measured" : "analytical",
              calib::device_name(profile),
              model->healthy_step_s(),

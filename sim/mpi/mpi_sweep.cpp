@@ -56,6 +56,23 @@ MPI_Status wait_for_rank0() {
   }
 }
 
+// Sends a reply to rank 0 and waits until it has left, sleeping between tests: a large reply
+// is not taken before rank 0 polls for it (every few milliseconds while it waits for
+// results), and a blocking MPI_Send would spin this rank's core meanwhile.
+void send_reply(const std::string& bytes) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kResult, MPI_COMM_WORLD,
+            &request);
+  auto pause = std::chrono::microseconds(50);
+  for (;;) {
+    int sent = 0;
+    MPI_Test(&request, &sent, MPI_STATUS_IGNORE);
+    if (sent) return;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
 std::string where_of(int rank) {
   return "rank " + std::to_string(rank);
 }
@@ -99,8 +116,15 @@ std::string Dispatcher::call(int rank, std::string unit) {
 void Dispatcher::loop() {
   auto pause = std::chrono::microseconds(50);
   int out = 0;  // units sent and not answered
-  // Units being sent: each request with its buffer (a std::list: buffers must not move).
-  std::list<std::pair<MPI_Request, std::string>> in_transit;
+  // Units being sent: each request with its buffer (a std::list: buffers must not move), its
+  // rank and id.
+  struct Sending {
+    MPI_Request request;
+    std::string unit;
+    int rank;
+    std::uint64_t id;
+  };
+  std::list<Sending> in_transit;
   for (;;) {
     std::deque<Outgoing> sends;
     {
@@ -110,7 +134,7 @@ void Dispatcher::loop() {
                      [&] { return stopping_ || !outbox_.empty(); });
       if (stopping_ && out == 0 && outbox_.empty()) {
         // Every unit was answered, so every send has completed: release the requests.
-        for (auto& [request, unit] : in_transit) MPI_Wait(&request, MPI_STATUS_IGNORE);
+        for (Sending& u : in_transit) MPI_Wait(&u.request, MPI_STATUS_IGNORE);
         return;
       }
       sends.swap(outbox_);
@@ -119,15 +143,28 @@ void Dispatcher::loop() {
     // Non-blocking: a unit queued behind the one a rank is computing is not received until
     // that point is done, and a blocking send would spin this thread (and a core) meanwhile.
     for (Outgoing& o : sends) {
-      in_transit.push_back({MPI_REQUEST_NULL, std::move(o.unit)});
-      MPI_Isend(in_transit.back().second.data(), static_cast<int>(in_transit.back().second.size()),
-                MPI_BYTE, o.rank, kWork, MPI_COMM_WORLD, &in_transit.back().first);
+      in_transit.push_back({MPI_REQUEST_NULL, std::move(o.unit), o.rank, o.id});
+      Sending& u = in_transit.back();
+      MPI_Isend(u.unit.data(), static_cast<int>(u.unit.size()), MPI_BYTE, o.rank, kWork,
+                MPI_COMM_WORLD, &u.request);
       ++out;
     }
+    // A unit whose rank is computing an older one (kUnitsInFlight) is not received before that
+    // one is answered, and its send may not complete until then (the receiver's progress):
+    // only a unit its rank is waiting for now (its oldest unanswered) is worth polling for
+    // often. Polling fast for the queued one too woke this thread ~2,600 times a second for
+    // the whole sweep (bench/RESULTS.md, issue 32 item 5). sent_ is this thread's alone.
+    bool awaited = false;
     for (auto it = in_transit.begin(); it != in_transit.end();) {
       int sent = 0;
-      MPI_Test(&it->first, &sent, MPI_STATUS_IGNORE);
-      it = sent ? in_transit.erase(it) : std::next(it);
+      MPI_Test(&it->request, &sent, MPI_STATUS_IGNORE);
+      if (sent) {
+        it = in_transit.erase(it);
+        continue;
+      }
+      const auto& pending = sent_[it->rank];  // empty once the unit is answered
+      awaited = awaited || (!pending.empty() && pending.front() == it->id);
+      ++it;
     }
     int flag = 0;
     MPI_Status st;
@@ -147,9 +184,9 @@ void Dispatcher::loop() {
       pause = std::chrono::microseconds(50);
     } else if (sends.empty() && out > 0) {
       std::this_thread::sleep_for(pause);
-      // While a unit is in transit its receiver may be waiting on this rank's progress (large
+      // While a rank waits for a unit in transit it may need this rank's progress (large
       // messages): poll more often then.
-      pause = std::min(pause * 2, std::chrono::microseconds(in_transit.empty() ? 5000 : 250));
+      pause = std::min(pause * 2, std::chrono::microseconds(awaited ? 250 : 5000));
     }
   }
 }
@@ -205,7 +242,7 @@ void serve_points() {
     } catch (const std::exception& e) {
       reply = {{"error", true}, {"message", e.what()}};
     }
-    send_bytes(to_wire(reply), 0, kResult);
+    send_reply(to_wire(reply));
   }
 }
 

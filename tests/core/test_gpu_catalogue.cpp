@@ -166,6 +166,46 @@ TEST_CASE("/cluster/gpu_spec: a GPU of the scenario's own, its NVLink and peaks 
   CHECK(scenario_from(j).gpu.nvlink_gbps == 1230);
 }
 
+TEST_CASE("the datasheet profile is remembered per GPU and model: each answer is its own") {
+  // make_cost_model keeps the last few datasheet profiles (a sweep's points and goodput-mpi's
+  // rank 0 share one): a GPU differing in one figure, or another model, must get its own.
+  const auto info_of = [](const Json& j) {
+    const Scenario s = scenario_from(j);
+    CostInfo info;
+    make_cost_model(s, needed_tp_degrees(s), &info);
+    return info;
+  };
+  Json a = with_model();
+  a["cluster"]["gpu_spec"] = custom_gpu();
+  Json b = a;
+  b["cluster"]["gpu_spec"]["bf16_dense_tflops"] = 600;  // same name, one figure apart
+  Json c = a;
+  c["job"]["model"]["seq_len"] = 4096;
+  const CostInfo first = info_of(a), other_gpu = info_of(b), other_model = info_of(c);
+  CHECK(other_gpu.profile_hash != first.profile_hash);
+  CHECK(other_gpu.healthy_step_s < first.healthy_step_s);  // a faster GPU
+  CHECK(other_model.profile_hash != first.profile_hash);
+  CHECK(other_model.profile_hash != other_gpu.profile_hash);
+  // Asked again, after others and after more than are kept (a fresh build): the same answers.
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    CHECK(info_of(a).profile_hash == first.profile_hash);
+    CHECK(info_of(a).healthy_step_s == first.healthy_step_s);
+    CHECK(info_of(b).profile_hash == other_gpu.profile_hash);
+    CHECK(info_of(c).healthy_step_s == other_model.healthy_step_s);
+    for (int tflops = 510; tflops <= 560; tflops += 10) {
+      Json d = a;
+      d["cluster"]["gpu_spec"]["bf16_dense_tflops"] = tflops;
+      CHECK(info_of(d).profile_hash != first.profile_hash);
+    }
+  }
+  // A cluster of another size is the same GPU and model: the same profile and step.
+  Json bigger = a;
+  bigger["cluster"]["domains"] = bigger["cluster"]["domains"].get<int>() + 2;
+  CHECK(info_of(bigger).profile_hash == first.profile_hash);
+  CHECK(info_of(bigger).healthy_step_s == first.healthy_step_s);
+}
+
 TEST_CASE("/cluster/gpu_spec is strict: unknown and missing keys, clashes are input errors") {
   Json j = small_scenario();
   j["cluster"]["gpu_spec"] = custom_gpu();
