@@ -29,9 +29,10 @@ inline constexpr int kRunAnalysisSeeds = 4;
 // freedom), which would call most robustness points tied and print leads of "5.8 ± 3.5 pp".
 inline constexpr int kMinAnalysisSeeds = 3;
 
-// The fewest n in [kMinAnalysisSeeds, most) for which the winner's paired lead over every rival, over the run's
-// first n seeds alone, is positive beyond its 95% CI; else `most`. Paired over the same failures,
-// a lead's sign is settled long before its size: each evaluation of the analysis runs n seeds.
+// The fewest n in [kMinAnalysisSeeds, most) for which the winner's paired lead over every rival,
+// over the run's first n seeds alone, is positive beyond its 95% CI; else `most`. Paired over the
+// same failures, a lead's sign is settled long before its size: each evaluation of the analysis
+// runs n seeds.
 int analysis_seeds(const Report& report, int most);
 
 struct DependsOnPlan {
