@@ -58,7 +58,8 @@ TEST_CASE("report.html holds the Goodput, badput and time-in-state charts") {
     CHECK(html.find("charts-missing") == std::string::npos);
     // Every chart has its Save SVG / Save PNG control, right under it.
     CHECK(count_of(html, "data-format=\"svg\">Save SVG</button>") == specs.size());
-    for (const auto& [id, spec] : specs.items()) {
+    for (const auto& item : specs.items()) {
+      const std::string id = item.key();  // a copy: CAPTURE takes it into a lambda
       CAPTURE(id);
       CHECK(html.find("id=\"" + id + "\"></div>\n" + export_controls(id)) != std::string::npos);
     }
