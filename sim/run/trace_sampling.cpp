@@ -22,9 +22,9 @@ TraceSampling trace_sampling(const TraceSpec& spec, double span_hours, double ho
   s.slack_hours = s.window ? span_hours - horizon_hours : 0;
   s.placement =
       (s.vary == V::Placement || s.vary == V::Both) && topology.count(ComponentKind::Node) >= 2;
-  s.independent_windows =
-      horizon_hours > 0 ? std::max(1L, static_cast<long>(std::floor(span_hours / horizon_hours)))
-                        : 1;
+  // Capped before the cast: a tiny horizon over a long trace gives a ratio no long holds.
+  const double windows = horizon_hours > 0 ? std::floor(span_hours / horizon_hours) : 1;
+  s.independent_windows = windows >= 1 ? static_cast<long>(std::min(windows, 1e15)) : 1;
   return s;
 }
 
