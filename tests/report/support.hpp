@@ -2,6 +2,8 @@
 // test, whole-file reads and a sweep run through the library (as `goodput sweep` does).
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -21,6 +23,15 @@ inline std::string scratch(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(dir.string() + ".partial");
   return dir.string();
+}
+
+// The vega-lite specs a report page embeds (its "chart-specs" script), by chart id.
+inline Json specs_of(const std::string& html) {
+  const std::string open = "<script id=\"chart-specs\" type=\"application/json\">";
+  const auto a = html.find(open);
+  REQUIRE(a != std::string::npos);
+  const auto b = html.find("</script>", a);
+  return Json::parse(html.substr(a + open.size(), b - a - open.size()));
 }
 
 inline std::string slurp(const std::filesystem::path& p) {

@@ -23,14 +23,6 @@ using namespace goodput::test;
 
 namespace {
 
-Json specs_of(const std::string& html) {
-  const std::string open = "<script id=\"chart-specs\" type=\"application/json\">";
-  const auto a = html.find(open);
-  REQUIRE(a != std::string::npos);
-  const auto b = html.find("</script>", a);
-  return Json::parse(html.substr(a + open.size(), b - a - open.size()));
-}
-
 std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;

@@ -32,14 +32,6 @@ std::vector<StrategyRuns> flat(const std::vector<std::string>& names,
   return out;
 }
 
-Json specs_of(const std::string& html) {
-  const std::string open = "<script id=\"chart-specs\" type=\"application/json\">";
-  const auto a = html.find(open);
-  REQUIRE(a != std::string::npos);
-  const auto b = html.find("</script>", a);
-  return Json::parse(html.substr(a + open.size(), b - a - open.size()));
-}
-
 }  // namespace
 
 TEST_CASE("sensitivity.html: a tornado per rival, sorted by that lead's swing, in pp") {
