@@ -19,6 +19,7 @@
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/recent_memo.hpp"
 
 namespace goodput {
@@ -457,6 +458,25 @@ std::shared_ptr<const DatasheetProfile> datasheet_profile(const calib::GpuSpec& 
   });
 }
 
+// A calibration profile file, parsed, and its hash: kept per process for the last few files by
+// their path and bytes (read again each time, so an edited file is parsed again), since the
+// plans of one analysis or sweep load the same profile dozens of times and its canonical hash
+// costs more than the rest of a cost model's construction.
+struct LoadedProfile {
+  calib::Profile profile;
+  std::string hash;  // calib::profile_hash(profile)
+};
+
+std::shared_ptr<const LoadedProfile> loaded_profile(const std::string& path) {
+  static RecentMemo<std::pair<std::string, std::string>, LoadedProfile> memo;
+  return memo.get({path, read_input_file(path, "the calibration profile")}, [&] {
+    auto d = std::make_shared<LoadedProfile>();
+    d->profile = calib::load_profile(path);
+    d->hash = calib::profile_hash(d->profile);
+    return std::shared_ptr<const LoadedProfile>(std::move(d));
+  });
+}
+
 calib::ModelShape shape_of(const Scenario& s) {
   const Json& m = s.job.model;
   calib::ModelShape shape;
@@ -535,7 +555,8 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
     hash = sheet->hash;
     path = "analytical:" + s.gpu.name;
   } else {
-    profile = calib::load_profile(path);
+    const auto loaded = loaded_profile(path);
+    profile = loaded->profile;
     // Every degree the strategies can reach must have been measured for this model shape;
     // /cost/interpolate lets the profile's fit answer for the others (listed in the report).
     interpolated = calib::uncovered_degrees(profile, shape, tp_degrees);
@@ -549,7 +570,7 @@ std::shared_ptr<const CostModel> make_cost_model(const Scenario& s,
               " of this model shape, which the scenario's strategies can reach; calibrate "
               "for this scenario (goodput-calibrate --scenario) or set /cost/interpolate to true");
     }
-    if (info) hash = calib::profile_hash(profile);
+    hash = loaded->hash;
   }
   auto model = std::make_shared<IterationCost>(s, curve, profile, shape, tp_degrees.front());
   if (info)

@@ -46,6 +46,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
   req.switches = std::move(in.switches);
   req.robustness_points = kRunRobustnessPoints;
   req.sampling_precision = true;  // a break-even to the precision its seeds give, no finer
+  req.scale_pilots = true;        // an estimate of the pilot where it can only move the interval
   // Fewer seeds per evaluation (the first of the scenario's, so the same failures): a break-even
   // is found on the paired mean difference, and a robustness point only needs to say who leads
   // and whether the CI separates them.

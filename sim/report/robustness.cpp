@@ -74,6 +74,32 @@ std::vector<std::string> world_assignments(const std::vector<SensitivityParam>& 
   return out;
 }
 
+EvaluationScope world_scope(const Scenario& s, const std::vector<SensitivityParam>& params,
+                            const std::vector<SwitchInput>& switches, const std::vector<double>& u,
+                            bool scale_pilots) {
+  using Pilot = EvaluationScope::Pilot;
+  EvaluationScope scope;
+  scope.pilot = Pilot::Keep;
+  auto moved = [&](const std::string& pointer) {
+    const Pilot rule = pilot_rule(pointer, scale_pilots);
+    const std::optional<std::size_t> own = strategy_of_input(s, pointer);
+    if (own && rule == Pilot::Simulate) {
+      if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), *own) == scope.own_pilot.end())
+        scope.own_pilot.push_back(*own);
+    } else {
+      scope.pilot = std::max(scope.pilot, rule);
+    }
+  };
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (params[i].derived || plausible_value(params[i], u[i]) != params[i].base)
+      moved(params[i].pointer);
+  for (std::size_t j = 0; j < switches.size(); ++j)
+    if (switch_index(switches[j], u[params.size() + j]) != 0) moved(switches[j].pointer);
+  std::sort(scope.own_pilot.begin(), scope.own_pilot.end());
+  if (scope.pilot == Pilot::Simulate) scope.own_pilot.clear();  // every strategy's is simulated
+  return scope;
+}
+
 double spearman(const std::vector<double>& x, const std::vector<double>& y) {
   if (x.size() != y.size() || x.size() < 2) return 0;
   const std::vector<double> rx = ranks(x), ry = ranks(y);
@@ -91,7 +117,7 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
                           const std::vector<SwitchInput>& switches, int points, int seeds,
-                          std::size_t winner, const ScopedEvaluate& evaluate,
+                          std::size_t winner, bool scale_pilots, const ScopedEvaluate& evaluate,
                           const std::function<void(int)>& evaluated) {
   Robustness rb;
   rb.seeds = seeds > 0 ? std::min(seeds, s.seeds) : s.seeds;
@@ -109,7 +135,7 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     std::vector<StrategyRuns> runs;
     bool refused = false;  // a combination the scenario refuses (e.g. a schedule that does not fit)
     try {
-      runs = evaluate(scenario_with(s, sets), {});
+      runs = evaluate(scenario_with(s, sets), world_scope(s, params, switches, ui, scale_pilots));
     } catch (const InputError&) {
       refused = true;
     } catch (const std::invalid_argument&) {  // a model the cost model cannot build

@@ -28,15 +28,22 @@ std::size_t switch_index(const SwitchInput& sw, double u);
 std::vector<std::string> world_assignments(const std::vector<SensitivityParam>& params,
                                            const std::vector<SwitchInput>& switches,
                                            const std::vector<double>& u);
+// What one point's evaluation needs (EvaluationScope): every strategy; the pilot kept, scaled or
+// simulated by the most demanding rule of the inputs that moved from the scenario's value
+// (pilot_rule), a strategy's own rules piloting that strategy alone (own_pilot).
+// `scale_pilots`: as SensitivityRequest::scale_pilots.
+EvaluationScope world_scope(const Scenario& s, const std::vector<SensitivityParam>& params,
+                            const std::vector<SwitchInput>& switches, const std::vector<double>& u,
+                            bool scale_pilots = true);
 // Spearman's rank correlation (average ranks for ties); 0 when either side is constant.
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
 
 // Evaluates every point with `seeds` seeds (0: the scenario's) and counts wins and ties.
-// `winner`: the base winner (the gap is its lead over the best other strategy).
-// `evaluated(point)` is told after each point.
+// `winner`: the base winner (the gap is its lead over the best other strategy). Each point's
+// evaluation asks for world_scope(..., scale_pilots). `evaluated(point)` is told after each point.
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
                           const std::vector<SwitchInput>& switches, int points, int seeds,
-                          std::size_t winner, const ScopedEvaluate& evaluate,
+                          std::size_t winner, bool scale_pilots, const ScopedEvaluate& evaluate,
                           const std::function<void(int)>& evaluated = {});
 
 }  // namespace goodput

@@ -404,8 +404,20 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   return run_sensitivity(s, req, every, progress);
 }
 
-bool keeps_pilot(const std::string& pointer) {
-  return pointer.rfind("/recovery/", 0) == 0 || pointer.rfind("/checkpoint/", 0) == 0;
+EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale) {
+  using Pilot = EvaluationScope::Pilot;
+  const auto under = [&](const char* prefix) { return pointer.rfind(prefix, 0) == 0; };
+  const auto ends = [&](const std::string& tail) {
+    return pointer.size() > tail.size() &&
+           pointer.compare(pointer.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (under("/recovery/") || under("/checkpoint/")) return Pilot::Keep;
+  // The failures, or only how fast the job trains (the cost model's inputs: strategies see
+  // them as throughputs): which faults roll it back is unchanged.
+  if (under("/failures/") || under("/cost/") || pointer == "/job/virtual_stages" ||
+      (under("/strategies/") && ends("/max_power")))
+    return scale ? Pilot::Scale : Pilot::Simulate;
+  return Pilot::Simulate;  // e.g. a strategy's rules, the job's shape, the cluster
 }
 
 std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer) {
@@ -479,13 +491,13 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   // yet run) and an input of one strategy (`only`) from the base for every other.
   auto fill = [&](std::vector<StrategyRuns>& have, const Scenario& sc,
                   const std::vector<std::size_t>& needed, std::optional<std::size_t> only,
-                  bool pilot) {
+                  EvaluationScope::Pilot pilot) {
     if (have.empty()) {
       have.resize(n);
       for (std::size_t i = 0; i < n; ++i) have[i].strategy = rep.strategies[i];
     }
     EvaluationScope scope;
-    scope.keeps_pilot = pilot;
+    scope.pilot = pilot;
     for (std::size_t i : needed) {
       if (!have[i].runs.empty()) continue;
       if (only && i != *only)
@@ -494,7 +506,8 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
         scope.strategies.push_back(i);
     }
     if (scope.strategies.empty()) return false;
-    if (scope.strategies.size() == n && !pilot) scope.strategies.clear();  // every one
+    if (scope.strategies.size() == n && pilot == EvaluationScope::Pilot::Simulate)
+      scope.strategies.clear();  // every one
     const std::vector<StrategyRuns> got = evaluate(sc, scope);
     for (std::size_t i = 0; i < n && i < got.size(); ++i)
       if (have[i].runs.empty() && !got[i].runs.empty()) have[i] = got[i];
@@ -506,7 +519,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     res.param = p;
     res.crossings.assign(n, {});
     const std::optional<std::size_t> only = strategy_of_input(s, p.pointer);
-    const bool pilot = keeps_pilot(p.pointer);
+    const EvaluationScope::Pilot pilot = pilot_rule(p.pointer, req.scale_pilots);
     // Each value's runs, per strategy, evaluated once; the base's are known.
     std::map<double, std::vector<StrategyRuns>> seen;
     if (!p.derived) seen.emplace(p.base, base_runs);
@@ -616,7 +629,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       ++used;
       try {
         std::vector<StrategyRuns> runs;
-        fill(runs, scenario_with(s, {text}), all, only, false);
+        fill(runs, scenario_with(s, {text}), all, only, pilot_rule(sw.pointer, req.scale_pilots));
         res.points.push_back(point_of(0, runs, w));
         res.invalid.emplace_back();
       } catch (const InputError& e) {
@@ -631,7 +644,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   }
   if (req.robustness_points > 0)
     rep.robustness = run_robustness(s, params, req.switches, req.robustness_points,
-                                    req.robustness_seeds, w, evaluate, [&](int) {
+                                    req.robustness_seeds, w, req.scale_pilots, evaluate, [&](int) {
                                       if (progress) progress("robustness", 0);
                                     });
   return rep;

@@ -165,7 +165,8 @@ struct SensitivityReport {
 // strategies an evaluation needs and whether the checkpoint pilot may be the base's
 // (EvaluationScope): a root search against one rival runs the winner and that rival only, an
 // input of one strategy (/strategies/NAME/...) runs that strategy only (the others' runs are the
-// base's: they do not read it), and a price (/recovery/*, /checkpoint/*) keeps the pilot. An
+// base's: they do not read it), and the pilot is the base's, kept or scaled, unless the input
+// decides which faults roll the job back (pilot_rule). An
 // Evaluate is taken as a ScopedEvaluate that runs every strategy every time.
 using Evaluate = std::function<std::vector<StrategyRuns>(const Scenario&)>;
 
@@ -196,6 +197,10 @@ struct SensitivityRequest {
   // (the paired lead's 95% CI over its slope, at most a quarter of the range) instead of
   // range / 2^kBreakEvenIterations: the seeds cannot place the crossing more finely.
   bool sampling_precision = false;
+  // Evaluations that move the failures or only how fast the job trains scale the base's
+  // checkpoint pilot instead of simulating their own (pilot_rule, PilotEstimate): `goodput run`'s
+  // analysis. Off, only prices keep the base's; every other evaluation simulates its pilot.
+  bool scale_pilots = false;
   // The winner to explain (the full run's, when the analysis runs fewer seeds); -1: the base's.
   int winner = -1;
   int runner_up = -1;  // likewise (ignored unless `winner` is given and it differs from it)
@@ -206,9 +211,14 @@ SensitivityReport run_sensitivity(
 SensitivityReport run_sensitivity(
     const Scenario& s, const SensitivityRequest& request, const ScopedEvaluate& evaluate,
     const std::function<void(const std::string&, double)>& progress = {});
-// Whether an input is a price or a checkpoint cost (EvaluationScope::keeps_pilot), and the index
-// of the one strategy an input configures (/strategies/NAME/...; nullopt: it may touch all).
-bool keeps_pilot(const std::string& pointer);
+// Where an evaluation moving this input takes its checkpoint pilot from (EvaluationScope::Pilot):
+// Keep for a price or a checkpoint cost (/recovery/*, /checkpoint/*); Scale for the failures
+// (/failures/*) and inputs that only change how fast the job trains (the cost model's, /cost/*,
+// /job/virtual_stages, a strategy's max_power); Simulate for everything else, a strategy's rules
+// (they decide which faults roll it back), the job's shape and the cluster among them. And the
+// index of the one strategy an input configures (/strategies/NAME/...; nullopt: it may touch all).
+// `scale`: false turns Scale into Simulate (`goodput sensitivity`: every pilot measured).
+EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale = true);
 std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer);
 // The most evaluations a request takes (its cap, or its worst case without one).
 int most_evaluations(const SensitivityRequest& request, std::size_t strategies);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -18,12 +19,19 @@ namespace goodput {
 // result still has one StrategyRuns per strategy of the scenario, in its order, those left out
 // with their name and no runs. A strategy's runs do not depend on which others run beside it
 // (each replays the same faults on its own), so a subset gives the same runs as the whole list.
-// `keeps_pilot`: the modified scenario changes a price, not the failures or a strategy, so the
-// adaptive checkpoint policy keeps the base's measured rollbacks (its pilot, run_plan.hpp)
-// instead of simulating them again; each interval is still derived from the modified costs.
+// `pilot`: where the adaptive checkpoint policy's rollback counts come from (run_plan.hpp):
+//   Simulate: the modified scenario's own pilot (as `goodput run` on it would);
+//   Keep: a price moved, not the failures or a strategy's rules: the base's measured rollbacks;
+//   Scale: the failures or the job's speed moved, not a strategy's rules: the base's rollbacks
+//     times the modified scenario's expected job faults per hour over the base's (PilotEstimate).
+// Each interval is still derived from the modified scenario's costs. Under Keep and Scale,
+// `own_pilot` lists the strategies whose own inputs moved (/strategies/NAME/...): theirs is
+// simulated, as under Simulate.
 struct EvaluationScope {
   std::vector<std::size_t> strategies;
-  bool keeps_pilot = false;
+  enum class Pilot : std::uint8_t { Keep, Scale, Simulate };  // least to most demanding
+  Pilot pilot = Pilot::Simulate;
+  std::vector<std::size_t> own_pilot;
 };
 using ScopedEvaluate =
     std::function<std::vector<StrategyRuns>(const Scenario&, const EvaluationScope&)>;

@@ -63,13 +63,20 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
   return out;
 }
 
-ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot) {
-  auto kept = std::make_shared<RunPlan::Pilot>(std::move(base_pilot));
+ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot,
+                                     double base_job_faults_per_hour) {
+  struct Base {
+    RunPlan::Pilot pilot;
+    double job_faults_per_hour = 0;
+  };
+  auto kept = std::make_shared<Base>(Base{std::move(base_pilot), base_job_faults_per_hour});
   return [threads, kept](const Scenario& s, const EvaluationScope& scope) {
+    using Pilot = EvaluationScope::Pilot;
     const std::size_t n = s.strategies.size();
-    if (scope.strategies.empty() && !scope.keeps_pilot) {
+    if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
       RunPlan plan = make_plan(s);
-      if (kept->runs == 0 && plan.pilot.runs > 0) *kept = plan.pilot;
+      if (kept->pilot.runs == 0 && plan.pilot.runs > 0)
+        *kept = {plan.pilot, plan.job_faults_per_hour};
       return run_monte_carlo(plan, threads);
     }
     std::vector<std::size_t> only = scope.strategies;
@@ -81,14 +88,22 @@ ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot) {
       if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
       sub.strategies.push_back(s.strategies[i]);
     }
-    RunPlan::Pilot pilot;
-    const bool reuse = scope.keeps_pilot && kept->runs > 0 && kept->rollbacks.size() == n;
+    PilotEstimate estimate;
+    const bool reuse =
+        scope.pilot != Pilot::Simulate && kept->pilot.runs > 0 && kept->pilot.rollbacks.size() == n;
     if (reuse) {
-      pilot.runs = kept->runs;
-      for (std::size_t i : only) pilot.rollbacks.push_back(kept->rollbacks[i]);
+      estimate.measured.runs = kept->pilot.runs;
+      if (scope.pilot == Pilot::Scale)
+        estimate.base_job_faults_per_hour = kept->job_faults_per_hour;
+      for (std::size_t j = 0; j < only.size(); ++j) {
+        estimate.measured.rollbacks.push_back(kept->pilot.rollbacks[only[j]]);
+        if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), only[j]) !=
+            scope.own_pilot.end())
+          estimate.simulate.push_back(j);
+      }
     }
     std::vector<StrategyRuns> runs =
-        run_monte_carlo(make_plan(sub, 1, reuse ? &pilot : nullptr), threads);
+        run_monte_carlo(make_plan(sub, 1, nullptr, reuse ? &estimate : nullptr), threads);
     std::vector<StrategyRuns> out(n);
     for (std::size_t i = 0; i < n; ++i) out[i].strategy = s.strategies[i].name;
     for (std::size_t j = 0; j < only.size(); ++j) out[only[j]] = std::move(runs[j]);

@@ -37,9 +37,12 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
 // Evaluates a modified scenario for `goodput sensitivity` and a run's "depends on" analysis:
 // builds its plan again (make_plan: the topology and cost model are shared with earlier plans
 // of the same shape) and runs the strategies in scope over all its seeds on `threads` threads.
-// `base_pilot`: the unmodified scenario's checkpoint pilot, which `keeps_pilot` evaluations
-// reuse; when it has no runs, the first evaluation of every strategy without keeps_pilot (the
-// base, which a sensitivity analysis evaluates first) provides it.
-ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot = {});
+// `base_pilot` and `base_job_faults_per_hour`: the unmodified scenario's checkpoint pilot and
+// expected job faults per hour (RunPlan), which evaluations whose scope keeps or scales the pilot
+// start from (EvaluationScope, PilotEstimate); when it has no runs, the first evaluation of every
+// strategy that simulates its pilot (the base, which a sensitivity analysis evaluates first)
+// provides both.
+ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot = {},
+                                     double base_job_faults_per_hour = 0);
 
 }  // namespace goodput

@@ -184,8 +184,11 @@ double adaptive_interval(const Scenario& s, double cost, double mtbf_s, std::ost
 }
 
 // Fills plan.checkpoints: the same interval for all under `none`/`fixed`, else each strategy's
-// own optimum from its rollback rate in a pilot without checkpoints.
-void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* known) {
+// own optimum from its rollback rate in a pilot without checkpoints (or an estimate of it). An
+// estimate's error e in the rate moves Young's interval sqrt(2 C M) by about -e/2 and the time
+// lost to saves and rework, C/tau + tau/(2M) at its minimum, by about e^2/8 of itself.
+void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* known,
+                           const PilotEstimate* estimate) {
   const Scenario& s = plan.scenario;
   const auto& ck = s.checkpoint;
   const std::size_t n = s.strategies.size();
@@ -237,30 +240,56 @@ void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* kno
   }
   // Pilot: every strategy on the first runs' faults, checkpoints off; count rollbacks.
   const int pilots = plan.trace_faults ? 1 : std::max(1, std::min(s.seeds, 2));
-  std::vector<std::int64_t> rollbacks(n, 0);
-  if (known && known->runs == pilots && known->rollbacks.size() == n) {
-    rollbacks = known->rollbacks;
+  std::vector<std::int64_t> counted(n, 0);
+  std::vector<double> rollbacks(n, 0);  // counted, or estimated
+  std::vector<std::uint8_t> scaled(n, 0);
+  std::vector<std::size_t> simulate;
+  double scale = 1;
+  const bool given = known && known->runs == pilots && known->rollbacks.size() == n;
+  const bool estimated = !given && estimate && estimate->measured.runs == pilots &&
+                         estimate->measured.rollbacks.size() == n;
+  if (given) {
+    counted = known->rollbacks;
+  } else if (estimated) {
+    if (estimate->base_job_faults_per_hour > 0)
+      scale = plan.job_faults_per_hour / estimate->base_job_faults_per_hour;
+    for (std::size_t i = 0; i < n; ++i) scaled[i] = 1;
+    for (std::size_t i : estimate->simulate)
+      if (i < n) scaled[i] = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!scaled[i]) simulate.push_back(i);
   } else {
+    for (std::size_t i = 0; i < n; ++i) simulate.push_back(i);
+  }
+  if (!simulate.empty()) {
+    std::vector<StrategyConfig> piloted;
+    for (std::size_t i : simulate) piloted.push_back(s.strategies[i]);
     std::vector<std::vector<RunMetrics>> pilot(static_cast<std::size_t>(pilots));
     parallel_for(pilots, threads, [&](int run) {
-      pilot[static_cast<std::size_t>(run)] =
-          simulate_all(plan, faults_for(plan, run), s.strategies);
+      pilot[static_cast<std::size_t>(run)] = simulate_all(plan, faults_for(plan, run), piloted);
     });
     for (const auto& m : pilot)
-      for (std::size_t i = 0; i < n; ++i) rollbacks[i] += m[i].rollbacks;
+      for (std::size_t j = 0; j < simulate.size(); ++j) counted[simulate[j]] += m[j].rollbacks;
   }
-  plan.pilot = {pilots, rollbacks};
+  for (std::size_t i = 0; i < n; ++i)
+    rollbacks[i] = scaled[i] ? static_cast<double>(estimate->measured.rollbacks[i]) * scale
+                             : static_cast<double>(counted[i]);
+  plan.pilot = estimated ? RunPlan::Pilot{} : RunPlan::Pilot{pilots, counted};
   const double hours = pilots * s.horizon_hours;
   for (std::size_t i = 0; i < n; ++i) {
     auto& c = plan.checkpoints[i];
-    c.rollbacks_per_hour = static_cast<double>(rollbacks[i]) / hours;
+    c.rollbacks_per_hour = rollbacks[i] / hours;
     std::ostringstream w;
     w.precision(4);
     // No rollback in the pilot: the mean time between rollbacks is at least its length.
-    const double mtbf_s =
-        3600.0 * (rollbacks[i] > 0 ? hours / static_cast<double>(rollbacks[i]) : hours);
-    w << rollbacks[i] << " rollback(s) in a " << hours << " h pilot without checkpoints"
-      << (rollbacks[i] > 0 ? "" : " (M taken as the pilot's length)") << "; ";
+    const double mtbf_s = 3600.0 * (rollbacks[i] > 0 ? hours / rollbacks[i] : hours);
+    if (scaled[i])
+      w << "about " << rollbacks[i] << " rollback(s) in a " << hours
+        << " h pilot without checkpoints (the base scenario's, x " << scale
+        << " for its expected job faults)";
+    else
+      w << counted[i] << " rollback(s) in a " << hours << " h pilot without checkpoints";
+    w << (rollbacks[i] > 0 ? "" : " (M taken as the pilot's length)") << "; ";
     const double interval =
         cost_of(c.spec) > 0 ? adaptive_interval(s, cost_of(c.spec), mtbf_s, w) : ck.interval_s;
     if (cost_of(c.spec) <= 0) w << "free checkpoints: interval_s = " << ck.interval_s << " s";
@@ -271,7 +300,8 @@ void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* kno
 
 }  // namespace
 
-RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* known) {
+RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* known,
+                  const PilotEstimate* estimate) {
   RunPlan plan;
   plan.scenario = scenario;
   std::shared_ptr<const Topology> topo = shared_topology(scenario.cluster);
@@ -340,7 +370,7 @@ RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* k
     plan.mean_expected_repair_s = rates > 0 ? weighted / rates : 0;
   }
 
-  resolve_checkpointing(plan, threads, known);
+  resolve_checkpointing(plan, threads, known, estimate);
   return plan;
 }
 

@@ -72,10 +72,26 @@ struct RunPlan {
   Pilot pilot;
 };
 
+// The verdict analysis's estimate of a modified scenario's checkpoint pilot
+// (EvaluationScope::pilot): each strategy's rollbacks are those `measured` on the base scenario,
+// times this plan's expected job faults per hour over `base_job_faults_per_hour` (0: times 1, the
+// failures did not move), except the strategies listed in `simulate` (indexes into the plan's
+// strategies), whose pilot is simulated. Rollbacks follow the faults that need a restart, which
+// the failures and each strategy's rules decide; an interval near its optimum changes the run
+// only to second order in the error of its rollback rate (run_plan.cpp, resolve_checkpointing).
+struct PilotEstimate {
+  RunPlan::Pilot measured;
+  double base_job_faults_per_hour = 0;
+  std::vector<std::size_t> simulate;
+};
+
 // `threads`: for the checkpoint pilot's runs (the plan is the same whatever the count).
 // `known`: a pilot of this scenario measured before (RunPlan::pilot); used instead of running
 // it when its run count and strategies match, so the plan is the same, only cheaper.
-RunPlan make_plan(const Scenario& scenario, int threads = 1, const RunPlan::Pilot* known = nullptr);
+// `estimate`: used when `known` is not and its run count and strategies match; the plan's
+// `pilot` then has no runs (it measured nothing of its own to hand on).
+RunPlan make_plan(const Scenario& scenario, int threads = 1, const RunPlan::Pilot* known = nullptr,
+                  const PilotEstimate* estimate = nullptr);
 FaultList faults_for(const RunPlan& plan, int run);
 // The scenario's trace (/failures/trace), parsed once per process (trace::read_trace_shared):
 // the work budget counts its faults, and every plan of the process replays the same parse.

@@ -223,7 +223,8 @@ TEST_CASE("verdict: the robustness share equals the sampler's points evaluated d
                                                 parse_param(s, "/recovery/restart_s=60:3000"),
                                                 parse_param(s, "/cluster/spare_domains=0:3")};
   const int points = 8, seeds = 3;
-  const Robustness rb = run_robustness(s, params, {}, points, seeds, 0, monte_carlo_evaluator(2));
+  const Robustness rb =
+      run_robustness(s, params, {}, points, seeds, 0, true, monte_carlo_evaluator(2));
   CHECK(rb.points + rb.refused == points);
   CHECK(rb.seeds == seeds);
   std::vector<int> wins(s.strategies.size(), 0);
@@ -355,7 +356,7 @@ TEST_CASE("verdict: a subset of the strategies evaluates to the same runs as the
   const Scenario s = small_at({"/checkpoint/interval=young", "/seeds=3"});
   const ScopedEvaluate mc = monte_carlo_evaluator(2);
   const auto whole = mc(s, {});
-  const auto part = mc(s, {{0, 2}, false});
+  const auto part = mc(s, {{0, 2}, EvaluationScope::Pilot::Simulate, {}});
   REQUIRE(whole.size() == 3);
   REQUIRE(part.size() == 3);
   CHECK(part[1].strategy == whole[1].strategy);
@@ -369,19 +370,23 @@ TEST_CASE("verdict: a subset of the strategies evaluates to the same runs as the
       CHECK(part[i].runs[k].rollbacks == whole[i].runs[k].rollbacks);
     }
   }
-  // keeps_pilot on the unmodified scenario: the base's rollbacks are what the pilot would count,
-  // so the runs are the same again.
-  const auto kept = mc(s, {{1}, true});
+  // Keep or Scale on the unmodified scenario: the base's rollbacks are what the pilot would count
+  // (times 1: the same expected faults), so the runs are the same again.
+  const auto kept = mc(s, {{1}, EvaluationScope::Pilot::Keep, {}});
+  const auto scaled = mc(s, {{1}, EvaluationScope::Pilot::Scale, {}});
+  REQUIRE(scaled[1].runs.size() == whole[1].runs.size());
+  for (std::size_t k = 0; k < whole[1].runs.size(); ++k)
+    CHECK(scaled[1].runs[k].goodput == whole[1].runs[k].goodput);
   REQUIRE(kept[1].runs.size() == whole[1].runs.size());
   for (std::size_t k = 0; k < whole[1].runs.size(); ++k)
     CHECK(kept[1].runs[k].goodput == whole[1].runs[k].goodput);
 }
 
-// What each evaluation asks for: a price keeps the pilot; a root search runs the winner and one
-// rival; an input of one strategy runs that strategy alone and takes the others from the base.
-// And the break-even the cheap path finds (subsets, the pilot kept, stopping at the sampling
-// precision) lies within both brackets of the full search (every strategy, its own pilot, 12
-// halvings).
+// What each evaluation asks for: a price keeps the pilot, a power cap scales it; a root search runs
+// the winner and one rival; an input of one strategy runs that strategy alone and takes the others
+// from the base. And the break-even the cheap path finds (subsets, the pilot kept, stopping at the
+// sampling precision) lies within both brackets of the full search (every strategy, its own pilot,
+// 12 halvings).
 TEST_CASE("verdict: the cheap path asks for what it needs and finds the full search's break-even") {
   const std::vector<std::string> sets = {"/cluster/spare_domains=4", "/seeds=4",
                                          "/checkpoint/interval=young"};
@@ -399,9 +404,9 @@ TEST_CASE("verdict: the cheap path asks for what it needs and finds the full sea
   const SensitivityReport cheap = run_sensitivity(s, cheap_req, recording);
   REQUIRE(scopes.size() >= 3);
   CHECK(scopes[0].strategies.empty());  // the base: every strategy, its own pilot
-  CHECK(!scopes[0].keeps_pilot);
+  CHECK(scopes[0].pilot == EvaluationScope::Pilot::Simulate);
   for (std::size_t i = 1; i < scopes.size(); ++i) {
-    CHECK(scopes[i].keeps_pilot);  // a price
+    CHECK(scopes[i].pilot == EvaluationScope::Pilot::Keep);  // a price
     CHECK((scopes[i].strategies.empty() || scopes[i].strategies.size() == 3 ||
            scopes[i].strategies.size() <= 2));
   }
@@ -432,11 +437,12 @@ TEST_CASE("verdict: the cheap path asks for what it needs and finds the full sea
       {R"(/strategies={"dp_drop":{},"ntp_boost":{}})", "/seeds=3", "/cluster/spare_domains=0"});
   SensitivityRequest one;
   one.params = {parse_param(b, "/strategies/ntp_boost/max_power=1.1:1.3")};
+  one.scale_pilots = true;  // as `goodput run`
   scopes.clear();
   const SensitivityReport rb = run_sensitivity(b, one, recording);
   REQUIRE(scopes.size() >= 2);  // the base and at least the end that is not the scenario's value
   for (std::size_t i = 1; i < scopes.size(); ++i) {
-    CHECK(!scopes[i].keeps_pilot);
+    CHECK(scopes[i].pilot == EvaluationScope::Pilot::Scale);  // how fast it trains, not its rules
     REQUIRE(scopes[i].strategies.size() == 1);
     CHECK(b.strategies[scopes[i].strategies[0]].name == "ntp_boost");
   }
