@@ -45,6 +45,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
   req.params = std::move(in.numbers);
   req.switches = std::move(in.switches);
   req.robustness_points = kRunRobustnessPoints;
+  req.robustness_first_seeds = kRobustnessFirstSeeds;
   req.sampling_precision = true;  // a break-even to the precision its seeds give, no finer
   req.scale_pilots = true;        // an estimate of the pilot where it can only move the interval
   // Fewer seeds per evaluation (the first of the scenario's, so the same failures): a break-even

@@ -29,6 +29,17 @@ std::vector<double> ranks(const std::vector<double>& v) {
   return r;
 }
 
+// Each strategy's Goodput per seed and its summary (what leader() and tied_at() read).
+SensitivityPoint point_of_runs(const std::vector<StrategyRuns>& runs) {
+  SensitivityPoint pt;
+  pt.per_seed.resize(runs.size());
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    for (const auto& m : runs[k].runs) pt.per_seed[k].push_back(m.goodput);
+    pt.goodput.push_back(summarize(pt.per_seed[k]));
+  }
+  return pt;
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> latin_hypercube(int points, int dims, std::uint64_t seed) {
@@ -116,11 +127,14 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
-                          const std::vector<SwitchInput>& switches, int points, int seeds,
-                          std::size_t winner, bool scale_pilots, const ScopedEvaluate& evaluate,
+                          const std::vector<SwitchInput>& switches, const RobustnessSpec& spec,
+                          std::size_t winner, const ScopedEvaluate& evaluate,
                           const std::function<void(int)>& evaluated) {
   Robustness rb;
-  rb.seeds = seeds > 0 ? std::min(seeds, s.seeds) : s.seeds;
+  const int points = spec.points;
+  rb.seeds = spec.seeds > 0 ? std::min(spec.seeds, s.seeds) : s.seeds;
+  const int first = spec.first_seeds > 0 && spec.first_seeds < rb.seeds ? spec.first_seeds : 0;
+  rb.first_seeds = first;
   for (const auto& p : params) rb.inputs.push_back(p.pointer);
   for (const auto& sw : switches) rb.inputs.push_back(sw.pointer);
   const int dims = static_cast<int>(rb.inputs.size());
@@ -130,12 +144,25 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
   std::vector<double> gap;
   for (int i = 0; i < points; ++i) {
     const auto& ui = u[static_cast<std::size_t>(i)];
-    auto sets = world_assignments(params, switches, ui);
-    sets.push_back("/seeds=" + std::to_string(rb.seeds));
+    const auto sets = world_assignments(params, switches, ui);
+    const EvaluationScope scope = world_scope(s, params, switches, ui, spec.scale_pilots);
+    auto run_seeds = [&](int seeds, int from) {
+      auto at = sets;
+      at.push_back("/seeds=" + std::to_string(seeds));
+      EvaluationScope sc = scope;
+      sc.first_run = from;
+      return evaluate(scenario_with(s, at), sc);
+    };
     std::vector<StrategyRuns> runs;
     bool refused = false;  // a combination the scenario refuses (e.g. a schedule that does not fit)
     try {
-      runs = evaluate(scenario_with(s, sets), world_scope(s, params, switches, ui, scale_pilots));
+      runs = run_seeds(first > 0 ? first : rb.seeds, 0);
+      if (first > 0 && tied_at(point_of_runs(runs), leader(point_of_runs(runs)))) {
+        ++rb.extended;
+        const auto rest = run_seeds(rb.seeds, first);
+        for (std::size_t k = 0; k < runs.size() && k < rest.size(); ++k)
+          runs[k].runs.insert(runs[k].runs.end(), rest[k].runs.begin(), rest[k].runs.end());
+      }
     } catch (const InputError&) {
       refused = true;
     } catch (const std::invalid_argument&) {  // a model the cost model cannot build
@@ -148,12 +175,7 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     }
     if (rb.wins.empty()) rb.wins.assign(runs.size(), 0);
     // A win only beyond the 95% CI of the paired lead over the second (sensitivity.hpp).
-    SensitivityPoint pt;
-    pt.per_seed.resize(runs.size());
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-      for (const auto& m : runs[k].runs) pt.per_seed[k].push_back(m.goodput);
-      pt.goodput.push_back(summarize(pt.per_seed[k]));
-    }
+    const SensitivityPoint pt = point_of_runs(runs);
     const std::size_t lead = leader(pt);
     if (tied_at(pt, lead))
       ++rb.tied;

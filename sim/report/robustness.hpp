@@ -38,12 +38,23 @@ EvaluationScope world_scope(const Scenario& s, const std::vector<SensitivityPara
 // Spearman's rank correlation (average ranks for ties); 0 when either side is constant.
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
 
-// Evaluates every point with `seeds` seeds (0: the scenario's) and counts wins and ties.
-// `winner`: the base winner (the gap is its lead over the best other strategy). Each point's
-// evaluation asks for world_scope(..., scale_pilots). `evaluated(point)` is told after each point.
+// How the worlds are sampled and run: `points` worlds of `seeds` seeds each (0: the scenario's).
+// `first_seeds` (0: off; used when below `seeds`): each world runs that many first and the rest
+// (EvaluationScope::first_run) only where they leave the leader within its 95% CI: a sequential
+// test that stops when the first seeds already separate the leader. Each world's evaluation asks
+// for world_scope(..., scale_pilots).
+struct RobustnessSpec {
+  int points = 0;
+  int seeds = 0;
+  int first_seeds = 0;
+  bool scale_pilots = false;
+};
+
+// Evaluates every point and counts wins and ties. `winner`: the base winner (the gap is its lead
+// over the best other strategy). `evaluated(point)` is told after each point.
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
-                          const std::vector<SwitchInput>& switches, int points, int seeds,
-                          std::size_t winner, bool scale_pilots, const ScopedEvaluate& evaluate,
+                          const std::vector<SwitchInput>& switches, const RobustnessSpec& spec,
+                          std::size_t winner, const ScopedEvaluate& evaluate,
                           const std::function<void(int)>& evaluated = {});
 
 }  // namespace goodput

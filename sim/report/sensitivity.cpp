@@ -643,10 +643,12 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     rep.switches.push_back(std::move(res));
   }
   if (req.robustness_points > 0)
-    rep.robustness = run_robustness(s, params, req.switches, req.robustness_points,
-                                    req.robustness_seeds, w, req.scale_pilots, evaluate, [&](int) {
-                                      if (progress) progress("robustness", 0);
-                                    });
+    rep.robustness = run_robustness(
+        s, params, req.switches,
+        {req.robustness_points, req.robustness_seeds, req.robustness_first_seeds, req.scale_pilots},
+        w, evaluate, [&](int) {
+          if (progress) progress("robustness", 0);
+        });
   return rep;
 }
 

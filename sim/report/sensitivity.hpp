@@ -133,12 +133,14 @@ struct SwitchResult {
 
 // The robustness line (robustness.hpp): points of the plausible box sampled jointly.
 struct Robustness {
-  int points = 0;                   // sampled points evaluated (refused ones excluded)
-  int refused = 0;                  // sampled points the scenario refused
-  int seeds = 0;                    // seeds per point (the first of the scenario's)
-  std::vector<int> wins;            // per strategy: points where it leads every other beyond CI
-  int tied = 0;                     // points where the leader and the second are within CI
-  std::vector<std::string> inputs;  // the box's axes: numbers, then switches
+  int points = 0;         // sampled points evaluated (refused ones excluded)
+  int refused = 0;        // sampled points the scenario refused
+  int seeds = 0;          // seeds per point (the first of the scenario's)
+  int first_seeds = 0;    // > 0: each point ran these first (RobustnessSpec::first_seeds)
+  int extended = 0;       // points that then ran all `seeds`: the first left the lead within its CI
+  std::vector<int> wins;  // per strategy: points where it leads every other beyond CI
+  int tied = 0;           // points where the leader and the second are within CI
+  std::vector<std::string> inputs;       // the box's axes: numbers, then switches
   std::vector<double> rank_correlation;  // per input: Spearman rho with the winner's gap
   std::string deciding_input;            // the largest |rho| ("" when none)
 };
@@ -190,8 +192,9 @@ SensitivityReport run_sensitivity(
 struct SensitivityRequest {
   std::vector<SensitivityParam> params;
   std::vector<SwitchInput> switches;
-  int robustness_points = 0;  // 0: no robustness line
-  int robustness_seeds = 0;   // seeds per point (0: the scenario's)
+  int robustness_points = 0;       // 0: no robustness line
+  int robustness_seeds = 0;        // seeds per point (0: the scenario's)
+  int robustness_first_seeds = 0;  // RobustnessSpec::first_seeds (0: every point's seeds at once)
   int max_evaluations = 0;
   // Root searches stop once their bracket is narrower than the crossing's sampling precision
   // (the paired lead's 95% CI over its slope, at most a quarter of the range) instead of

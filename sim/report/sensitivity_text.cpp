@@ -218,9 +218,13 @@ std::string robustness_sentence(const SensitivityReport& r) {
     out += "; the deciding input is " + rb.deciding_input + " (rank correlation " +
            fmt("%+.2f", rho) + " with " + r.strategies[r.winner] + "'s gap to its best rival)";
   }
+  const std::string seeds =
+      rb.first_seeds > 0 ? counted(rb.first_seeds, "seed") + " each, " + std::to_string(rb.seeds) +
+                               " in the " + std::to_string(rb.extended) + " where " +
+                               std::to_string(rb.first_seeds) + " left the leader within its 95% CI"
+                         : counted(rb.seeds, "seed") + " each";
   out += " [" + std::to_string(rb.points) + " worlds, Latin hypercube of the " +
-         (plausible ? "plausible ranges, " : "ranges moved, ") + counted(rb.seeds, "seed") +
-         " each" +
+         (plausible ? "plausible ranges, " : "ranges moved, ") + seeds +
          (rb.refused ? ", " + std::to_string(rb.refused) + " refused by the scenario" : "") + "]";
   return out;
 }
@@ -325,6 +329,8 @@ Json robustness_json(const SensitivityReport& r) {
   return {{"points", rb.points},
           {"refused", rb.refused},
           {"seeds", rb.seeds},
+          {"first_seeds", rb.first_seeds},
+          {"extended", rb.extended},
           {"wins", wins},
           {"tied", rb.tied},
           {"rank_correlation", rho},

@@ -27,11 +27,14 @@ namespace goodput {
 // Each interval is still derived from the modified scenario's costs. Under Keep and Scale,
 // `own_pilot` lists the strategies whose own inputs moved (/strategies/NAME/...): theirs is
 // simulated, as under Simulate.
+// `first_run`: simulate runs first_run .. seeds - 1 only (a robustness world extending the seeds
+// it ran first, robustness.hpp); each strategy's runs are those runs, in run order.
 struct EvaluationScope {
   std::vector<std::size_t> strategies;
   enum class Pilot : std::uint8_t { Keep, Scale, Simulate };  // least to most demanding
   Pilot pilot = Pilot::Simulate;
   std::vector<std::size_t> own_pilot;
+  int first_run = 0;
 };
 using ScopedEvaluate =
     std::function<std::vector<StrategyRuns>(const Scenario&, const EvaluationScope&)>;

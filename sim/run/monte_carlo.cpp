@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "sim/core/parallel_for.hpp"
 #include "sim/run/single_run.hpp"
@@ -68,16 +69,42 @@ ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot,
   struct Base {
     RunPlan::Pilot pilot;
     double job_faults_per_hour = 0;
+    // The last plan built and what it was built from (the scenario but its seed count, and the
+    // scope's pilot): a robustness world extending its seeds (first_run > 0) asks for it again.
+    std::string last_key;
+    std::shared_ptr<const RunPlan> last;
   };
-  auto kept = std::make_shared<Base>(Base{std::move(base_pilot), base_job_faults_per_hour});
-  return [threads, kept](const Scenario& s, const EvaluationScope& scope) {
+  auto kept = std::make_shared<Base>();
+  kept->pilot = std::move(base_pilot);
+  kept->job_faults_per_hour = base_job_faults_per_hour;
+  // make_plan(sc, 1, nullptr, estimate), or the last plan if it was built from the same inputs:
+  // a plan depends on the seed count only through the pilot's runs, min(seeds, 2).
+  auto plan_for = [kept](const Scenario& sc, const PilotEstimate* estimate, const Json& scope) {
+    Json inputs = sc.resolved;
+    if (inputs.is_object()) inputs.erase("seeds");
+    const std::string key = inputs.dump() + scope.dump() + std::to_string(std::min(sc.seeds, 2));
+    if (kept->last && kept->last_key == key) {
+      RunPlan plan = *kept->last;
+      plan.scenario.seeds = sc.seeds;
+      plan.scenario.resolved = sc.resolved;
+      return plan;
+    }
+    RunPlan plan = make_plan(sc, 1, nullptr, estimate);
+    kept->last_key = key;
+    kept->last = std::make_shared<const RunPlan>(plan);
+    return plan;
+  };
+  return [threads, kept, plan_for](const Scenario& s, const EvaluationScope& scope) {
     using Pilot = EvaluationScope::Pilot;
     const std::size_t n = s.strategies.size();
+    const Json scope_key = {scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot};
     if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
-      RunPlan plan = make_plan(s);
-      if (kept->pilot.runs == 0 && plan.pilot.runs > 0)
-        *kept = {plan.pilot, plan.job_faults_per_hour};
-      return run_monte_carlo(plan, threads);
+      RunPlan plan = plan_for(s, nullptr, scope_key);
+      if (kept->pilot.runs == 0 && plan.pilot.runs > 0) {
+        kept->pilot = plan.pilot;
+        kept->job_faults_per_hour = plan.job_faults_per_hour;
+      }
+      return run_monte_carlo(plan, threads, {}, scope.first_run);
     }
     std::vector<std::size_t> only = scope.strategies;
     if (only.empty())
@@ -102,8 +129,8 @@ ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot,
           estimate.simulate.push_back(j);
       }
     }
-    std::vector<StrategyRuns> runs =
-        run_monte_carlo(make_plan(sub, 1, nullptr, reuse ? &estimate : nullptr), threads);
+    std::vector<StrategyRuns> runs = run_monte_carlo(
+        plan_for(sub, reuse ? &estimate : nullptr, scope_key), threads, {}, scope.first_run);
     std::vector<StrategyRuns> out(n);
     for (std::size_t i = 0; i < n; ++i) out[i].strategy = s.strategies[i].name;
     for (std::size_t j = 0; j < only.size(); ++j) out[only[j]] = std::move(runs[j]);

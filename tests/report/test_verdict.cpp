@@ -224,7 +224,7 @@ TEST_CASE("verdict: the robustness share equals the sampler's points evaluated d
                                                 parse_param(s, "/cluster/spare_domains=0:3")};
   const int points = 8, seeds = 3;
   const Robustness rb =
-      run_robustness(s, params, {}, points, seeds, 0, true, monte_carlo_evaluator(2));
+      run_robustness(s, params, {}, {points, seeds, 0, true}, 0, monte_carlo_evaluator(2));
   CHECK(rb.points + rb.refused == points);
   CHECK(rb.seeds == seeds);
   std::vector<int> wins(s.strategies.size(), 0);

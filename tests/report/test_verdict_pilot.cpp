@@ -1,7 +1,8 @@
-// The verdict analysis's checkpoint pilot (EvaluationScope::Pilot, PilotEstimate): which inputs
-// keep, scale or simulate it, that a kept or scaled pilot is the closed form it claims, that a
-// strategy whose own rules moved is piloted exactly as a full pilot would, and that a scaled
-// estimate stays close to the pilot it replaces.
+// What makes the verdict analysis cheap without changing what it says. Its checkpoint pilot
+// (EvaluationScope::Pilot, PilotEstimate): which inputs keep, scale or simulate it, that a kept
+// or scaled pilot is the closed form it claims, that a strategy whose own rules moved is piloted
+// exactly as a full pilot would, and that a scaled estimate stays close to the pilot it replaces.
+// Its sequential robustness worlds (RobustnessSpec::first_seeds, EvaluationScope::first_run).
 
 #include <doctest/doctest.h>
 
@@ -193,5 +194,89 @@ TEST_CASE("verdict pilot: the local batch does not move a pilot's rollbacks") {
   for (const char* rule : {"whole_microbatches", "fractional"}) {
     INFO(rule);
     CHECK(pilot_at(rule).rollbacks == whole.rollbacks);
+  }
+}
+
+// The sequential robustness test: each world runs its first seeds, and the rest of its seeds
+// (first_run > 0) only where the first leave the leader within its 95% CI. Synthetic runs: the
+// first strategy leads the second by g = restart_s / 10^4 with per-seed noise +-0.01 (seeds 0
+// and 1) and -0.003 (seed 2), so two seeds separate them only when g exceeds their CI, 12.71 x
+// 0.01414 / sqrt 2 = 0.127, and three seeds whenever g exceeds 0.025.
+TEST_CASE("verdict pilot: a robustness world runs its last seed only where its first two tie") {
+  const Scenario s = small_at({"/seeds=3"});
+  const std::vector<SensitivityParam> params = {parse_param(s, "/recovery/restart_s=60:3000")};
+  struct Call {
+    double g;
+    int seeds, first_run;
+  };
+  std::vector<Call> calls;
+  const ScopedEvaluate fake = [&](const Scenario& sc, const EvaluationScope& scope) {
+    const double g = sc.recovery.restart_s / 1e4;
+    calls.push_back({g, sc.seeds, scope.first_run});
+    const double noise[] = {0.01, -0.01, -0.003};
+    std::vector<StrategyRuns> out;
+    for (std::size_t i = 0; i < sc.strategies.size(); ++i) {
+      StrategyRuns r{sc.strategies[i].name, {}};
+      for (int seed = scope.first_run; seed < sc.seeds; ++seed) {
+        RunMetrics m;
+        m.goodput = i == 0 ? 0.9 : i == 1 ? 0.9 - g + noise[seed] : 0.5;
+        r.runs.push_back(m);
+      }
+      out.push_back(std::move(r));
+    }
+    return out;
+  };
+  const int points = 12;
+  const Robustness rb = run_robustness(s, params, {}, {points, 3, 2, false}, 0, fake);
+  REQUIRE(rb.points == points);
+  CHECK(rb.first_seeds == 2);
+  int extended = 0, settled_early = 0, tied = 0;
+  for (std::size_t c = 0; c < calls.size(); ++c) {
+    const Call& k = calls[c];
+    if (k.first_run == 0) {
+      CHECK(k.seeds == 2);
+      const bool again = c + 1 < calls.size() && calls[c + 1].first_run == 2;
+      INFO("g = " << k.g);
+      if (k.g > 0.13) CHECK(!again);  // beyond the two-seed CI
+      if (k.g < 0.12) CHECK(again);
+      settled_early += again ? 0 : 1;
+      tied += (again && k.g < 0.024) ? 1 : 0;
+    } else {
+      CHECK(k.first_run == 2);
+      CHECK(k.seeds == 3);
+      ++extended;
+    }
+  }
+  CHECK(extended == rb.extended);
+  CHECK(extended + settled_early == points);
+  CHECK(extended > 0);
+  CHECK(settled_early > 0);
+  CHECK(rb.tied == tied);
+  CHECK(rb.wins[0] == points - tied);
+}
+
+// An evaluation from first_run gives those runs of the whole evaluation, whether its plan is
+// built again or is the evaluator's last one (the same inputs but the seed count).
+TEST_CASE("verdict pilot: an evaluation from a later run gives the whole evaluation's runs") {
+  const Scenario three = adaptive({"/seeds=3", "/failures/rate_scale=14"});
+  const Scenario two = adaptive({"/seeds=2", "/failures/rate_scale=14"});
+  const ScopedEvaluate mc = monte_carlo_evaluator(2);
+  (void)mc(adaptive({"/seeds=3"}), {});  // the base pilot
+  const EvaluationScope scaled{{}, Pilot::Scale, {}, 0};
+  EvaluationScope rest = scaled;
+  rest.first_run = 2;
+  const auto whole = mc(three, scaled);
+  const auto first = mc(two, scaled);
+  const auto last = mc(three, rest);  // the plan of `two`, kept
+  const auto fresh = monte_carlo_evaluator(2)(three, {{}, Pilot::Simulate, {}, 2});
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    INFO(whole[i].strategy);
+    REQUIRE(whole[i].runs.size() == 3);
+    REQUIRE(first[i].runs.size() == 2);
+    REQUIRE(last[i].runs.size() == 1);
+    for (int k = 0; k < 2; ++k) CHECK(first[i].runs[k].goodput == whole[i].runs[k].goodput);
+    CHECK(last[i].runs[0].goodput == whole[i].runs[2].goodput);
+    CHECK(last[i].runs[0].rollbacks == whole[i].runs[2].rollbacks);
+    REQUIRE(fresh[i].runs.size() == 1);
   }
 }
