@@ -83,7 +83,7 @@ std::string metrics_text() {
        "and `--target\ngoodput_per_provisioned_gpu>=X` seeks on it.\n\n"
     << "| name | unit | meaning |\n|---|---|---|\n";
   for (const StrategyMetric& m : strategy_metrics())
-    s << "| `" << m.name << "` | " << m.unit << " | " << m.doc << " |\n";
+    if (m.seek) s << "| `" << m.name << "` | " << m.unit << " | " << m.doc << " |\n";
   s << "\n### Per run (`runs.csv`, sweep point records)\n\n"
     << "| name | unit | meaning |\n|---|---|---|\n";
   for (const RunMetricField& f : run_metric_fields())

@@ -158,8 +158,8 @@ TEST_CASE("bad seek targets are input errors naming the flag") {
   CHECK(error("WAITING_FOR_CAPACTY<=0.01").find("(did you mean 'WAITING_FOR_CAPACITY'?)") !=
         std::string::npos);
   CHECK(error("zzzzzz<=1")
-            .find("metrics: goodput, goodput_per_provisioned_gpu, ettr, "
-                  "WASTED_PROGRESS_FROM_DISRUPTION") != std::string::npos);
+            .find("metrics: goodput, WASTED_PROGRESS_FROM_DISRUPTION, "
+                  "INFRASTRUCTURE_RECOVERY_FROM_DISRUPTION") != std::string::npos);
   CHECK(error("zzzzzz<=1").find("did you mean") == std::string::npos);
   CHECK(error("goodput>0.9").find("only >= and <= compare") != std::string::npos);
   CHECK(error("goodput=0.9").find("expected METRIC>=X or METRIC<=X") != std::string::npos);
