@@ -59,19 +59,28 @@ void keep_in_more(StrategyMetric& m) {
   m.slot = [name = m.name](S& s) -> Summary& { return s.more[name]; };
 }
 
-// A metric whose Summary is `get` of a StrategySummary (one member, or one array entry).
-template <class Get>
-Row metric(std::string name, std::string unit, std::string doc,
-           std::function<double(const RunMetrics&)> per_run, Get get) {
+// A metric computed from a run's metrics, its Summary in StrategySummary::more: a new metric
+// needs no StrategySummary member.
+Row computed(std::string name, std::string unit, std::string doc,
+             std::function<double(const RunMetrics&)> per_run) {
   StrategyMetric m;
   m.name = std::move(name);
   m.unit = std::move(unit);
   m.doc = std::move(doc);
   m.integer = m.unit == "count";
   m.per_run = std::move(per_run);
-  m.get = [get](const S& s) -> const Summary& { return get(s); };
-  m.slot = [get](S& s) -> Summary& { return get(s); };
+  keep_in_more(m);
   return Row{std::move(m)};
+}
+
+// A metric whose Summary is `get` of a StrategySummary (one member, or one array entry).
+template <class Get>
+Row metric(std::string name, std::string unit, std::string doc,
+           std::function<double(const RunMetrics&)> per_run, Get get) {
+  Row r = computed(std::move(name), std::move(unit), std::move(doc), std::move(per_run));
+  r.m.get = [get](const S& s) -> const Summary& { return get(s); };
+  r.m.slot = [get](S& s) -> Summary& { return get(s); };
+  return r;
 }
 
 // A run metric field summarized over runs into `slot` (nullptr: StrategySummary::more): its name,
@@ -80,10 +89,11 @@ Row of_run(const std::string& name, Summary S::*slot = nullptr) {
   const RunMetricField* f = find_run_metric_field(name);
   if (f == nullptr || !f->scalar)
     throw std::logic_error("strategy metric '" + name + "' is not a number run metric field");
-  Row r = metric(
-      f->name, f->unit, f->doc, f->scalar, [slot](auto& s) -> auto& { return s.*slot; });
+  Row r = slot == nullptr ? computed(f->name, f->unit, f->doc, f->scalar)
+                          : metric(
+                                f->name, f->unit, f->doc,
+                                f->scalar, [slot](auto& s) -> auto& { return s.*slot; });
   r.m.integer = f->integer;
-  if (slot == nullptr) keep_in_more(r.m);
   return r;
 }
 
@@ -174,6 +184,19 @@ std::vector<StrategyMetric> make_table() {
             .applies(kTimeMode)
             .json(std::string("/cluster_health/failed_gpus/") + q)
             .csv());
+  // The worked example of ARCHITECTURE.md's "Add a metric" recipe: one row.
+  add(computed("stall_hours", "h",
+               "hours the job stood still for recovery mechanisms, all together (the sum of the "
+               "<mechanism>_stall_hours)",
+               [](const RunMetrics& m) {
+                 double hours = 0;
+                 for (double h : m.paid_stall_hours) hours += h;
+                 return hours;
+               })
+          .applies(kTimeMode)
+          .json()
+          .csv()
+          .markdown({"stall hours", "%.1f"}));
   add(metric(
           "paused_hours", "h", "hours paused for capacity (WAITING_FOR_CAPACITY x wall time)",
           [](const RunMetrics& m) {

@@ -89,8 +89,13 @@ TEST_CASE("a metric added to the table reaches report.json, runs.csv, report.md,
   CHECK(header.rfind(",twice_wall_hours") != std::string::npos);
   CHECK(csv.find(",100,") != std::string::npos);  // each row's value, before the threshold column
   const std::string md = report_markdown(rep);
-  CHECK(md.find("| checkpoints | twice wall |\n|---|---|---|---|---|---|---|---|\n") !=
-        std::string::npos);
+  const auto head = md.find(" | twice wall |\n");  // the last column of the strategy table
+  REQUIRE(head != std::string::npos);
+  const auto line = md.rfind('\n', head) + 1, next = md.find('\n', head) + 1;
+  const std::string header_row = md.substr(line, next - line),
+                    rule = md.substr(next, md.find('\n', next) - next);
+  CHECK(std::count(header_row.begin(), header_row.end(), '|') ==
+        std::count(rule.begin(), rule.end(), '|'));
   CHECK(md.find(" | 100.0 ± 0.0 |\n") != std::string::npos);
   const std::string html = report_html(rep);
   CHECK(html.find("<th>twice wall h</th>") != std::string::npos);
@@ -120,4 +125,33 @@ TEST_CASE("every metric is printed somewhere and names a place once") {
   CHECK(events->csv);
   const auto names = strategy_metric_names();
   CHECK(std::find(names.begin(), names.end(), "events") == names.end());
+}
+
+TEST_CASE("stall_hours: the hours the job stood still, every mechanism together") {
+  // The closed form on one fault is tests/golden/one-fault-by-hand (600, 220 and 380 s); here
+  // the row adds a run's mechanisms up, and its Summary is the sum of the mechanisms' means.
+  const StrategyMetric* stall = find_strategy_metric("stall_hours");
+  REQUIRE(stall != nullptr);
+  RunMetrics m;
+  m.paid_stall_hours[static_cast<std::size_t>(Mechanism::Detection)] = 0.5;
+  m.paid_stall_hours[static_cast<std::size_t>(Mechanism::SpareSwapIn)] = 0.25;
+  CHECK(stall->per_run(m) == 0.75);
+  const RunPlan plan = make_plan(small_at({"/seeds=3", "/horizon_hours=100"}));
+  const Report rep = build_report(plan, run_monte_carlo(plan, 1));
+  const Json j = report_json(rep);
+  for (const StrategySummary& s : rep.strategies) {
+    CAPTURE(s.name);
+    double sum = 0;
+    for (const Summary& k : s.paid_stall_hours) sum += k.mean;
+    CHECK(stall->get(s).mean == doctest::Approx(sum));
+    CHECK(stall->get(s).n == 3u);
+    CHECK(j["strategies"][s.name]["stall_hours"]["mean"].get<double>() == stall->get(s).mean);
+  }
+  CHECK(report_markdown(rep).find("| checkpoints | stall hours |") != std::string::npos);
+  // snapshot mode: not in report.json (time mode only), still a runs.csv column
+  const RunPlan snap =
+      make_plan(small_at({"/seeds=2", "/mode=snapshot", "/failures/failed_fraction=0.05"}));
+  const Report srep = build_report(snap, run_monte_carlo(snap, 1));
+  CHECK_FALSE(report_json(srep)["strategies"]["dp_drop"].contains("stall_hours"));
+  CHECK(runs_csv(srep).find(",stall_hours") != std::string::npos);
 }
