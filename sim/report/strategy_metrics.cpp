@@ -186,8 +186,8 @@ std::vector<StrategyMetric> make_table() {
             .csv());
   // The worked example of ARCHITECTURE.md's "Add a metric" recipe: one row.
   add(computed("stall_hours", "h",
-               "hours the job stood still for recovery mechanisms, all together (the sum of the "
-               "<mechanism>_stall_hours)",
+               "hours the job stood still for recovery mechanisms, all together (the sum of "
+               "each mechanism's stall hours)",
                [](const RunMetrics& m) {
                  double hours = 0;
                  for (double h : m.paid_stall_hours) hours += h;
