@@ -1,13 +1,15 @@
-// Whether report.json's JSON Schema (sim/report/schema/report.schema.json, written by hand) agrees
-// with the metric table (strategy_metrics.hpp) in its per-strategy part, $defs/strategy, the way
-// the README's tables are kept in sync with `goodput describe`: a test
-// (tests/report/test_metric_table.cpp) reads the shipped schema and fails on any problem.
-//  - every metric report.json carries is in the schema at its declared place: a $defs/summary,
-//    or numbers for a mean / CI pair (the badput buckets); at a strategy's top level it is
-//    required exactly when written in every mode;
+// Whether the JSON Schemas (sim/report/schema/, written by hand) agree with the metric table
+// (strategy_metrics.hpp) in their per-strategy parts: report.schema.json's $defs/strategy and
+// sweep.schema.json's per-point strategy object. The way the README's tables are kept in sync
+// with `goodput describe`: a test (tests/report/test_metric_table.cpp) reads the shipped schemas
+// and fails on any problem.
+//  - every metric the file carries is in the schema at its declared place (StrategyMetric::json):
+//    a summary (report.json: a $ref to $defs/summary; sweep.json: an object of mean and ci95), or
+//    numbers for a mean / CI pair (the badput buckets); at a strategy's top level it is required
+//    exactly when written in every mode;
 //  - every summary the schema declares at a strategy's top level, and every summary (or number,
-//    beside mean / CI pairs) in a section the table fills, is a metric of the table, or at the top
-//    level one of report_json_derived_keys().
+//    beside mean / CI pairs) in a section the table fills, is a metric of the table, or at
+//    report.json's top level one of report_json_derived_keys().
 #pragma once
 
 #include <string>
@@ -19,5 +21,6 @@ namespace goodput {
 
 // The problems found (empty: in sync), each naming the schema pointer and the metric.
 std::vector<std::string> report_schema_metric_problems(const Json& schema);
+std::vector<std::string> sweep_schema_metric_problems(const Json& schema);
 
 }  // namespace goodput

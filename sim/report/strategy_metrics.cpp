@@ -31,6 +31,10 @@ struct Row {
     m.csv = true;
     return *this;
   }
+  Row& sweep() {
+    m.sweep = true;
+    return *this;
+  }
   Row& markdown(MetricColumn c) {
     m.markdown = std::move(c);
     return *this;
@@ -128,6 +132,7 @@ std::vector<StrategyMetric> make_table() {
   add(of_run("goodput", &S::goodput)
           .json()
           .csv()
+          .sweep()
           .markdown({"Goodput"})
           .html({"Goodput %", nullptr, true}));
   for (int b = 0; b < kBucketCount; ++b) {
@@ -138,11 +143,13 @@ std::vector<StrategyMetric> make_table() {
             [i](const RunMetrics& m) { return m.badput[i]; },
             [i](auto& s) -> auto& { return s.badput[i]; })
             .json("/badput/" + name, 0, "/badput_ci95/" + name)
-            .csv());
+            .csv()
+            .sweep());
   }
   add(of_run("goodput_per_provisioned_gpu", &S::goodput_per_provisioned_gpu)
           .json()
           .csv()
+          .sweep()
           .markdown({"per provisioned GPU"})
           .html({"per provisioned GPU %"}));
   add(of_run("ettr", &S::ettr)

@@ -1,10 +1,11 @@
 // The report's metrics, each declared once (strategy_metrics.cpp): one table of {name, unit, doc,
 // value per run, Summary slot, where it is printed} over StrategySummary (report.hpp), each slot a
 // Summary (mean, 95% CI) of the value over runs. The table drives every printer of a metric:
-// build_report fills every slot; report.json writes each metric at its declared place in each
-// strategy's object; runs.csv (and a sweep's points.csv) has one column per declared column, in
-// table order; the Markdown "Goodput by strategy" table and the HTML "Numbers" table loop over it;
-// the JSON Schema's per-strategy part is checked against it (report_schema_check.hpp); goal seek
+// build_report fills every slot; report.json (and a sweep's sweep.json, per point) writes each
+// metric at its declared place in each strategy's object; runs.csv (and a sweep's points.csv) has
+// one column per declared column, in table order; the Markdown "Goodput by strategy" table and the
+// HTML "Numbers" table loop over it; the JSON Schemas' per-strategy parts are checked against it
+// (report_schema_check.hpp); goal seek
 // (`goodput sweep --target METRIC>=X`) parses, lists and prints its metrics, and `goodput describe
 // metrics` lists them. A metric that is a run metric field (run_metrics.hpp) takes that field's
 // name, unit and doc, so a new metric is one row there plus, when it is no run field, its
@@ -46,7 +47,10 @@ struct StrategyMetric {
   // metric comes after params and checkpoint when written in every mode, else after the sections.
   std::string json, json_ci95;
   unsigned json_modes = 0;
-  bool csv = false;             // a runs.csv / points.csv column (every mode: a stable header)
+  bool csv = false;  // a runs.csv / points.csv column (every mode: a stable header)
+  // sweep.json: per point and strategy at `json` (in its modes), {mean, ci95}, or for a mean / CI
+  // pair the mean alone; top-level metrics first, then the sections.
+  bool sweep = false;
   MetricColumn markdown, html;  // the strategy tables' columns (empty labels: none)
   bool seek = true;             // a goal-seek target, listed by `goodput describe metrics`
   std::function<double(const RunMetrics&)> per_run;  // the value one run gave

@@ -20,8 +20,8 @@ using namespace goodput::test;
 
 namespace {
 
-Json shipped_schema() {
-  return Json::parse(slurp(GOODPUT_SCHEMA_DIR "/report.schema.json"));
+Json shipped_schema(const std::string& kind = "report") {
+  return Json::parse(slurp(std::string(GOODPUT_SCHEMA_DIR "/") + kind + ".schema.json"));
 }
 
 bool mentions(const std::vector<std::string>& problems, const std::string& what) {
@@ -31,10 +31,10 @@ bool mentions(const std::vector<std::string>& problems, const std::string& what)
 
 }  // namespace
 
-TEST_CASE("the shipped report schema agrees with the metric table") {
-  const auto problems = report_schema_metric_problems(shipped_schema());
-  for (const auto& p : problems) CAPTURE(p);
-  CHECK_MESSAGE(problems.empty(), (problems.empty() ? "" : problems.front()));
+TEST_CASE("the shipped schemas agree with the metric table") {
+  for (const auto& problems : {report_schema_metric_problems(shipped_schema()),
+                               sweep_schema_metric_problems(shipped_schema("sweep"))})
+    CHECK_MESSAGE(problems.empty(), (problems.empty() ? "" : problems.front()));
 }
 
 TEST_CASE("the schema check finds a metric missing from the schema and one the table lacks") {
@@ -52,6 +52,15 @@ TEST_CASE("the schema check finds a metric missing from the schema and one the t
   CHECK(mentions(problems, "no /badput_ci95/SLOW_COMPONENTS"));
   CHECK(mentions(problems, "/cluster_health/failed_gpus/p75 is a metric no row"));
   CHECK(problems.size() == 5);
+  // sweep.json: the same check on its per-point strategy object
+  Json sweep = shipped_schema("sweep");
+  Json& point =
+      sweep["properties"]["points"]["items"]["properties"]["strategies"]["additionalProperties"];
+  point["properties"].erase("goodput_per_provisioned_gpu");
+  point["properties"]["ettr"] = point["properties"]["goodput"];
+  const auto sweep_problems = sweep_schema_metric_problems(sweep);
+  CHECK(mentions(sweep_problems, "no /goodput_per_provisioned_gpu"));
+  CHECK(mentions(sweep_problems, "/ettr is a metric no row"));
   // required exactly when written in every mode
   Json required = shipped_schema();
   auto& list = required["$defs"]["strategy"]["required"];
@@ -70,6 +79,7 @@ TEST_CASE("a metric added to the table reaches report.json, runs.csv, report.md,
   extra.json = "/twice_wall_hours";
   extra.json_modes = kEveryMode;
   extra.csv = true;
+  extra.sweep = true;
   extra.markdown = {"twice wall", "%.1f"};
   extra.html = {"twice wall h", "%.0f"};
   const ExtraMetricForTest added(extra);
@@ -101,8 +111,17 @@ TEST_CASE("a metric added to the table reaches report.json, runs.csv, report.md,
   CHECK(html.find("<th>twice wall h</th>") != std::string::npos);
   CHECK(html.find("<td>100</td>") != std::string::npos);
   CHECK(parse_seek_target("twice_wall_hours<=150", "--target").metric->name == "twice_wall_hours");
-  // and the shipped schema does not have it yet: the check says so
+  // a sweep's sweep.json and points.csv
+  const std::string dir = scratch("extra-metric-sweep");
+  sweep_small(dir, "/cluster/spare_domains=1", SweepOptions{}, {"/seeds=2", "/horizon_hours=50"});
+  const Json sweep = Json::parse(slurp(dir + "/sweep.json"));
+  CHECK(sweep["points"][0]["strategies"]["dp_drop"]["twice_wall_hours"]["mean"].get<double>() ==
+        doctest::Approx(100));
+  CHECK(slurp(dir + "/points.csv").find(",twice_wall_hours") != std::string::npos);
+  // and the shipped schemas do not have it yet: the checks say so
   CHECK(mentions(report_schema_metric_problems(shipped_schema()),
+                 "no /twice_wall_hours (metric twice_wall_hours"));
+  CHECK(mentions(sweep_schema_metric_problems(shipped_schema("sweep")),
                  "no /twice_wall_hours (metric twice_wall_hours"));
 }
 
