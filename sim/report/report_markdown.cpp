@@ -1,5 +1,7 @@
 // report.md (report_markdown, report.hpp): one function per section, in the order they print;
-// which sections a report has follows the mode and the scenario's /report keys.
+// which sections a report has follows the mode and the scenario's /report keys. The sections on
+// time, cost and energy to train are in report_markdown_costs.cpp, the closing ones (failures,
+// cluster health, mechanisms, set-up) in report_markdown_setup.cpp.
 #include <sstream>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "sim/report/ci_text.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/report_markdown_parts.hpp"
 #include "sim/report/scenario_intro.hpp"
 #include "sim/report/strategy_metrics.hpp"
 #include "sim/report/text_util.hpp"
@@ -21,95 +24,6 @@ namespace {
 using ci_text::num_ci;
 using ci_text::pct;
 using ci_text::pct_ci;
-
-// "- Cost model: iteration (profile P, hash H); healthy step 6.000 s.\n"
-// "- Seeds: 24, chosen by the auto rule (...): why it stopped." ("" when the scenario's count).
-std::string seeds_line(const Report& rep) {
-  const SeedsChosen& c = rep.seeds_chosen;
-  if (!c.automatic) return "";
-  return "- Seeds: " + with_separators(rep.plan->scenario.seeds, 0) +
-         ", chosen by the auto rule (`--seeds auto` or `\"seeds\": \"auto\"`; batches of " +
-         std::to_string(kAutoSeedBatch) + ", CI target +-" + fmt("%.3g", 100 * c.rule.ci_target) +
-         " pp, tie margin +-" + fmt("%.3g", 100 * c.rule.tie_margin) + " pp, at most " +
-         std::to_string(c.rule.max_seeds) + "): " + (c.settled ? "settled: " : "") + c.reason +
-         ".\n";
-}
-
-std::string cost_model_line(const RunPlan& plan) {
-  const CostInfo& ci = plan.cost_info;
-  return std::string("- Cost model: ") + enum_name(kCostModelNames, ci.model) +
-         (ci.model == CostSpec::Model::Iteration
-              ? " (profile " + ci.profile_path + ", hash " + ci.profile_hash + ")"
-              : std::string()) +
-         "; healthy step " + fmt("%.3f", ci.healthy_step_s) + " s.\n";
-}
-
-// "584 fault records, 2 merged into an overlapping record of the same component: 582 faults"
-std::string trace_records_text(const RunPlan& plan) {
-  const auto& r = plan.trace_records;
-  const std::size_t faults = plan.trace_faults ? plan.trace_faults->faults.size() : 0;
-  return std::to_string(r.records) + " fault records, " + std::to_string(r.merged) +
-         " merged into an overlapping record of the same component: " + std::to_string(faults) +
-         " faults";
-}
-
-// " (1.5e+13 tokens = 894070 steps of 16777216 tokens = 755.8 h of failure-free training)":
-// the training target when it was given in steps or tokens (empty for train_hours).
-std::string target_phrase(const Scenario& sc) {
-  if (sc.train_steps <= 0) return {};
-  const std::string steps = fmt("%.0f steps", sc.train_steps);
-  return " (" +
-         (sc.train_tokens > 0 ? fmt("%.4g tokens = ", sc.train_tokens) + steps + " of " +
-                                    std::to_string(sc.tokens_per_step()) + " tokens"
-                              : steps) +
-         fmt(" = %.4g h", sc.train_hours) + " of failure-free training)";
-}
-
-// " at 2.5 per GPU-hour (...)": how the cluster is priced, capex and spares' own price included.
-std::string price_phrase(const RunPlan& plan) {
-  const Scenario& sc = plan.scenario;
-  std::string s = " at " + money(sc.gpu_hour_price, sc.currency, 2) + " per GPU-hour";
-  if (sc.gpu_capex > 0)
-    s += " (capex " + money(sc.gpu_capex, sc.currency) + " per GPU" +
-         fmt(" written off over %.3g years)", sc.gpu_lifetime_years);
-  const auto spares = spare_gpus(plan);
-  if (spares > 0 && sc.spare_gpu_hour_price != sc.gpu_hour_price)
-    s += ", its " + with_separators(static_cast<double>(spares), 0) + " spare-domain GPUs at " +
-         money(sc.spare_gpu_hour_price, sc.currency, 2);
-  s += ": " + money(cluster_price_per_hour(plan), sc.currency) + " per hour";
-  return s;
-}
-
-// "Run to completion": per strategy, how long the runs took to reach /report/train_hours
-// (days), with the cost of holding the cluster that long when priced.
-std::string completion_markdown(const Report& rep) {
-  const Scenario& sc = rep.plan->scenario;
-  const bool priced = sc.gpu_hour_price > 0;
-  const double per_hour = cluster_price_per_hour(*rep.plan);
-  std::ostringstream s;
-  s << "\n### Run to completion\n\nEach run measured until its progress first reached the target"
-    << target_phrase(sc) << ", within the " << hours_text(sc.horizon_hours)
-    << " horizon. Days to finish; percentiles over the runs (\"> horizon\": that share of "
-       "runs had not finished).\n\n| strategy | finished | mean | p50 | p90 | p99 |"
-    << (priced ? " cost p50 | cost p90 |" : "") << "\n|---|---|---|---|---|---|"
-    << (priced ? "---|---|" : "") << "\n";
-  auto days = [](double h) { return h > 0 ? fmt("%.2f", h / 24) : std::string("> horizon"); };
-  auto cost = [&](double h) { return h > 0 ? money(h * per_hour, sc.currency) : std::string("-"); };
-  bool unfinished = false;
-  for (const auto& st : rep.strategies) {
-    const CompletionSummary& c = st.completion;
-    unfinished = unfinished || c.finished < c.runs;
-    s << "| " << st.name << " | " << c.finished << " of " << c.runs << " | "
-      << (c.finished ? days(c.mean_hours) : std::string("-")) << " | " << days(c.p50_hours) << " | "
-      << days(c.p90_hours) << " | " << days(c.p99_hours) << " |";
-    if (priced) s << " " << cost(c.p50_hours) << " | " << cost(c.p90_hours) << " |";
-    s << "\n";
-  }
-  if (unfinished)
-    s << "\nSome runs did not finish within the horizon: raise horizon_hours to see their "
-         "completion times (the mean is over the finished runs only).\n";
-  return s.str();
-}
 
 // The title, the scenario's description, this run's intro, the verdict and what it depends on.
 std::string head_markdown(const Report& rep) {
@@ -214,72 +128,6 @@ std::string ettr_notes_markdown(const Report& rep) {
   return s.str();
 }
 
-// "Time and cost to train" (and "Run to completion"): /report/train_hours in time mode.
-std::string time_to_train_markdown(const Report& rep) {
-  const Scenario& sc = rep.plan->scenario;
-  const Topology& topo = *rep.plan->topology;
-  std::ostringstream s;
-  const bool priced = sc.gpu_hour_price > 0;
-  const bool energy = sc.gpu_power_kw > 0, energy_priced = energy && sc.energy_price_per_kwh > 0;
-  s << "\n## Time and cost to train\n\n"
-    << with_separators(sc.train_hours, 0)
-    << " hours of failure-free training take train_hours / Goodput of wall time under each "
-       "strategy (per run, mean ± 95% CI), for which the whole cluster ("
-    << with_separators(static_cast<double>(topo.gpus()), 0) << " GPUs, spares included) is held"
-    << (priced ? price_phrase(*rep.plan) : "") << "."
-    << (energy ? " Every column covers the same basis, the time to train; energy is the run's "
-                 "energy per wall hour (see Energy) over that time."
-               : "")
-    << "\n\n| strategy | wall time to train | GPU-hours to train |"
-    << (priced ? " cluster cost to train |" : "") << (energy ? " energy to train (MWh) |" : "")
-    << (energy_priced ? " energy cost to train |" : "")
-    << (priced && energy_priced ? " total cost to train |" : "") << "\n|---|---|---|"
-    << (priced ? "---|" : "") << (energy ? "---|" : "") << (energy_priced ? "---|" : "")
-    << (priced && energy_priced ? "---|" : "") << "\n";
-  for (const auto& st : rep.strategies) {
-    Summary days = st.time_to_train_hours;
-    days.mean /= 24;
-    days.ci95 /= 24;
-    s << "| " << st.name << " | " << number_ci(days) << " days | "
-      << number_ci(st.gpu_hours_to_train) << " |";
-    if (priced) s << " " << money_ci(st.cost_to_train, sc.currency) << " |";
-    if (energy) s << " " << number_ci(st.energy_to_train_mwh) << " |";
-    if (energy_priced) s << " " << money_ci(st.energy_cost_to_train, sc.currency) << " |";
-    if (priced && energy_priced) s << " " << money_ci(st.total_cost_to_train, sc.currency) << " |";
-    s << "\n";
-  }
-  s << completion_markdown(rep);
-  return s.str();
-}
-
-// "Energy over the horizon": /report/gpu_power_kw in time mode.
-std::string energy_markdown(const Report& rep) {
-  const Scenario& sc = rep.plan->scenario;
-  std::ostringstream s;
-  const bool energy_priced = sc.energy_price_per_kwh > 0, gpu_priced = sc.gpu_hour_price > 0;
-  s << "\n## Energy over the horizon\n\nFacility energy per run of " << hours_text(sc.horizon_hours)
-    << " (mean ± 95% CI): GPUs the job holds at " << fmt("%.4g", sc.gpu_power_kw)
-    << " kW, idle healthy GPUs at " << fmt("%.0f%%", 100 * sc.idle_power_fraction)
-    << " of it, failed GPUs at none, power boost's extra on top, times a PUE of "
-    << fmt("%.3g", sc.pue) << "."
-    << (gpu_priced ? " Cost per useful GPU-hour: the whole cluster held at its price per hour "
-                     "(as under Time and cost to train) plus the energy cost, over Goodput x "
-                     "the job's GPU-hours."
-                   : "")
-    << (sc.train_hours > 0 ? " (Over the time to train: under Time and cost to train.)" : "")
-    << "\n\n| strategy | energy over the horizon (MWh) |"
-    << (energy_priced ? " energy cost over the horizon |" : "")
-    << (gpu_priced ? " cost per useful GPU-hour |" : "") << "\n|---|---|"
-    << (energy_priced ? "---|" : "") << (gpu_priced ? "---|" : "") << "\n";
-  for (const auto& st : rep.strategies) {
-    s << "| " << st.name << " | " << number_ci(st.energy_mwh) << " |";
-    if (energy_priced) s << " " << money_ci(st.energy_cost, sc.currency) << " |";
-    if (gpu_priced) s << " " << money_ci(st.cost_per_useful_gpu_hour, sc.currency) << " |";
-    s << "\n";
-  }
-  return s.str();
-}
-
 // "Where the rest went": the badput buckets per strategy (a steady state shows only those it has).
 std::string badput_markdown(const Report& rep) {
   const bool timed = rep.plan->scenario.mode != RunMode::Snapshot;
@@ -335,150 +183,10 @@ std::string boost_markdown(const Report& rep) {
   return s.str();
 }
 
-// Snapshot mode's closing sections: the snapshot drawn and the set-up.
-std::string snapshot_markdown(const Report& rep) {
-  const RunPlan& plan = *rep.plan;
-  const Scenario& sc = plan.scenario;
-  const Topology& topo = *plan.topology;
-  std::ostringstream s;
-  s << "\n## Snapshot\n\n"
-    << fmt("%.3f", 100 * sc.failed_fraction) << "% of " << topo.gpus() << " GPUs down ("
-    << rep.runs[0].runs[0].failures
-    << " GPUs), placed uniformly at random; one placement per seed. Goodput is the "
-    << "steady-state throughput relative to the failure-free job; TP groups of " << sc.job.tp
-    << " GPUs with no failed GPU: " << pct_ci(rep.strategies.front().healthy_tp_groups_fraction)
-    << ".\n";
-  s << "\n## Set-up\n\n"
-    << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
-    << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << ".\n"
-    << "- Job: " << sc.job.layout_text() << ".\n"
-    << cost_model_line(plan) << seeds_line(rep);
-  return s.str();
-}
-
-// "Failures": faults, GPU-hours down and peak failed GPUs (the same for every strategy), and
-// each strategy's idle healthy GPU-hours.
-std::string failures_markdown(const Report& rep) {
-  const auto& any = rep.strategies.front();
-  std::ostringstream s;
-  s << "\n## Failures (the same for every strategy)\n\n"
-    << "| faults per run | faults hitting the job (" << rep.strategies.front().name
-    << ") | GPU-hours down | peak failed GPUs |\n"
-    << "|---|---|---|---|\n| " << num_ci(any.failures) << " | " << num_ci(any.job_failures) << " | "
-    << num_ci(any.gpu_hours_down, "%.0f") << " | " << num_ci(any.peak_failed_gpus) << " |\n\n";
-  s << "Idle healthy GPU-hours (spares and GPUs left out of the job):\n\n| strategy | spare "
-       "GPU-hours |\n|---|---|\n";
-  for (const auto& st : rep.strategies)
-    s << "| " << st.name << " | " << num_ci(st.spare_gpu_hours, "%.0f") << " |\n";
-  return s.str();
-}
-
-// "Cluster health": failed GPUs over time, time above each threshold, MTBI and paused hours.
-std::string cluster_health_markdown(const Report& rep) {
-  const Scenario& sc = rep.plan->scenario;
-  const auto& any = rep.strategies.front();
-  std::ostringstream s;
-  s << "\n## Cluster health\n\nFailed GPUs over time (time-weighted, mean of per-run figures, the "
-       "same for every "
-       "strategy):\n\n| mean | p50 | p90 | p99 |";
-  for (double x : sc.failed_gpu_thresholds)
-    s << " time with > " << fmt("%.3g", 100 * x) << "% failed |";
-  s << "\n|---|---|---|---|";
-  for (std::size_t k = 0; k < sc.failed_gpu_thresholds.size(); ++k) s << "---|";
-  s << "\n| " << num_ci(any.failed_gpus_mean, "%.1f") << " | "
-    << num_ci(any.failed_gpus_p50, "%.0f") << " | " << num_ci(any.failed_gpus_p90, "%.0f") << " | "
-    << num_ci(any.failed_gpus_p99, "%.0f") << " |";
-  for (const auto& t : any.time_above_failed) s << " " << pct_ci(t) << " |";
-  s << "\n\nPer strategy: the job's mean time between interruptions (all wall hours / all "
-       "interruptions) and the "
-       "hours it stood paused for lack of capacity.\n\n| strategy | job MTBI (h) | paused hours "
-       "|\n|---|---|---|\n";
-  for (const auto& st : rep.strategies)
-    s << "| " << st.name << " | "
-      << (st.mtbi_hours > 0 ? fmt("%.1f", st.mtbi_hours) : std::string("no interruption")) << " | "
-      << num_ci(st.paused_hours, "%.1f") << " |\n";
-  return s.str();
-}
-
-// "Recovery prices and what each strategy paid": the price list and the mechanisms paid.
-std::string mechanisms_markdown(const Report& rep) {
-  const RunPlan& plan = *rep.plan;
-  const Scenario& sc = plan.scenario;
-  std::ostringstream s;
-  s << "\n## Recovery prices and what each strategy paid\n\nOne price list for every strategy: the "
-       "same physical "
-       "action costs the same whoever performs it.\n\n| mechanism | price (s) | from "
-       "|\n|---|---|---|\n";
-  for (int k = 0; k < kMechanismCount; ++k) {
-    const auto m = static_cast<Mechanism>(k);
-    s << "| " << mechanism_name(m) << " | "
-      << fmt("%.4g", mechanism_price_s(sc, plan.cost.get(), m)) << " | "
-      << mechanism_price_source(sc, plan.cost.get(), m) << " |\n";
-  }
-  s << "\nMechanisms paid per run (mean count; hours the job stood still for them in brackets; "
-       "background work, "
-       "e.g. a rejoining replica's state copy, costs no stall):\n\n| strategy |";
-  for (int k = 0; k < kMechanismCount; ++k)
-    s << " " << mechanism_name(static_cast<Mechanism>(k)) << " |";
-  s << "\n|---|";
-  for (int k = 0; k < kMechanismCount; ++k) s << "---|";
-  s << "\n";
-  for (const auto& st : rep.strategies) {
-    s << "| " << st.name << " |";
-    for (int k = 0; k < kMechanismCount; ++k)
-      s << " " << fmt("%.1f", st.paid_count[k].mean) << " ("
-        << fmt("%.1f", st.paid_stall_hours[k].mean) << " h) |";
-    s << "\n";
-  }
-  return s.str();
-}
-
-// "Set-up" (time mode): cluster, job, failures, recovery, checkpoint intervals, files, command.
-std::string setup_markdown(const Report& rep) {
-  const RunPlan& plan = *rep.plan;
-  const Scenario& sc = plan.scenario;
-  const Topology& topo = *plan.topology;
-  std::ostringstream s;
-  s << "\n## Set-up\n\n"
-    << "- Cluster: " << sc.cluster.preset << " (" << sc.cluster.gpu_type << "), " << topo.gpus()
-    << " GPUs in " << topo.domains() << " domains of " << topo.gpus_per_domain() << " ("
-    << sc.spare_domains << " spare domains).\n"
-    << "- Job: " << sc.job.layout_text() << " = " << sc.job_gpus() << " GPUs.\n"
-    << "- Failures: "
-    << (sc.failures.model == FailureSpec::Model::Trace
-            ? "trace " + sc.failures.trace.path + " (" + trace_records_text(plan) + ")"
-            : "statistical, preset/classes '" + sc.failures.preset + "'")
-    << ", rate scale " << sc.failures.rate_scale
-    << "; expected faults touching the job: " << fmt("%.3f", plan.job_faults_per_hour)
-    << " per hour (job MTBF "
-    << (plan.job_faults_per_hour > 0 ? fmt("%.2f", 1 / plan.job_faults_per_hour) + " h"
-                                     : std::string("infinite"))
-    << ").\n"
-    << (plan.trace_faults ? "- Trace statistics: " +
-                                trace_sampling_text(plan.trace_sampling, sc.horizon_hours) + "\n"
-                          : std::string())
-    << "- Recovery: prices above; checkpoint save " << sc.checkpoint.save_s << " s ("
-    << (sc.checkpoint.async ? "async" : "blocking") << ").\n"
-    << cost_model_line(plan) << "- Checkpoint interval (" << plan.checkpoint_policy
-    << "), per strategy:\n";
-  for (const auto& st : rep.strategies) {
-    const auto& c = plan.checkpointing(st.name);
-    s << "  - " << st.name << ": "
-      << (c.interval > 0 ? fmt("%.0f s", to_seconds(c.interval)) + " (" +
-                               seconds_text(to_seconds(c.interval)) + ")"
-                         : std::string("none"))
-      << " — " << c.reason << ".\n";
-  }
-  s << seeds_line(rep);
-  s << "- Files: `report.json` (everything here, plus the resolved scenario), `runs.csv` (one row "
-       "per seed x strategy).\n";
-  s << command_markdown(rep.command);
-  return s.str();
-}
-
 }  // namespace
 
 std::string report_markdown(const Report& rep) {
+  using namespace markdown_parts;
   const Scenario& sc = rep.plan->scenario;
   std::string s = head_markdown(rep) + strategy_table_markdown(rep) + baseline_markdown(rep);
   if (sc.mode == RunMode::Snapshot) return s + badput_markdown(rep) + snapshot_markdown(rep);
