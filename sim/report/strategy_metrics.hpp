@@ -5,12 +5,12 @@
 // metric at its declared place in each strategy's object; runs.csv (and a sweep's points.csv) has
 // one column per declared column, in table order; the Markdown "Goodput by strategy" table and the
 // HTML "Numbers" table loop over it; the JSON Schemas' per-strategy parts are checked against it
-// (report_schema_check.hpp); goal seek
-// (`goodput sweep --target METRIC>=X`) parses, lists and prints its metrics, and `goodput describe
-// metrics` lists them. A metric that is a run metric field (run_metrics.hpp) takes that field's
-// name, unit and doc, so a new metric is one row there plus, when it is no run field, its
-// per-run computation. Names are the report's keys: `goodput`, `ettr`, each badput bucket by
-// bucket_name() (e.g. `WAITING_FOR_CAPACITY`), the counters and hours.
+// (report_schema_check.hpp); goal seek (`goodput sweep --target METRIC>=X`) parses, lists and
+// prints its metrics, and `goodput describe metrics` lists them. A metric that is a run metric
+// field (run_metrics.hpp) takes that field's name, unit and doc; any other is computed from a
+// run's RunMetrics and keeps its Summary in StrategySummary::more, so a new metric is one row
+// (ARCHITECTURE.md, "Add a metric"). Names are the report's keys: `goodput`, `ettr`, each badput
+// bucket by bucket_name() (e.g. `WAITING_FOR_CAPACITY`), the counters and hours.
 #pragma once
 
 #include <functional>

@@ -125,7 +125,7 @@ TEST_CASE("a metric added to the table reaches report.json, runs.csv, report.md,
                  "no /twice_wall_hours (metric twice_wall_hours"));
 }
 
-TEST_CASE("every metric is printed somewhere and names a place once") {
+TEST_CASE("every metric row is complete and names each report.json place once") {
   std::vector<std::string> places;
   for (const StrategyMetric& m : strategy_metrics()) {
     CAPTURE(m.name);
