@@ -71,6 +71,23 @@ std::string schema_text() {
   return s.str();
 }
 
+std::string modes_text(unsigned modes) {
+  return modes == kEveryMode ? "both" : modes == kTimeMode ? "time" : "snapshot";
+}
+
+// "report.json, runs.csv, report.md": the outputs a metric's row declares ("-": none).
+std::string printed_in(const StrategyMetric& m) {
+  std::string out;
+  auto add = [&out](bool yes, const char* what) {
+    if (yes) out += (out.empty() ? "" : ", ") + std::string(what);
+  };
+  add(!m.json.empty(), "report.json");
+  add(m.csv, "runs.csv");
+  add(!m.markdown.label.empty(), "report.md");
+  add(!m.html.label.empty(), "report.html");
+  return out.empty() ? "-" : out;
+}
+
 std::string metrics_text() {
   std::ostringstream s;
   s << "## Metrics\n\n"
@@ -81,9 +98,14 @@ std::string metrics_text() {
        "uses), so\nspare domains a strategy needs cost it here (on the default cluster the 64 "
        "spare domains\nare 6% of the GPUs). Reports show it beside Goodput, sweeps per point, "
        "and `--target\ngoodput_per_provisioned_gpu>=X` seeks on it.\n\n"
-    << "| name | unit | meaning |\n|---|---|---|\n";
+    << "Modes: where the metric means something (`time`, `snapshot` or `both`); printed in: the "
+       "outputs its row in `sim/report/strategy_metrics.cpp` declares (report.md and report.html: "
+       "the strategy table; every metric is also a goal-seek target).\n\n"
+    << "| name | unit | modes | printed in | meaning |\n|---|---|---|---|---|\n";
   for (const StrategyMetric& m : strategy_metrics())
-    s << "| `" << m.name << "` | " << m.unit << " | " << m.doc << " |\n";
+    if (m.seek)
+      s << "| `" << m.name << "` | " << m.unit << " | " << modes_text(m.applies) << " | "
+        << printed_in(m) << " | " << m.doc << " |\n";
   s << "\n### Per run (`runs.csv`, sweep point records)\n\n"
     << "| name | unit | meaning |\n|---|---|---|\n";
   for (const RunMetricField& f : run_metric_fields())

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,8 @@ struct StrategySummary {
   // its cost at energy_price_per_kwh, and, with gpu_hour_price, the cost of one useful GPU-hour:
   // (cluster_price_per_hour x wall h + energy cost) / (Goodput x job GPUs x wall h).
   Summary energy_mwh, energy_cost, cost_per_useful_gpu_hour;
+  // The metrics of the table (strategy_metrics.hpp) with no member above, by name.
+  std::map<std::string, Summary> more;
 };
 
 // The GPUs of the spare domains (/cluster/spare_domains x GPUs per domain).
@@ -110,7 +113,11 @@ struct Report {
 };
 
 Report build_report(const RunPlan& plan, std::vector<StrategyRuns> runs);
+// report.json. Each strategy's metrics go where the metric table (strategy_metrics.hpp) places
+// them; report_json_derived_keys() are the summaries it adds at a strategy's top level that are
+// no table metric (paired differences, shares and 1 - Goodput derived from metrics).
 Json report_json(const Report& report);
+const std::vector<std::string>& report_json_derived_keys();
 std::string runs_csv(const Report& report);
 std::string report_markdown(const Report& report);
 std::string terminal_table(const Report& report);

@@ -11,6 +11,7 @@
 #include "sim/report/html_page.hpp"
 #include "sim/report/markdown_html.hpp"
 #include "sim/report/scenario_intro.hpp"
+#include "sim/report/strategy_metrics.hpp"
 #include "sim/report/text_util.hpp"
 #include "sim/report/timeline.hpp"
 #include "sim/report/vega_lite.hpp"
@@ -179,32 +180,54 @@ OJson state_chart(const Report& rep) {
   return stacked_chart(data, "state", "share of wall time");
 }
 
+// One cell of a metric's HTML column: the mean as a percentage, or through its number format.
+std::string html_cell(const MetricColumn& c, double v) {
+  return "<td>" + (c.number ? fmt(c.number, v) : pct(v)) + "</td>";
+}
+
+// "Numbers": one column per metric of the table (strategy_metrics.hpp) with an HTML label, in the
+// modes it applies to; those of every mode, then the paired difference against the baseline,
+// then those of this mode only and the time in state.
 std::string tables(const Report& rep) {
+  const RunMode mode = rep.plan->scenario.mode;
+  std::vector<const StrategyMetric*> every, this_mode;
+  for (const StrategyMetric& m : strategy_metrics())
+    if (!m.html.label.empty() && in_modes(m.applies, mode))
+      (m.applies == kEveryMode ? every : this_mode).push_back(&m);
+  // Snapshot mode has no time axis: no time in state.
+  const bool timed = mode != RunMode::Snapshot;
   std::ostringstream s;
-  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th><th>Goodput %</th><th>± 95% CI</th>"
-       "<th>per provisioned GPU %</th>";
+  auto headers = [&s](const std::vector<const StrategyMetric*>& ms) {
+    for (const StrategyMetric* m : ms)
+      s << "<th>" << html_escape(m->html.label) << "</th>"
+        << (m->html.ci_column ? "<th>± 95% CI</th>" : "");
+  };
+  auto cells = [&s](const std::vector<const StrategyMetric*>& ms, const StrategySummary& st) {
+    for (const StrategyMetric* m : ms) {
+      const Summary& v = m->get(st);
+      s << html_cell(m->html, v.mean) << (m->html.ci_column ? html_cell(m->html, v.ci95) : "");
+    }
+  };
+  s << "<h2>Numbers</h2>\n<table><tr><th>strategy</th>";
+  headers(every);
   if (rep.baseline)  // paired over the same failures
     s << "<th>vs " << html_escape(rep.strategies[*rep.baseline].name)
       << " (pp, paired)</th><th>± 95% CI</th>";
-  // Snapshot mode has no time axis: no ETTR and no time in state.
-  const bool timed = rep.plan->scenario.mode != RunMode::Snapshot;
-  if (timed) {
-    s << "<th>ETTR %</th>";
+  headers(this_mode);
+  if (timed)
     for (const char* st : kStates) s << "<th>" << st << " %</th>";
-  }
   s << "</tr>\n";
   for (const auto& st : rep.strategies) {
-    s << "<tr><td>" << html_escape(st.name) << "</td><td>" << pct(st.goodput.mean) << "</td><td>"
-      << pct(st.goodput.ci95) << "</td><td>" << pct(st.goodput_per_provisioned_gpu.mean) << "</td>";
+    s << "<tr><td>" << html_escape(st.name) << "</td>";
+    cells(every, st);
     if (rep.baseline)
       s << "<td>" << fmt("%+.2f", 100 * st.difference_vs_baseline.mean) << "</td><td>"
         << (st.difference_vs_baseline.n < 2 ? std::string("n/a")
                                             : fmt("%.2f", 100 * st.difference_vs_baseline.ci95))
         << "</td>";
-    if (timed) {
-      s << "<td>" << pct(st.ettr.mean) << "</td>";
+    cells(this_mode, st);
+    if (timed)
       for (double v : time_in_state(st)) s << "<td>" << pct(v) << "</td>";
-    }
     s << "</tr>\n";
   }
   s << "</table>\n<table><tr><th>badput bucket (% of wall time)</th>";

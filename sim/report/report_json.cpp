@@ -14,32 +14,6 @@ namespace goodput {
 
 namespace {
 
-// The strategy metrics (strategy_metrics.hpp) that report.json shows at the top level of each
-// strategy, under their own names; the others sit in their sections (badput, cluster_health,
-// mechanisms_paid), named there by their metric names less the section's prefix, or are derived
-// (boosted_domain_share). Every value below is read through the metric table by name.
-constexpr const char* kTopLevelMetrics[] = {"goodput",
-                                            "goodput_per_provisioned_gpu",
-                                            "ettr",
-                                            "interruptions",
-                                            "failures",
-                                            "job_failures",
-                                            "gpu_hours_down",
-                                            "peak_failed_gpus",
-                                            "spare_gpu_hours",
-                                            "checkpoints",
-                                            "boost_energy_gpu_hours"};
-
-// The quantiles of failed GPUs in cluster_health, each the metric "failed_gpus_<q>".
-constexpr const char* kFailedGpuStats[] = {"mean", "p50", "p90", "p99"};
-
-const Summary& metric(const StrategySummary& s, const std::string& name) {
-  const StrategyMetric* m = find_strategy_metric(name);
-  if (m == nullptr)
-    throw std::logic_error("report.json metric '" + name + "' is no strategy metric");
-  return m->get(s);
-}
-
 Json summary_json(const Summary& s) {
   return Json{
       {"mean", s.mean}, {"ci95", s.ci95}, {"stddev", s.stddev}, {"min", s.min}, {"max", s.max}};
@@ -56,6 +30,24 @@ Summary scale(Summary s, double k, double offset = 0) {
   return s;
 }
 
+// Writes metric `m` of `s` into a strategy's object `out` at its declared place.
+void put(Json& out, const StrategyMetric& m, const StrategySummary& s) {
+  const Summary& v = m.get(s);
+  if (m.json_ci95.empty()) {
+    out[Json::json_pointer(m.json)] = summary_json(v);
+    return;
+  }
+  out[Json::json_pointer(m.json)] = v.mean;
+  out[Json::json_pointer(m.json_ci95)] = v.ci95;
+}
+
+// Whether report.json carries `m` in `mode`; `first`: those at a strategy's top level in every
+// mode, written right after params and checkpoint (the others fill the sections, or follow them).
+bool carried(const StrategyMetric& m, RunMode mode, bool first) {
+  const bool top_every = m.json_modes == kEveryMode && m.json.find('/', 1) == std::string::npos;
+  return !m.json.empty() && in_modes(m.json_modes, mode) && top_every == first;
+}
+
 Json checkpoint_json(const RunPlan::Checkpointing& c) {
   return {{"interval_s", to_seconds(c.interval)},
           {"reason", c.reason},
@@ -64,6 +56,13 @@ Json checkpoint_json(const RunPlan::Checkpointing& c) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& report_json_derived_keys() {
+  static const std::vector<std::string> keys{"goodput_minus_winner", "goodput_minus_baseline",
+                                             "boosted_domain_share", "capped_domain_share",
+                                             "throughput_loss"};
+  return keys;
+}
 
 Json report_json(const Report& rep) {
   const RunPlan& plan = *rep.plan;
@@ -140,45 +139,34 @@ Json report_json(const Report& rep) {
         {"tp_groups", sc.job_groups()}};
   Json strategies = Json::object();
   for (const auto& s : rep.strategies) {
-    Json badput = Json::object(), badput_ci = Json::object();
-    for (int b = 0; b < kBucketCount; ++b) {
-      const std::string name = bucket_name(static_cast<Bucket>(b));
-      const Summary& m = metric(s, name);
-      badput[name] = m.mean;
-      badput_ci[name] = m.ci95;
-    }
     Json& out = strategies[s.name];
     out = {{"params", sc.strategy(s.name)->params},
            {"checkpoint", checkpoint_json(plan.checkpointing(s.name))}};
-    for (const char* name : kTopLevelMetrics) out[name] = summary_json(metric(s, name));
-    out["badput"] = badput;
-    out["badput_ci95"] = badput_ci;
+    for (const StrategyMetric& m : strategy_metrics())
+      if (carried(m, sc.mode, true)) put(out, m, s);
+    out["badput"] = Json::object();  // the sections the metrics fill, in report.json's order
+    out["badput_ci95"] = Json::object();
     out["goodput_minus_winner"] = summary_json(s.difference_vs_winner);
     out["boosted_domain_share"] =
         summary_json(scale(s.boosted_domain_hours, 1.0 / job_domain_hours));
     out["capped_domain_share"] = summary_json(scale(s.capped_domain_hours, 1.0 / job_domain_hours));
-    if (rep.baseline)
-      strategies[s.name]["goodput_minus_baseline"] = summary_json(s.difference_vs_baseline);
+    if (rep.baseline) out["goodput_minus_baseline"] = summary_json(s.difference_vs_baseline);
     if (sc.mode != RunMode::Snapshot) {
       Json above = Json::array();
       for (std::size_t k = 0; k < s.time_above_failed.size() && k < sc.failed_gpu_thresholds.size();
            ++k)
         above.push_back({{"failed_fraction_above", sc.failed_gpu_thresholds[k]},
                          {"time_share", summary_json(s.time_above_failed[k])}});
-      Json failed = Json::object();
-      for (const char* q : kFailedGpuStats)
-        failed[q] = summary_json(metric(s, std::string("failed_gpus_") + q));
-      strategies[s.name]["cluster_health"] = {
-          {"failed_gpus", failed},
+      out["cluster_health"] = {
+          {"failed_gpus", Json::object()},
           {"time_above_failed", above},
-          {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)},
-          {"paused_hours", summary_json(metric(s, "paused_hours"))}};
+          {"job_mtbi_hours", s.mtbi_hours > 0 ? Json(s.mtbi_hours) : Json(nullptr)}};
     }
     if (sc.mode != RunMode::Snapshot && sc.train_hours > 0) {
-      strategies[s.name]["time_to_train"] = {{"train_hours", sc.train_hours},
-                                             {"wall_hours", summary_json(s.time_to_train_hours)},
-                                             {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
-      Json& ttt = strategies[s.name]["time_to_train"];
+      out["time_to_train"] = {{"train_hours", sc.train_hours},
+                              {"wall_hours", summary_json(s.time_to_train_hours)},
+                              {"gpu_hours", summary_json(s.gpu_hours_to_train)}};
+      Json& ttt = out["time_to_train"];
       if (sc.gpu_hour_price > 0) ttt["cost"] = summary_json(s.cost_to_train);
       if (sc.gpu_power_kw > 0) ttt["energy_mwh"] = summary_json(s.energy_to_train_mwh);
       if (sc.gpu_power_kw > 0 && sc.energy_price_per_kwh > 0)
@@ -200,29 +188,20 @@ Json report_json(const Report& rep) {
         done["cost_p90"] = cost(c.p90_hours);
         done["cost_p99"] = cost(c.p99_hours);
       }
-      strategies[s.name]["run_to_completion"] = done;
+      out["run_to_completion"] = done;
     }
     if (sc.mode != RunMode::Snapshot && sc.gpu_power_kw > 0) {
       Json energy = {{"mwh", summary_json(s.energy_mwh)}};
       if (sc.energy_price_per_kwh > 0) energy["cost"] = summary_json(s.energy_cost);
       if (sc.gpu_hour_price > 0)
         energy["cost_per_useful_gpu_hour"] = summary_json(s.cost_per_useful_gpu_hour);
-      strategies[s.name]["energy"] = energy;
+      out["energy"] = energy;
     }
-    if (sc.mode != RunMode::Snapshot) {
-      Json paid = Json::object();
-      for (int k = 0; k < kMechanismCount; ++k) {
-        const std::string name = mechanism_name(static_cast<Mechanism>(k));
-        paid[name] = {{"count", summary_json(metric(s, name + "_count"))},
-                      {"stall_hours", summary_json(metric(s, name + "_stall_hours"))}};
-      }
-      strategies[s.name]["mechanisms_paid"] = paid;
-    }
-    if (sc.mode == RunMode::Snapshot) {
-      strategies[s.name]["healthy_tp_groups_fraction"] =
-          summary_json(metric(s, "healthy_tp_groups_fraction"));
-      strategies[s.name]["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
-    }
+    if (sc.mode != RunMode::Snapshot) out["mechanisms_paid"] = Json::object();
+    for (const StrategyMetric& m : strategy_metrics())
+      if (carried(m, sc.mode, false)) put(out, m, s);
+    if (sc.mode == RunMode::Snapshot)
+      out["throughput_loss"] = summary_json(scale(s.goodput, -1.0, 1.0));
   }
   if (sc.mode != RunMode::Snapshot) {
     Json prices = Json::array();

@@ -11,8 +11,9 @@
 
 namespace goodput {
 
-// "run,seed,strategy,goodput,<buckets>,ettr,...,time_above_failed_<x>..." (no newline); the
-// threshold columns follow `scenario`'s /report/failed_gpu_thresholds.
+// "run,seed,strategy,goodput,<buckets>,...,time_above_failed_<x>..." (no newline): a column per
+// metric the table declares for runs.csv (strategy_metrics.hpp), in table order, then one per
+// `scenario`'s /report/failed_gpu_thresholds entry and, with a training target, completion_hours.
 std::string runs_csv_header(const Scenario& scenario);
 // The matching row (no newline).
 std::string runs_csv_row(const Scenario& scenario, const std::string& strategy, std::size_t run,

@@ -75,6 +75,7 @@ SeekTarget parse_seek_target(const std::string& text, const std::string& flag) {
     throw InputError(flag, text,
                      form + " (no metric before " + comparison_text(t.comparison) + ")");
   t.metric = find_strategy_metric(name);
+  if (t.metric && !t.metric->seek) t.metric = nullptr;  // a per-run column, no target
   if (!t.metric)
     throw InputError(flag, text,
                      "unknown metric '" + name + "'" + did_you_mean(name, strategy_metric_names()) +

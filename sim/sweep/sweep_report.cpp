@@ -16,6 +16,7 @@
 #include "sim/report/report_html.hpp"
 #include "sim/report/runs_csv.hpp"
 #include "sim/report/scenario_intro.hpp"
+#include "sim/report/strategy_metrics.hpp"
 #include "sim/report/text_util.hpp"
 #include "sim/sweep/goal_seek.hpp"
 #include "sim/sweep/seek_html.hpp"
@@ -255,6 +256,26 @@ std::vector<std::vector<std::string>> axis_product(const std::vector<SweepAxis>&
   return out;
 }
 
+namespace {
+
+// A point's strategy in sweep.json: the metrics the table declares for it (strategy_metrics.hpp),
+// those at the top level first, then the sections (badput).
+Json point_strategy_json(const StrategySummary& st, RunMode mode) {
+  Json out = Json::object();
+  for (const bool top : {true, false})
+    for (const StrategyMetric& m : strategy_metrics()) {
+      if (!m.sweep || m.json.empty() || !in_modes(m.json_modes, mode) ||
+          (m.json.find('/', 1) == std::string::npos) != top)
+        continue;
+      const Summary& v = m.get(st);
+      out[Json::json_pointer(m.json)] =
+          m.json_ci95.empty() ? Json{{"mean", v.mean}, {"ci95", v.ci95}} : Json(v.mean);
+    }
+  return out;
+}
+
+}  // namespace
+
 void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
   std::filesystem::create_directories(tmp);
   // points.csv: runs.csv's columns (runs_csv.hpp) after the point and its axis values.
@@ -276,14 +297,7 @@ void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
     Json strategies = Json::object();
     for (std::size_t si = 0; si < pt.report.strategies.size(); ++si) {
       const auto& st = pt.report.strategies[si];
-      Json badput = Json::object();
-      for (int b = 0; b < kBucketCount; ++b)
-        badput[bucket_name(static_cast<Bucket>(b))] = st.badput[b].mean;
-      strategies[st.name] = {{"goodput", {{"mean", st.goodput.mean}, {"ci95", st.goodput.ci95}}},
-                             {"goodput_per_provisioned_gpu",
-                              {{"mean", st.goodput_per_provisioned_gpu.mean},
-                               {"ci95", st.goodput_per_provisioned_gpu.ci95}}},
-                             {"badput", badput}};
+      strategies[st.name] = point_strategy_json(st, pt.plan.scenario.mode);
       const auto& runs = pt.report.runs[si].runs;
       for (std::size_t r = 0; r < runs.size(); ++r) {
         csv += std::to_string(p);

@@ -354,7 +354,8 @@ std::vector<std::string> split_csv(const std::string& line) {
 }  // namespace
 
 // Every runs.csv column holds the run value its header names: a run metric field by its key, a
-// badput bucket by its entry, time_above_failed_<x> by its threshold's entry.
+// badput bucket by its entry, time_above_failed_<x> by its threshold's entry, stall_hours as the
+// mechanisms' stall hours together.
 TEST_CASE("runs.csv: each column holds the value its header names") {
   Json sj = goodput::test::small_scenario();
   sj["report"]["failed_gpu_thresholds"] = {0.01, 0.05};
@@ -377,6 +378,10 @@ TEST_CASE("runs.csv: each column holds the value its header names") {
       if (header[c] == bucket_name(static_cast<Bucket>(b))) want = m.badput[b];
     if (header[c] == "time_above_failed_0.01") want = 0.25;
     if (header[c] == "time_above_failed_0.05") want = 0.5;
+    if (header[c] == "stall_hours") {  // the mechanisms' stall hours together
+      want = 0;
+      for (double h : m.paid_stall_hours) want += h;
+    }
     CHECK(want >= 0);  // every column is accounted for
     CHECK(std::stod(row[c]) == doctest::Approx(want));
     ++checked;
@@ -386,7 +391,8 @@ TEST_CASE("runs.csv: each column holds the value its header names") {
 
 // Every per-strategy metric of the report is the mean over runs of the per-run value of the
 // same name: a run metric field by its key, a badput bucket or a mechanism's count and stall
-// hours by its entry, paused_hours as WAITING_FOR_CAPACITY x wall hours. Each field of the
+// hours by its entry, paused_hours as WAITING_FOR_CAPACITY x wall hours, stall_hours as the
+// mechanisms' stall hours together. Each field of the
 // hand-made runs holds its own value, so a metric filled from another field is caught.
 TEST_CASE("each strategy metric summarizes the run value of its own name") {
   const RunPlan plan = make_plan(goodput::test::scenario_from(goodput::test::small_scenario()));
@@ -401,6 +407,11 @@ TEST_CASE("each strategy metric summarizes the run value of its own name") {
     if (name == "paused_hours")
       return j["badput"][static_cast<int>(Bucket::WaitingForCapacity)].get<double>() * m.wall_hours;
     if (j.contains(name)) return j[name].get<double>();
+    if (name == "stall_hours") {
+      double hours = 0;
+      for (const auto& h : j["paid_stall_hours"]) hours += h.get<double>();
+      return hours;
+    }
     for (int b = 0; b < kBucketCount; ++b)
       if (name == bucket_name(static_cast<Bucket>(b))) return j["badput"][b].get<double>();
     for (int k = 0; k < kMechanismCount; ++k) {
