@@ -435,6 +435,22 @@ std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::strin
   return found;
 }
 
+std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
+                                                         const std::string& pointer) {
+  if (const auto one = strategy_of_input(s, pointer)) return std::vector<std::size_t>{*one};
+  // A TP group's reshard and re-forming at a new degree: paid only by a strategy that runs
+  // groups below the job's tp (StrategyInfo::tp_degrees), which one that only runs full groups
+  // never does.
+  if (pointer != "/recovery/ntp_reshard_s" && pointer != "/recovery/ntp_reconfig_s")
+    return std::nullopt;
+  std::vector<std::size_t> readers;
+  for (std::size_t i = 0; i < s.strategies.size(); ++i) {
+    const StrategyInfo* info = find_strategy(s.strategies[i].name);
+    if (!info || info->tp_degrees) readers.push_back(i);
+  }
+  return readers;
+}
+
 int most_evaluations(const SensitivityRequest& req, std::size_t strategies) {
   const long rivals = static_cast<long>(std::max<std::size_t>(1, strategies) - 1);
   long n = 1 + req.robustness_points;
@@ -488,9 +504,10 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   for (std::size_t i = 0; i < n; ++i) all[i] = i;
 
   // Runs `needed` strategies of `sc`, taking what is already known from `have` (empty runs: not
-  // yet run) and an input of one strategy (`only`) from the base for every other.
+  // yet run) and, for an input only some strategies read (`only`), every other's from the base.
   auto fill = [&](std::vector<StrategyRuns>& have, const Scenario& sc,
-                  const std::vector<std::size_t>& needed, std::optional<std::size_t> only,
+                  const std::vector<std::size_t>& needed,
+                  const std::optional<std::vector<std::size_t>>& only,
                   EvaluationScope::Pilot pilot) {
     if (have.empty()) {
       have.resize(n);
@@ -500,7 +517,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     scope.pilot = pilot;
     for (std::size_t i : needed) {
       if (!have[i].runs.empty()) continue;
-      if (only && i != *only)
+      if (only && std::find(only->begin(), only->end(), i) == only->end())
         have[i] = base_runs[i];
       else
         scope.strategies.push_back(i);
@@ -518,7 +535,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     SensitivityResult res;
     res.param = p;
     res.crossings.assign(n, {});
-    const std::optional<std::size_t> only = strategy_of_input(s, p.pointer);
+    const std::optional<std::vector<std::size_t>> only = readers_of_input(s, p.pointer);
     const EvaluationScope::Pilot pilot = pilot_rule(p.pointer, req.scale_pilots);
     // Each value's runs, per strategy, evaluated once; the base's are known.
     std::map<double, std::vector<StrategyRuns>> seen;
@@ -622,7 +639,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   for (const SwitchInput& sw : req.switches) {
     SwitchResult res;
     res.input = sw;
-    const std::optional<std::size_t> only = strategy_of_input(s, sw.pointer);
+    const std::optional<std::vector<std::size_t>> only = readers_of_input(s, sw.pointer);
     for (const Json& v : sw.values) {
       const std::string text = sw.pointer + "=" + v.dump();
       if (progress) progress(sw.pointer, 0);

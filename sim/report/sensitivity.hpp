@@ -223,6 +223,12 @@ SensitivityReport run_sensitivity(
 // `scale`: false turns Scale into Simulate (`goodput sensitivity`: every pilot measured).
 EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale = true);
 std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer);
+// The strategies that read an input, when not every one may: the one strategy it configures, or
+// for the NTP prices (/recovery/ntp_reshard_s, ntp_reconfig_s) those that run TP groups below
+// the job's tp (StrategyInfo::tp_degrees). An evaluation moving it runs these; the others' runs
+// are the base's. nullopt: every strategy may read it.
+std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
+                                                         const std::string& pointer);
 // The most evaluations a request takes (its cap, or its worst case without one).
 int most_evaluations(const SensitivityRequest& request, std::size_t strategies);
 

@@ -280,3 +280,36 @@ TEST_CASE("verdict pilot: an evaluation from a later run gives the whole evaluat
     REQUIRE(fresh[i].runs.size() == 1);
   }
 }
+
+// The NTP prices are read only by strategies that run TP groups below the job's tp: moving them
+// leaves every other strategy's runs as they were (simulated here to check the claim), so the
+// analysis runs only ntp's evaluations and takes the others' from the base.
+TEST_CASE("verdict pilot: the NTP prices are read by degraded-TP strategies alone") {
+  const Scenario s =
+      small_at({R"(/strategies={"checkpoint_restart":{},"dp_drop":{},"hot_spares":{},"ntp":{}})",
+                "/seeds=2", "/failures/rate_scale=40"});
+  std::size_t ntp = 0;
+  for (std::size_t i = 0; i < s.strategies.size(); ++i)
+    if (s.strategies[i].name == "ntp") ntp = i;
+  for (const char* ptr : {"/recovery/ntp_reshard_s", "/recovery/ntp_reconfig_s"}) {
+    INFO(ptr);
+    const auto readers = readers_of_input(s, ptr);
+    REQUIRE(readers);
+    CHECK(*readers == std::vector<std::size_t>{ntp});
+    const auto base = run_monte_carlo(make_plan(s), 1);
+    const auto moved = run_monte_carlo(make_plan(scenario_with(s, {std::string(ptr) + "=90"})), 1);
+    bool ntp_moved = false;
+    for (std::size_t i = 0; i < s.strategies.size(); ++i)
+      for (std::size_t k = 0; k < base[i].runs.size(); ++k) {
+        if (i == ntp) {
+          ntp_moved = ntp_moved || moved[i].runs[k].goodput != base[i].runs[k].goodput;
+          continue;
+        }
+        CHECK(moved[i].runs[k].goodput == base[i].runs[k].goodput);
+        CHECK(moved[i].runs[k].events == base[i].runs[k].events);
+      }
+    CHECK(ntp_moved);  // the claim is about a price that matters
+  }
+  CHECK(!readers_of_input(s, "/recovery/restart_s"));
+  CHECK(readers_of_input(s, "/strategies/ntp/min_tp") == std::vector<std::size_t>{ntp});
+}
