@@ -41,6 +41,22 @@ grep -q '^## Against the baseline (checkpoint_restart)' "$work/q1/report.md" || 
 grep -Eq '^\| dp_drop \| [+-][0-9.]+ ± [0-9.]+ \|' "$work/q1/report.md" || fail "q1: no dp_drop row"
 grep -Eq '^  - dp_drop: [0-9]+ s( \([^)]*\))? — ' "$work/q1/report.md" || fail "q1: no dp_drop interval"
 paired_check "$work/q1" dp_drop checkpoint_restart
+# The scenario prices its time to train: the verdict says the days and money saved, as
+# report.json's time_to_train gives them (to the digits printed).
+python3 - "$work/q1" <<'PY' || fail "q1: no days and money saved, or they disagree with report.json"
+import json, re, sys
+d = sys.argv[1]
+text = open(f"{d}/report.md").read()
+m = re.search(r"dp_drop finishes ([0-9.]+) days sooner than checkpoint_restart and saves "
+              r"([0-9.]+)M USD", text)
+assert m, "no sentence"
+t = {s: v["time_to_train"] for s, v in json.load(open(f"{d}/report.json"))["strategies"].items()}
+days = (t["checkpoint_restart"]["wall_hours"]["mean"] - t["dp_drop"]["wall_hours"]["mean"]) / 24
+money = (t["checkpoint_restart"]["cost"]["mean"] - t["dp_drop"]["cost"]["mean"]) / 1e6
+assert abs(days - float(m.group(1))) <= 0.05 + 1e-9, (days, m.group(1))
+assert abs(money - float(m.group(2))) <= 0.05 + 1e-9, (money, m.group(2))
+print(f"q1: {m.group(0)} (report.json: {days:.3f} days, {money:.3f}M USD)")
+PY
 
 # 2
 "$g" sweep "$root/scenarios/gb200-nvl72-tp64.json" --seek /cluster/spare_domains --min 0 --max 32 \
