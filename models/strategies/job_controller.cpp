@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/cost/cost_model.hpp"
 #include "models/strategies/price_list.hpp"
@@ -196,7 +197,18 @@ void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
 // --- procedures ---------------------------------------------------------------------------
 
 double JobController::ntp_reshard_price_s(int from, int to) const {
-  return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+  const int n = scenario().job.tp + 1;
+  if (from < 0 || to < 0 || from >= n || to >= n)
+    return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+  // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
+  // not asked yet), as ntp asks it for every group that changes degree.
+  if (reshard_memo_.empty())
+    reshard_memo_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
+                         std::numeric_limits<double>::quiet_NaN());
+  double& price = reshard_memo_[static_cast<std::size_t>(from) * static_cast<std::size_t>(n) +
+                                static_cast<std::size_t>(to)];
+  if (std::isnan(price)) price = goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+  return price;
 }
 
 void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {

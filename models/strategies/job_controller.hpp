@@ -213,6 +213,7 @@ class JobController : public Strategy {
  private:
   std::deque<EventId> joins_;
   std::vector<std::uint32_t> hit_domains_;
+  mutable std::vector<double> reshard_memo_;  // ntp_reshard_price_s by (from, to), tp + 1 square
 };
 
 }  // namespace goodput

@@ -17,7 +17,7 @@ std::int64_t us(Time t) {
 
 }  // namespace
 
-std::string phase_name(const Phase& p) {
+const char* phase_label(const Phase& p) {
   if (p.rate >= 1 - 1e-9) return "running";
   int top = 0;
   for (int b = 1; b < kBucketCount; ++b)
@@ -40,6 +40,10 @@ std::string phase_name(const Phase& p) {
       break;
   }
   return "degraded";
+}
+
+std::string phase_name(const Phase& p) {
+  return phase_label(p);
 }
 
 std::vector<std::pair<std::string, std::optional<Bucket>>> phase_names() {
@@ -112,7 +116,7 @@ std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phas
 TimelineRecorder::TimelineRecorder(Time horizon, std::size_t max_spans)
     : horizon_(horizon), max_(max_spans) {}
 
-void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string name,
+void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string_view name,
                             double value, int count) {
   t = std::clamp<Time>(t, 0, horizon_);
   if (!spans.empty() && spans.back().end == kOpen) {
@@ -135,7 +139,7 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
     truncated_ = true;
     name = kTruncatedName;
   }
-  spans.push_back({t, kOpen, std::move(name), value, count});
+  spans.push_back({t, kOpen, std::string(name), value, count});
 }
 
 void TimelineRecorder::phase(Time t, const Phase& p) {
@@ -143,7 +147,7 @@ void TimelineRecorder::phase(Time t, const Phase& p) {
   flush_saves(t);
   segment_start_ = t;
   cycle_ = p.cycle;
-  open(phases_, t, phase_name(p), p.rate, 0);
+  open(phases_, t, phase_label(p), p.rate, 0);
 }
 
 void TimelineRecorder::flush_saves(Time end) {

@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/failures/fault.hpp"
@@ -63,7 +64,9 @@ class TimelineRecorder final : public JobObserver {
 
  private:
   void instant(Time t, const char* name);
-  void open(std::vector<TimelineSpan>& spans, Time t, std::string name, double value, int count);
+  // No copy of `name` unless a span opens (phases arrive at every fault, mostly repeating).
+  void open(std::vector<TimelineSpan>& spans, Time t, std::string_view name, double value,
+            int count);
   void flush_saves(Time end);  // the saves of the running segment that ends at `end`
   Time horizon_;
   std::size_t max_;
@@ -76,6 +79,7 @@ class TimelineRecorder final : public JobObserver {
 };
 
 std::string phase_name(const Phase& p);
+const char* phase_label(const Phase& p);  // the same name, without a string built
 
 // The phases of one strategy aggregated for a picture of `columns` equal columns of [0,
 // horizon): per column, each phase's share of it, stacked in phase_names() order as [lo, hi)
