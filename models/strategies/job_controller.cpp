@@ -163,7 +163,7 @@ void JobController::admit_attached() {
       const auto n = static_cast<std::uint32_t>(attached_);
       active_ += attached_;
       attached_ = 0;
-      recover({pay_each(Mechanism::Rejoin, price_s(Mechanism::Rejoin), n)}, false,
+      recover({pay_each(Mechanism::Rejoin, n)}, false,
               /*planned=*/true);
       return;
     }
@@ -175,7 +175,7 @@ void JobController::admit_attached() {
       if (!can_run()) return;
       const auto n = static_cast<std::uint32_t>(unpaid_rejoins_);
       unpaid_rejoins_ = 0;
-      recover({pay_each(Mechanism::Rejoin, price_s(Mechanism::Rejoin), n)}, false,
+      recover({pay_each(Mechanism::Rejoin, n)}, false,
               /*planned=*/true);
       return;
     }
@@ -339,8 +339,7 @@ bool JobController::open_next_step(Time t) {
       continue;
     }
     const bool load = s.mechanism == Mechanism::CheckpointLoad;
-    ctx_->signals->phase(
-        t, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
+    ctx_->signals->stalled(t, load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery);
     step_open_ = true;
     step_started_ = t;
     return true;
@@ -370,7 +369,7 @@ void JobController::end_stall() {
         break;
       }
       mode_ = Mode::Waiting;
-      ctx_->signals->phase(ctx_->sim->now(), Phase::stalled(Bucket::WaitingForCapacity));
+      ctx_->signals->stalled(ctx_->sim->now(), Bucket::WaitingForCapacity);
       break;
   }
 }
@@ -408,8 +407,8 @@ void JobController::resume() {
     // (hardware still missing): waiting for capacity.
     const bool recovering = scenario().job.fixed_batch && joining_ > 0 &&
                             active_ + attached_ + joining_ >= scenario().job.dp;
-    ctx_->signals->phase(now, Phase::stalled(recovering ? Bucket::InfrastructureRecovery
-                                                        : Bucket::WaitingForCapacity));
+    ctx_->signals->stalled(
+        now, recovering ? Bucket::InfrastructureRecovery : Bucket::WaitingForCapacity);
     set_in_use();
     admit_attached();  // replicas that waited attached join a job that waits anyway
     return;
