@@ -68,7 +68,7 @@ std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phas
   std::vector<std::uint32_t> rank(phases.size());
   for (std::size_t j = 0; j < phases.size(); ++j) {
     const auto it = std::find(names.begin(), names.end(), phases[j].name);
-    if (it == names.end()) names.push_back(phases[j].name);
+    if (it == names.end()) names.emplace_back(phases[j].name);
     rank[j] = static_cast<std::uint32_t>(it == names.end() ? names.size() - 1 : it - names.begin());
   }
   std::vector<Time> share(names.size(), 0);
@@ -139,7 +139,7 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
     truncated_ = true;
     name = kTruncatedName;
   }
-  spans.push_back({t, kOpen, std::string(name), value, count});
+  spans.push_back({t, kOpen, name, value, count});
 }
 
 void TimelineRecorder::phase(Time t, const Phase& p) {
@@ -250,11 +250,11 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     if (tid >= 0) e["tid"] = tid;
     events.push_back(e);
   };
-  auto span = [&](int pid, int tid, const std::string& name, Time a, Time b, Json args) {
+  auto span = [&](int pid, int tid, std::string_view name, Time a, Time b, Json args) {
     events.push_back({{"ph", "X"},
                       {"pid", pid},
                       {"tid", tid},
-                      {"name", name},
+                      {"name", std::string(name)},
                       {"ts", us(a)},
                       {"dur", us(b - a)},
                       {"args", std::move(args)}});
@@ -312,8 +312,12 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
       span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
     for (const auto& c : r.saves()) span(pid, 4, c.name, c.start, c.end, Json::object());
     for (const auto& [t, name] : r.instants())
-      events.push_back(
-          {{"ph", "i"}, {"pid", pid}, {"tid", 3}, {"name", name}, {"ts", us(t)}, {"s", "t"}});
+      events.push_back({{"ph", "i"},
+                        {"pid", pid},
+                        {"tid", 3},
+                        {"name", std::string(name)},
+                        {"ts", us(t)},
+                        {"s", "t"}});
     for (const auto& [t, n] : r.replica_counts())
       events.push_back({{"ph", "C"},
                         {"pid", pid},

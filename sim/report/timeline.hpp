@@ -35,9 +35,9 @@ std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& pla
 
 struct TimelineSpan {
   Time start = 0, end = 0;
-  std::string name;
-  double value = 0;  // phases: progress rate; boost: extra power (GPU-TDP units)
-  int count = 0;     // boost: domains boosted
+  std::string_view name;  // a string literal: the recorder names spans from a fixed set
+  double value = 0;       // phases: progress rate; boost: extra power (GPU-TDP units)
+  int count = 0;          // boost: domains boosted
 };
 
 class TimelineRecorder final : public JobObserver {
@@ -58,13 +58,13 @@ class TimelineRecorder final : public JobObserver {
   std::size_t max_spans() const { return max_; }
   const std::vector<TimelineSpan>& boosts() const { return boosts_; }
   const std::vector<TimelineSpan>& saves() const { return saves_; }  // blocking checkpoint saves
-  const std::vector<std::pair<Time, std::string>>& instants() const { return instants_; }
+  const std::vector<std::pair<Time, std::string_view>>& instants() const { return instants_; }
   const std::vector<std::pair<Time, int>>& replica_counts() const { return replicas_; }
   bool truncated() const { return truncated_; }
 
  private:
   void instant(Time t, const char* name);
-  // No copy of `name` unless a span opens (phases arrive at every fault, mostly repeating).
+  // `name`: a string literal (kept as a view, never copied).
   void open(std::vector<TimelineSpan>& spans, Time t, std::string_view name, double value,
             int count);
   void flush_saves(Time end);  // the saves of the running segment that ends at `end`
@@ -74,7 +74,7 @@ class TimelineRecorder final : public JobObserver {
   std::vector<TimelineSpan> phases_, boosts_, saves_;
   Time segment_start_ = 0;
   CheckpointCycle cycle_;  // of the phase in force since segment_start_
-  std::vector<std::pair<Time, std::string>> instants_;
+  std::vector<std::pair<Time, std::string_view>> instants_;  // names: string literals
   std::vector<std::pair<Time, int>> replicas_;
 };
 
