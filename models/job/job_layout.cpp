@@ -277,7 +277,12 @@ std::uint32_t JobLayout::prev_untagged(std::uint32_t begin, std::uint32_t below)
 }
 
 void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
-  for (std::uint32_t d : domains) assign(d, assigned_[d], partial_[d]);
+  for (std::uint32_t d : domains) {
+    // Every slot full: its GPUs are healthy (release_down), so the groups fit and assign()
+    // would change nothing (a domain refilled once is skipped the second time).
+    if (domain_in_use_[d] == assigned_[d] * static_cast<std::uint32_t>(tp_) + partial_[d]) continue;
+    assign(d, assigned_[d], partial_[d]);
+  }
 }
 
 // Lowest-index domains with free capacity first (the order of a scan from domain 0).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/cost/cost_model.hpp"
 #include "models/strategies/price_list.hpp"
@@ -162,7 +163,7 @@ void JobController::admit_attached() {
       const auto n = static_cast<std::uint32_t>(attached_);
       active_ += attached_;
       attached_ = 0;
-      recover({pay_each(Mechanism::Rejoin, price_s(Mechanism::Rejoin), n)}, false,
+      recover({pay_each(Mechanism::Rejoin, n)}, false,
               /*planned=*/true);
       return;
     }
@@ -174,7 +175,7 @@ void JobController::admit_attached() {
       if (!can_run()) return;
       const auto n = static_cast<std::uint32_t>(unpaid_rejoins_);
       unpaid_rejoins_ = 0;
-      recover({pay_each(Mechanism::Rejoin, price_s(Mechanism::Rejoin), n)}, false,
+      recover({pay_each(Mechanism::Rejoin, n)}, false,
               /*planned=*/true);
       return;
     }
@@ -196,7 +197,18 @@ void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
 // --- procedures ---------------------------------------------------------------------------
 
 double JobController::ntp_reshard_price_s(int from, int to) const {
-  return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+  const int n = scenario().job.tp + 1;
+  if (from < 0 || to < 0 || from >= n || to >= n)
+    return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+  // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
+  // not asked yet), as ntp asks it for every group that changes degree.
+  if (reshard_memo_.empty())
+    reshard_memo_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
+                         std::numeric_limits<double>::quiet_NaN());
+  double& price = reshard_memo_[static_cast<std::size_t>(from) * static_cast<std::size_t>(n) +
+                                static_cast<std::size_t>(to)];
+  if (std::isnan(price)) price = goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
+  return price;
 }
 
 void JobController::recover_by_restart(std::span<const std::uint32_t> dirty) {
@@ -327,8 +339,7 @@ bool JobController::open_next_step(Time t) {
       continue;
     }
     const bool load = s.mechanism == Mechanism::CheckpointLoad;
-    ctx_->signals->phase(
-        t, Phase::stalled(load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery));
+    ctx_->signals->stalled(t, load ? Bucket::CheckpointRestore : Bucket::InfrastructureRecovery);
     step_open_ = true;
     step_started_ = t;
     return true;
@@ -358,7 +369,7 @@ void JobController::end_stall() {
         break;
       }
       mode_ = Mode::Waiting;
-      ctx_->signals->phase(ctx_->sim->now(), Phase::stalled(Bucket::WaitingForCapacity));
+      ctx_->signals->stalled(ctx_->sim->now(), Bucket::WaitingForCapacity);
       break;
   }
 }
@@ -396,8 +407,8 @@ void JobController::resume() {
     // (hardware still missing): waiting for capacity.
     const bool recovering = scenario().job.fixed_batch && joining_ > 0 &&
                             active_ + attached_ + joining_ >= scenario().job.dp;
-    ctx_->signals->phase(now, Phase::stalled(recovering ? Bucket::InfrastructureRecovery
-                                                        : Bucket::WaitingForCapacity));
+    ctx_->signals->stalled(
+        now, recovering ? Bucket::InfrastructureRecovery : Bucket::WaitingForCapacity);
     set_in_use();
     admit_attached();  // replicas that waited attached join a job that waits anyway
     return;

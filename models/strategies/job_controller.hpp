@@ -118,6 +118,10 @@ class JobController : public Strategy {
   static Step pay_each(Mechanism m, double seconds, std::uint32_t n) {
     return {from_seconds(seconds), m, n - 1};
   }
+  // The same at m's listed price (resolved once, at start()).
+  Step pay_each(Mechanism m, std::uint32_t n) const {
+    return {price_time_[static_cast<int>(m)], m, n - 1};
+  }
   // The price list resolved for this scenario (derived state moves from the cost model); both
   // forms are resolved once, at start().
   double price_s(Mechanism m) const { return price_s_[static_cast<int>(m)]; }
@@ -213,6 +217,7 @@ class JobController : public Strategy {
  private:
   std::deque<EventId> joins_;
   std::vector<std::uint32_t> hit_domains_;
+  mutable std::vector<double> reshard_memo_;  // ntp_reshard_price_s by (from, to), tp + 1 square
 };
 
 }  // namespace goodput

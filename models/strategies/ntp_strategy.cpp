@@ -174,13 +174,12 @@ JobController::Steps NtpJob::reconfiguration_steps(bool planned, std::uint32_t g
   // The lost GPUs' shards (a fault), and each attached extra replica's state, from a DP peer,
   // all at once: one stall, each paid.
   const std::uint32_t copies = (planned ? 0 : 1) + extras;
-  if (copies > 0)
-    steps.push_back(pay_each(Mechanism::StateCopy, price_s(Mechanism::StateCopy), copies));
+  if (copies > 0) steps.push_back(pay_each(Mechanism::StateCopy, copies));
   if (groups > 0) {
     // Every changed group reshards and re-forms its TP communicator, each inside its own
     // NVLink domain, all at once: the stall is the slowest, each group is paid.
     steps.push_back(pay_each(Mechanism::NtpReshard, reshard_s, groups));
-    steps.push_back(pay_each(Mechanism::NtpReconfig, price_s(Mechanism::NtpReconfig), groups));
+    steps.push_back(pay_each(Mechanism::NtpReconfig, groups));
   }
   // Attached extra replicas join in the communicator rebuild below (it starts after their
   // state copy): each rejoin paid, no stall of its own.

@@ -17,7 +17,7 @@ std::int64_t us(Time t) {
 
 }  // namespace
 
-std::string phase_name(const Phase& p) {
+const char* phase_label(const Phase& p) {
   if (p.rate >= 1 - 1e-9) return "running";
   int top = 0;
   for (int b = 1; b < kBucketCount; ++b)
@@ -42,6 +42,10 @@ std::string phase_name(const Phase& p) {
   return "degraded";
 }
 
+std::string phase_name(const Phase& p) {
+  return phase_label(p);
+}
+
 std::vector<std::pair<std::string, std::optional<Bucket>>> phase_names() {
   std::vector<std::pair<std::string, std::optional<Bucket>>> out = {
       {phase_name(Phase::running(1)), std::nullopt}};
@@ -64,7 +68,7 @@ std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phas
   std::vector<std::uint32_t> rank(phases.size());
   for (std::size_t j = 0; j < phases.size(); ++j) {
     const auto it = std::find(names.begin(), names.end(), phases[j].name);
-    if (it == names.end()) names.push_back(phases[j].name);
+    if (it == names.end()) names.emplace_back(phases[j].name);
     rank[j] = static_cast<std::uint32_t>(it == names.end() ? names.size() - 1 : it - names.begin());
   }
   std::vector<Time> share(names.size(), 0);
@@ -112,7 +116,7 @@ std::vector<TimelineCell> timeline_columns(const std::vector<TimelineSpan>& phas
 TimelineRecorder::TimelineRecorder(Time horizon, std::size_t max_spans)
     : horizon_(horizon), max_(max_spans) {}
 
-void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string name,
+void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::string_view name,
                             double value, int count) {
   t = std::clamp<Time>(t, 0, horizon_);
   if (!spans.empty() && spans.back().end == kOpen) {
@@ -135,7 +139,7 @@ void TimelineRecorder::open(std::vector<TimelineSpan>& spans, Time t, std::strin
     truncated_ = true;
     name = kTruncatedName;
   }
-  spans.push_back({t, kOpen, std::move(name), value, count});
+  spans.push_back({t, kOpen, name, value, count});
 }
 
 void TimelineRecorder::phase(Time t, const Phase& p) {
@@ -143,7 +147,7 @@ void TimelineRecorder::phase(Time t, const Phase& p) {
   flush_saves(t);
   segment_start_ = t;
   cycle_ = p.cycle;
-  open(phases_, t, phase_name(p), p.rate, 0);
+  open(phases_, t, phase_label(p), p.rate, 0);
 }
 
 void TimelineRecorder::flush_saves(Time end) {
@@ -246,11 +250,11 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     if (tid >= 0) e["tid"] = tid;
     events.push_back(e);
   };
-  auto span = [&](int pid, int tid, const std::string& name, Time a, Time b, Json args) {
+  auto span = [&](int pid, int tid, std::string_view name, Time a, Time b, Json args) {
     events.push_back({{"ph", "X"},
                       {"pid", pid},
                       {"tid", tid},
-                      {"name", name},
+                      {"name", std::string(name)},
                       {"ts", us(a)},
                       {"dur", us(b - a)},
                       {"args", std::move(args)}});
@@ -308,8 +312,12 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
       span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
     for (const auto& c : r.saves()) span(pid, 4, c.name, c.start, c.end, Json::object());
     for (const auto& [t, name] : r.instants())
-      events.push_back(
-          {{"ph", "i"}, {"pid", pid}, {"tid", 3}, {"name", name}, {"ts", us(t)}, {"s", "t"}});
+      events.push_back({{"ph", "i"},
+                        {"pid", pid},
+                        {"tid", 3},
+                        {"name", std::string(name)},
+                        {"ts", us(t)},
+                        {"s", "t"}});
     for (const auto& [t, n] : r.replica_counts())
       events.push_back({{"ph", "C"},
                         {"pid", pid},

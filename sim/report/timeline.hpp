@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/failures/fault.hpp"
@@ -34,9 +35,9 @@ std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& pla
 
 struct TimelineSpan {
   Time start = 0, end = 0;
-  std::string name;
-  double value = 0;  // phases: progress rate; boost: extra power (GPU-TDP units)
-  int count = 0;     // boost: domains boosted
+  std::string_view name;  // a string literal: the recorder names spans from a fixed set
+  double value = 0;       // phases: progress rate; boost: extra power (GPU-TDP units)
+  int count = 0;          // boost: domains boosted
 };
 
 class TimelineRecorder final : public JobObserver {
@@ -57,13 +58,15 @@ class TimelineRecorder final : public JobObserver {
   std::size_t max_spans() const { return max_; }
   const std::vector<TimelineSpan>& boosts() const { return boosts_; }
   const std::vector<TimelineSpan>& saves() const { return saves_; }  // blocking checkpoint saves
-  const std::vector<std::pair<Time, std::string>>& instants() const { return instants_; }
+  const std::vector<std::pair<Time, std::string_view>>& instants() const { return instants_; }
   const std::vector<std::pair<Time, int>>& replica_counts() const { return replicas_; }
   bool truncated() const { return truncated_; }
 
  private:
   void instant(Time t, const char* name);
-  void open(std::vector<TimelineSpan>& spans, Time t, std::string name, double value, int count);
+  // `name`: a string literal (kept as a view, never copied).
+  void open(std::vector<TimelineSpan>& spans, Time t, std::string_view name, double value,
+            int count);
   void flush_saves(Time end);  // the saves of the running segment that ends at `end`
   Time horizon_;
   std::size_t max_;
@@ -71,11 +74,12 @@ class TimelineRecorder final : public JobObserver {
   std::vector<TimelineSpan> phases_, boosts_, saves_;
   Time segment_start_ = 0;
   CheckpointCycle cycle_;  // of the phase in force since segment_start_
-  std::vector<std::pair<Time, std::string>> instants_;
+  std::vector<std::pair<Time, std::string_view>> instants_;  // names: string literals
   std::vector<std::pair<Time, int>> replicas_;
 };
 
 std::string phase_name(const Phase& p);
+const char* phase_label(const Phase& p);  // the same name, without a string built
 
 // The phases of one strategy aggregated for a picture of `columns` equal columns of [0,
 // horizon): per column, each phase's share of it, stacked in phase_names() order as [lo, hi)

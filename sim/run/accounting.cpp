@@ -17,9 +17,12 @@ void Accounting::advance(Time t) {
     promote_pending(t);
   }
   unused_gpu_s_ += static_cast<double>(total_gpus_ - in_use_) * dt;
-  boost_energy_s_ += boost_power_ * dt;
-  boosted_domain_s_ += boosted_domains_ * dt;
-  capped_domain_s_ += capped_domains_ * dt;
+  // Without a boost these would add (+-)0, which leaves any sum as it is: skipped.
+  if (boost_power_ != 0 || boosted_domains_ != 0 || capped_domains_ != 0) {
+    boost_energy_s_ += boost_power_ * dt;
+    boosted_domain_s_ += boosted_domains_ * dt;
+    capped_domain_s_ += capped_domains_ * dt;
+  }
   note_completion(before, t);
   last_ = t;
 }
@@ -105,6 +108,16 @@ void Accounting::phase(Time t, const Phase& p) {
   losses_ = 0;
   for (int b = 0; b < kBucketCount; ++b)
     if (p.loss[b] != 0) lossy_[static_cast<std::size_t>(losses_++)] = static_cast<std::uint8_t>(b);
+  phase_start_ = t;
+  phase_progress_ = progress_;
+  phase_run_time_ = run_time_;
+}
+
+void Accounting::stalled(Time t, Bucket b) {
+  advance(t);  // a phase of rate 0: running_since_ stays; one bucket has a loss
+  phase_ = Phase::stalled(b);
+  lossy_[0] = static_cast<std::uint8_t>(b);
+  losses_ = 1;
   phase_start_ = t;
   phase_progress_ = progress_;
   phase_run_time_ = run_time_;

@@ -33,6 +33,7 @@ class Accounting final : public JobObserver {
   void replicas(Time, int, int) override {}
   void boost(Time t, double extra_power_gpus, int boosted_domains, int capped_domains) override;
   void paid(Time t, Mechanism m, Time stalled) override;
+  void stalled(Time t, Bucket b) override;  // phase(t, Phase::stalled(b)) without its scan
 
   // `gpus` GPUs of the job's groups failed at t (from the driver): they stop counting as in
   // use at once, without cutting the phase's integration there.

@@ -58,8 +58,11 @@ struct Lane {
     ctx.scenario = &plan.scenario;
     ctx.health = &health;
     ctx.layout = &layout;
-    // Slow spans slow the job on the way to its observers (a run without any goes direct).
-    ctx.signals = slow ? static_cast<JobObserver*>(&pacer) : &signals;
+    // Slow spans slow the job on the way to its observers (a run without any goes direct, and
+    // straight to the accounting when it is the only observer: one virtual call per signal).
+    ctx.signals = slow    ? static_cast<JobObserver*>(&pacer)
+                  : extra ? static_cast<JobObserver*>(&signals)
+                          : &accounting;
     ctx.checkpoint_interval = plan.checkpointing(config.name).interval;
     ctx.checkpoint = &plan.checkpointing(config.name).spec;
     ctx.cost = plan.cost.get();

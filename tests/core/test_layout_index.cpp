@@ -2,11 +2,13 @@
 // free/used domain sets and grow/shrink order against a brute-force scan, on random fault
 // sequences over the three cluster presets' shapes.
 // CapacityIndex (the NTP fast path's Fenwick tree) against prefix sums of healthy / tp.
+// refill_in_place against assign() of each domain's own groups.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "models/job/capacity_index.hpp"
@@ -280,5 +282,68 @@ TEST_CASE(
         }
       }
     }
+  }
+}
+
+// refill_in_place skips a domain whose slots are all full (issue 32 item 3); the skip must
+// change nothing: a layout refilled with it matches one that assigns every given domain its own
+// groups again, GPU by GPU, on random faults, repairs and direct assigns (partial groups too).
+TEST_CASE("JobLayout::refill_in_place matches assign() of each domain's own groups") {
+  const std::vector<std::pair<ClusterShape, int>> cases = {
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 8},
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 3},
+      {{"nvl32", "B200", 4, 8, 8, 16, 12}, 24},
+      {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 6}, 64},
+  };
+  std::mt19937_64 rng(32);
+  for (const auto& [shape, tp] : cases) {
+    CAPTURE(shape.preset);
+    CAPTURE(tp);
+    const Topology topo(shape);
+    ClusterHealth health(topo);
+    JobLayout fast(health, tp), slow(health, tp);
+    const std::uint32_t domains = topo.domains();
+    const std::int64_t per_domain = topo.gpus_per_domain() / static_cast<std::uint32_t>(tp);
+    fast.retarget(per_domain * domains * 3 / 4, {});
+    slow.retarget(per_domain * domains * 3 / 4, {});
+    std::vector<std::uint32_t> active, gpus, some;
+    std::vector<GroupHit> hits_fast, hits_slow;
+    for (int step = 0; step < 2000; ++step) {
+      const auto op = rng() % 8;
+      if (op < 3 || active.empty()) {
+        const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+        const auto comp = topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind)));
+        gpus.clear();
+        health.fail(comp, &gpus);
+        active.push_back(comp);
+        hits_fast.clear();
+        hits_slow.clear();
+        fast.release_down(gpus, &hits_fast);
+        slow.release_down(gpus, &hits_slow);
+        REQUIRE(hits_fast.size() == hits_slow.size());
+      } else if (op < 5) {
+        const auto k = rng() % active.size();
+        health.repair(active[k], nullptr);
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+      } else if (op < 6) {  // as NTP does: a domain set directly, maybe with a partial group
+        const auto d = static_cast<std::uint32_t>(rng() % domains);
+        const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
+        const auto partial = static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp));
+        fast.assign(d, groups, partial);
+        slow.assign(d, groups, partial);
+      } else {  // refill a random handful of domains (intact, short and emptied ones alike)
+        some.clear();
+        for (int k = 0; k < 6; ++k) some.push_back(static_cast<std::uint32_t>(rng() % domains));
+        fast.refill_in_place(some);
+        for (std::uint32_t d : some) slow.assign(d, slow.assigned(d), slow.partial(d));
+      }
+      REQUIRE(fast.in_use_gpus() == slow.in_use_gpus());
+      REQUIRE(fast.total_assigned() == slow.total_assigned());
+    }
+    for (std::uint32_t d = 0; d < domains; ++d) {
+      REQUIRE(fast.assigned(d) == slow.assigned(d));
+      REQUIRE(fast.partial(d) == slow.partial(d));
+    }
+    for (std::uint32_t g = 0; g < topo.gpus(); ++g) REQUIRE(fast.in_use(g) == slow.in_use(g));
   }
 }
