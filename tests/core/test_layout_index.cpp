@@ -296,8 +296,10 @@ TEST_CASE("JobLayout::refill_in_place matches assign() of each domain's own grou
       {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 6}, 64},
   };
   std::mt19937_64 rng(32);
-  for (const auto& [shape, tp] : cases) {
-    CAPTURE(shape.preset);
+  for (const auto& c : cases) {
+    const ClusterShape& shape = c.first;
+    const int tp = c.second;
+    CAPTURE(shape.preset);  // not a structured binding: clang cannot capture one in CAPTURE
     CAPTURE(tp);
     const Topology topo(shape);
     ClusterHealth health(topo);
