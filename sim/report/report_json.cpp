@@ -44,7 +44,7 @@ void put(Json& out, const StrategyMetric& m, const StrategySummary& s) {
 // Whether report.json carries `m` in `mode`; `first`: those at a strategy's top level in every
 // mode, written right after params and checkpoint (the others fill the sections, or follow them).
 bool carried(const StrategyMetric& m, RunMode mode, bool first) {
-  const bool top_every = m.json_modes == kEveryMode && m.json.find('/', 1) == std::string::npos;
+  const bool top_every = m.json_modes == kEveryMode && m.top_level();
   return !m.json.empty() && in_modes(m.json_modes, mode) && top_every == first;
 }
 

@@ -58,12 +58,11 @@ std::string parent_of(const std::string& pointer) {
   return pointer.substr(0, pointer.rfind('/'));
 }
 
-// What one file's check needs: its name, which metrics it carries and in which modes, the shape
+// What one file's check needs: its name, which metrics it carries (in their json_modes), the shape
 // a metric's summary has there, and the summaries it holds that are no metric.
 struct Target {
   std::string where;
   std::function<bool(const StrategyMetric&)> carries;
-  std::function<unsigned(const StrategyMetric&)> modes;
   bool with_ci95;  // a mean / CI pair writes its CI too
   std::function<bool(const Json&)> is_summary;
   std::string summary_text;  // what is_summary accepts, for the message
@@ -89,11 +88,11 @@ std::vector<std::string> problems_of(const StrategySchema& s, const Target& t) {
         problems.push_back(t.where + ": " + p + " (metric " + m.name + ") is not " +
                            (pair ? "a number" : t.summary_text));
     }
-    if (m.json.find('/', 1) != std::string::npos) continue;  // required: top level only
+    if (!m.top_level()) continue;  // required: top level only
     const Json& required = s.resolve(s.strategy()).value("required", Json::array());
     const bool listed =
         std::find(required.begin(), required.end(), m.json.substr(1)) != required.end();
-    if (listed != (t.modes(m) == kEveryMode))
+    if (listed != (m.json_modes == kEveryMode))
       problems.push_back(t.where + ": " + m.json + " (metric " + m.name + ") " +
                          (listed ? "is required but not written in every mode"
                                  : "is written in every mode but not required"));
@@ -124,7 +123,6 @@ std::vector<std::string> report_schema_metric_problems(const Json& schema) {
     return {"report.schema.json: no $defs/strategy"};
   const Target t{"report.schema.json $defs/strategy",
                  [](const StrategyMetric& m) { return !m.json.empty(); },
-                 [](const StrategyMetric& m) { return m.json_modes; },
                  true,
                  [](const Json& n) { return n.is_object() && n.value("$ref", "") == kSummaryRef; },
                  "a $ref to " + kSummaryRef,
@@ -145,7 +143,6 @@ std::vector<std::string> sweep_schema_metric_problems(const Json& schema) {
   };
   const Target t{"sweep.schema.json " + at.to_string(),
                  [](const StrategyMetric& m) { return m.sweep && !m.json.empty(); },
-                 [](const StrategyMetric& m) { return m.json_modes; },
                  false,
                  mean_ci,
                  "an object of mean and ci95",

@@ -157,7 +157,8 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     bool refused = false;  // a combination the scenario refuses (e.g. a schedule that does not fit)
     try {
       runs = run_seeds(first > 0 ? first : rb.seeds, 0);
-      if (first > 0 && tied_at(point_of_runs(runs), leader(point_of_runs(runs)))) {
+      const SensitivityPoint early = first > 0 ? point_of_runs(runs) : SensitivityPoint{};
+      if (first > 0 && tied_at(early, leader(early))) {  // the rest of the seeds
         ++rb.extended;
         const auto rest = run_seeds(rb.seeds, first);
         for (std::size_t k = 0; k < runs.size() && k < rest.size(); ++k)

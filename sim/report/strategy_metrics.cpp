@@ -13,6 +13,11 @@ namespace {
 
 using S = StrategySummary;
 
+// A metric written to report.json without modes of its own is written where it applies.
+void default_json_modes(StrategyMetric& m) {
+  if (!m.json.empty() && m.json_modes == 0) m.json_modes = m.applies;
+}
+
 // A row being declared: the metric and, through the setters, where it is printed.
 struct Row {
   StrategyMetric m;
@@ -48,7 +53,7 @@ struct Row {
     return *this;
   }
   StrategyMetric done() {
-    if (!m.json.empty() && m.json_modes == 0) m.json_modes = m.applies;
+    default_json_modes(m);
     return std::move(m);
   }
 };
@@ -257,7 +262,7 @@ const std::vector<StrategyMetric>& strategy_metrics() {
 ExtraMetricForTest::ExtraMetricForTest(StrategyMetric metric) {
   if (table().size() == table().capacity())
     throw std::logic_error("ExtraMetricForTest: no room for another extra metric");
-  if (metric.json_modes == 0 && !metric.json.empty()) metric.json_modes = metric.applies;
+  default_json_modes(metric);
   keep_in_more(metric);
   table().push_back(std::move(metric));
 }

@@ -47,6 +47,8 @@ struct StrategyMetric {
   // metric comes after params and checkpoint when written in every mode, else after the sections.
   std::string json, json_ci95;
   unsigned json_modes = 0;
+  // Written at the top level of a strategy's object ("/goodput"), not inside a section.
+  bool top_level() const { return json.find('/', 1) == std::string::npos; }
   bool csv = false;  // a runs.csv / points.csv column (every mode: a stable header)
   // sweep.json: per point and strategy at `json` (in its modes), {mean, ci95}, or for a mean / CI
   // pair the mean alone; top-level metrics first, then the sections.

@@ -264,8 +264,7 @@ Json point_strategy_json(const StrategySummary& st, RunMode mode) {
   Json out = Json::object();
   for (const bool top : {true, false})
     for (const StrategyMetric& m : strategy_metrics()) {
-      if (!m.sweep || m.json.empty() || !in_modes(m.json_modes, mode) ||
-          (m.json.find('/', 1) == std::string::npos) != top)
+      if (!m.sweep || m.json.empty() || !in_modes(m.json_modes, mode) || m.top_level() != top)
         continue;
       const Summary& v = m.get(st);
       out[Json::json_pointer(m.json)] =
