@@ -149,9 +149,11 @@ int command_run(const RunArgs& a) {
   // Root searches may stop early: the count shown is the most it can take.
   if (depends_on.max_runs > 0)
     progress.begin("what the verdict depends on: runs of the scenario", true);
-  add_depends_on(report, scenario, depends_on,
-                 monte_carlo_evaluator(threads, plan.pilot, plan.job_faults_per_hour),
-                 [&](int done, int total) { progress.update(done, total); });
+  const MonteCarloEvaluators evaluators =
+      monte_carlo_evaluators(threads, plan.pilot, plan.job_faults_per_hour);
+  add_depends_on(
+      report, scenario, depends_on, evaluators.one,
+      [&](int done, int total) { progress.update(done, total); }, evaluators.many);
   progress.finish();
   write_report_files(report, out.staging());
   out.publish();

@@ -148,8 +148,10 @@ int command_sensitivity(const SensitivityArgs& a) {
   progress.begin("runs of the scenario", true);
   int evaluations = 0;
   const auto t0 = std::chrono::steady_clock::now();
+  const MonteCarloEvaluators evaluators = monte_carlo_evaluators(threads);
+  req.batch = evaluators.many;
   SensitivityReport report =
-      run_sensitivity(scenario, req, monte_carlo_evaluator(threads),
+      run_sensitivity(scenario, req, evaluators.one,
                       [&](const std::string&, double) { progress.update(++evaluations, most); });
   progress.finish();
   report.command = a.command;

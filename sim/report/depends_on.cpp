@@ -76,7 +76,8 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
 }
 
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
-                    const ScopedEvaluate& mc, const std::function<void(int, int)>& progress) {
+                    const ScopedEvaluate& mc, const std::function<void(int, int)>& progress,
+                    const BatchEvaluate& batch) {
   if (plan.request.params.empty() && plan.request.switches.empty()) {
     report.depends_on_note = plan.skip_note;
     return;
@@ -97,6 +98,7 @@ void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPla
   SensitivityRequest req = plan.request;
   req.winner = static_cast<int>(report.winner);
   req.runner_up = static_cast<int>(report.runner_up);
+  req.batch = batch;  // never asked for the base (the run's, above)
   SensitivityReport sr;
   try {
     sr = run_sensitivity(analysed, req, evaluate, [&](const std::string&, double) {

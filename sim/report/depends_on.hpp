@@ -51,8 +51,11 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
 
 // `evaluate`: how a modified scenario is run (monte_carlo_evaluator, sim/run/monte_carlo.hpp, given
 // the run's checkpoint pilot so that a price's evaluations reuse it);
-// progress(done, max_runs) after each evaluation of the scenario.
+// progress(done, max_runs) after each evaluation of the scenario. `batch` (optional): the same
+// evaluator's batch form (monte_carlo_evaluators), which runs the evaluations known in advance
+// side by side (SensitivityRequest::batch); the lines are the same with or without it.
 void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPlan& plan,
-                    const ScopedEvaluate& evaluate, const std::function<void(int, int)>& progress);
+                    const ScopedEvaluate& evaluate, const std::function<void(int, int)>& progress,
+                    const BatchEvaluate& batch = {});
 
 }  // namespace goodput

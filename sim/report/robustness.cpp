@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <exception>
 #include <numeric>
 #include <stdexcept>
 
@@ -129,7 +131,7 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
                           const std::vector<SwitchInput>& switches, const RobustnessSpec& spec,
                           std::size_t winner, const ScopedEvaluate& evaluate,
-                          const std::function<void(int)>& evaluated) {
+                          const std::function<void(int)>& evaluated, const BatchEvaluate& batch) {
   Robustness rb;
   const int points = spec.points;
   rb.seeds = spec.seeds > 0 ? std::min(spec.seeds, s.seeds) : s.seeds;
@@ -140,29 +142,73 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
   const int dims = static_cast<int>(rb.inputs.size());
   if (points <= 0 || dims == 0) return rb;
   const auto u = latin_hypercube(points, dims, s.seed);
+  const BatchEvaluate run_all = batch ? batch : [&](const std::vector<EvaluationRequest>& r) {
+    return evaluate_each(evaluate, r);
+  };
+  // One world's evaluation of `seeds` seeds from `from` on; a scenario the inputs make invalid
+  // fails here or in the evaluation, either way where the world is counted (refused).
+  struct Asked {
+    std::vector<EvaluationRequest> requests;
+    std::vector<std::size_t> index;  // per point: its request (SIZE_MAX: none)
+    std::vector<std::exception_ptr> unbuilt;
+  };
+  auto ask = [&](Asked& asked, int i, int seeds, int from) {
+    const auto& ui = u[static_cast<std::size_t>(i)];
+    auto at = world_assignments(params, switches, ui);
+    at.push_back("/seeds=" + std::to_string(seeds));
+    EvaluationScope sc = world_scope(s, params, switches, ui, spec.scale_pilots);
+    sc.first_run = from;
+    try {
+      asked.requests.push_back({scenario_with(s, at), sc});
+      asked.index[static_cast<std::size_t>(i)] = asked.requests.size() - 1;
+    } catch (...) {
+      asked.unbuilt[static_cast<std::size_t>(i)] = std::current_exception();
+    }
+  };
+  auto asking = [&] {
+    Asked a;
+    a.index.assign(static_cast<std::size_t>(points), SIZE_MAX);
+    a.unbuilt.resize(static_cast<std::size_t>(points));
+    return a;
+  };
+  // The outcome of point i's request (an error rethrown).
+  auto outcome = [](Asked& asked, std::vector<EvaluationOutcome>& got, int i) {
+    if (asked.unbuilt[static_cast<std::size_t>(i)])
+      std::rethrow_exception(asked.unbuilt[static_cast<std::size_t>(i)]);
+    EvaluationOutcome& o = got[asked.index[static_cast<std::size_t>(i)]];
+    if (o.error) std::rethrow_exception(o.error);
+    return std::move(o.runs);
+  };
+  // Every world's first seeds, then the rest of them where those leave the leader tied.
+  Asked early = asking();
+  for (int i = 0; i < points; ++i) ask(early, i, first > 0 ? first : rb.seeds, 0);
+  std::vector<EvaluationOutcome> early_got = run_all(early.requests);
+  Asked rest = asking();
+  std::vector<char> extend(static_cast<std::size_t>(points), 0);
+  if (first > 0) {
+    for (int i = 0; i < points; ++i) {
+      const std::size_t r = early.index[static_cast<std::size_t>(i)];
+      if (r == SIZE_MAX || early_got[r].error) continue;
+      const SensitivityPoint pt = point_of_runs(early_got[r].runs);
+      if (!tied_at(pt, leader(pt))) continue;
+      extend[static_cast<std::size_t>(i)] = 1;
+      ask(rest, i, rb.seeds, first);
+    }
+  }
+  std::vector<EvaluationOutcome> rest_got = run_all(rest.requests);
   std::vector<std::vector<double>> axis(static_cast<std::size_t>(dims));
   std::vector<double> gap;
   for (int i = 0; i < points; ++i) {
     const auto& ui = u[static_cast<std::size_t>(i)];
-    const auto sets = world_assignments(params, switches, ui);
-    const EvaluationScope scope = world_scope(s, params, switches, ui, spec.scale_pilots);
-    auto run_seeds = [&](int seeds, int from) {
-      auto at = sets;
-      at.push_back("/seeds=" + std::to_string(seeds));
-      EvaluationScope sc = scope;
-      sc.first_run = from;
-      return evaluate(scenario_with(s, at), sc);
-    };
     std::vector<StrategyRuns> runs;
     bool refused = false;  // a combination the scenario refuses (e.g. a schedule that does not fit)
     try {
-      runs = run_seeds(first > 0 ? first : rb.seeds, 0);
-      const SensitivityPoint early = first > 0 ? point_of_runs(runs) : SensitivityPoint{};
-      if (first > 0 && tied_at(early, leader(early))) {  // the rest of the seeds
+      runs = outcome(early, early_got, i);
+      if (extend[static_cast<std::size_t>(i)]) {  // the rest of the seeds
         ++rb.extended;
-        const auto rest = run_seeds(rb.seeds, first);
-        for (std::size_t k = 0; k < runs.size() && k < rest.size(); ++k)
-          runs[k].runs.insert(runs[k].runs.end(), rest[k].runs.begin(), rest[k].runs.end());
+        const auto more = outcome(rest, rest_got, i);
+        for (std::size_t k = 0; k < runs.size() && k < more.size(); ++k)
+          runs[k].runs.insert(runs[k].runs.end(), more[k].runs.begin(), more[k].runs.end());
       }
     } catch (const InputError&) {
       refused = true;

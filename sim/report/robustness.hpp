@@ -51,10 +51,13 @@ struct RobustnessSpec {
 };
 
 // Evaluates every point and counts wins and ties. `winner`: the base winner (the gap is its lead
-// over the best other strategy). `evaluated(point)` is told after each point.
+// over the best other strategy). `evaluated(point)` is told after each point. `batch` (optional):
+// runs every world's first evaluation as one batch, then the extensions as another; the result
+// is the same as evaluating them in turn with `evaluate`.
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,
                           const std::vector<SwitchInput>& switches, const RobustnessSpec& spec,
                           std::size_t winner, const ScopedEvaluate& evaluate,
-                          const std::function<void(int)>& evaluated = {});
+                          const std::function<void(int)>& evaluated = {},
+                          const BatchEvaluate& batch = {});
 
 }  // namespace goodput

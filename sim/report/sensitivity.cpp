@@ -503,29 +503,87 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   std::vector<std::size_t> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = i;
 
+  // The scope of an evaluation running `needed` strategies, those already known in `have` (empty:
+  // none) left out and, for an input only some strategies read (`only`), every other's taken from
+  // the base; nullopt when nothing is left to run.
+  auto scope_of = [&](const std::vector<StrategyRuns>& have, const std::vector<std::size_t>& needed,
+                      const std::optional<std::vector<std::size_t>>& only,
+                      EvaluationScope::Pilot pilot) -> std::optional<EvaluationScope> {
+    EvaluationScope scope;
+    scope.pilot = pilot;
+    for (std::size_t i : needed) {
+      if (!have.empty() && !have[i].runs.empty()) continue;
+      if (!only || std::find(only->begin(), only->end(), i) != only->end())
+        scope.strategies.push_back(i);
+    }
+    if (scope.strategies.empty()) return std::nullopt;
+    if (scope.strategies.size() == n && pilot == EvaluationScope::Pilot::Simulate)
+      scope.strategies.clear();  // every one
+    return scope;
+  };
+  // Evaluations known before any runs (every range end and switch value), run as one batch when
+  // the request has a batch evaluator and served from here when the analysis asks for them, in
+  // its own order: the outcome, its counting and its errors are those of asking one at a time.
+  std::map<std::string, EvaluationOutcome> ahead;
+  const auto key_of = [](const Scenario& sc, const EvaluationScope& scope) {
+    return sc.resolved.dump() + "|" +
+           Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot, scope.first_run}
+               .dump();
+  };
+  const ScopedEvaluate served = [&](const Scenario& sc, const EvaluationScope& scope) {
+    if (!ahead.empty()) {
+      const auto it = ahead.find(key_of(sc, scope));
+      if (it != ahead.end()) {
+        EvaluationOutcome o = std::move(it->second);
+        ahead.erase(it);
+        if (o.error) std::rethrow_exception(o.error);
+        return o.runs;
+      }
+    }
+    return evaluate(sc, scope);
+  };
+  if (req.batch) {
+    std::vector<EvaluationRequest> batch;
+    auto ask = [&](auto&& make_scenario, const std::optional<std::vector<std::size_t>>& only,
+                   EvaluationScope::Pilot pilot) {
+      const std::optional<EvaluationScope> scope = scope_of({}, all, only, pilot);
+      if (!scope) return;
+      try {
+        batch.push_back({make_scenario(), *scope});
+      } catch (const std::exception&) {  // the analysis meets (and reports) it in its turn
+      }
+    };
+    for (const auto& p : params) {
+      const auto only = readers_of_input(s, p.pointer);
+      const auto pilot = pilot_rule(p.pointer, req.scale_pilots);
+      for (const double v : {p.lo, p.hi})
+        if ((p.derived || v != p.base) && !(v == p.hi && p.hi == p.lo))
+          ask([&] { return scenario_at(s, p, v); }, only, pilot);
+    }
+    for (const SwitchInput& sw : req.switches)
+      for (const Json& v : sw.values)
+        ask([&] { return scenario_with(s, {sw.pointer + "=" + v.dump()}); },
+            readers_of_input(s, sw.pointer), pilot_rule(sw.pointer, req.scale_pilots));
+    std::vector<EvaluationOutcome> got = req.batch(batch);
+    for (std::size_t i = 0; i < batch.size() && i < got.size(); ++i)
+      ahead.emplace(key_of(batch[i].scenario, batch[i].scope), std::move(got[i]));
+  }
   // Runs `needed` strategies of `sc`, taking what is already known from `have` (empty runs: not
   // yet run) and, for an input only some strategies read (`only`), every other's from the base.
   auto fill = [&](std::vector<StrategyRuns>& have, const Scenario& sc,
                   const std::vector<std::size_t>& needed,
                   const std::optional<std::vector<std::size_t>>& only,
                   EvaluationScope::Pilot pilot) {
+    const std::optional<EvaluationScope> scope = scope_of(have, needed, only, pilot);
     if (have.empty()) {
       have.resize(n);
       for (std::size_t i = 0; i < n; ++i) have[i].strategy = rep.strategies[i];
     }
-    EvaluationScope scope;
-    scope.pilot = pilot;
-    for (std::size_t i : needed) {
-      if (!have[i].runs.empty()) continue;
-      if (only && std::find(only->begin(), only->end(), i) == only->end())
+    for (std::size_t i : needed)
+      if (have[i].runs.empty() && only && std::find(only->begin(), only->end(), i) == only->end())
         have[i] = base_runs[i];
-      else
-        scope.strategies.push_back(i);
-    }
-    if (scope.strategies.empty()) return false;
-    if (scope.strategies.size() == n && pilot == EvaluationScope::Pilot::Simulate)
-      scope.strategies.clear();  // every one
-    const std::vector<StrategyRuns> got = evaluate(sc, scope);
+    if (!scope) return false;
+    const std::vector<StrategyRuns> got = served(sc, *scope);
     for (std::size_t i = 0; i < n && i < got.size(); ++i)
       if (have[i].runs.empty() && !got[i].runs.empty()) have[i] = got[i];
     return true;
@@ -663,9 +721,11 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     rep.robustness = run_robustness(
         s, params, req.switches,
         {req.robustness_points, req.robustness_seeds, req.robustness_first_seeds, req.scale_pilots},
-        w, evaluate, [&](int) {
+        w, evaluate,
+        [&](int) {
           if (progress) progress("robustness", 0);
-        });
+        },
+        req.batch);
   return rep;
 }
 

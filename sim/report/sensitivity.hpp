@@ -207,6 +207,10 @@ struct SensitivityRequest {
   // The winner to explain (the full run's, when the analysis runs fewer seeds); -1: the base's.
   int winner = -1;
   int runner_up = -1;  // likewise (ignored unless `winner` is given and it differs from it)
+  // Optional: runs the evaluations known in advance (every range end, switch value and robustness
+  // world, then the worlds' extensions) as batches, side by side; the report is the same with or
+  // without it, only sooner on several threads (monte_carlo_evaluators).
+  BatchEvaluate batch;
 };
 SensitivityReport run_sensitivity(
     const Scenario& s, const SensitivityRequest& request, const Evaluate& evaluate,

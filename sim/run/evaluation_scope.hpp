@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <vector>
 
@@ -38,5 +39,34 @@ struct EvaluationScope {
 };
 using ScopedEvaluate =
     std::function<std::vector<StrategyRuns>(const Scenario&, const EvaluationScope&)>;
+
+// Several evaluations asked for at once, e.g. every input's range ends or every robustness world:
+// an evaluator may run them side by side. Each outcome is what a ScopedEvaluate gives for its
+// request, or the exception it throws (rethrown by whoever reads it, where the one-at-a-time
+// evaluation would have thrown).
+struct EvaluationRequest {
+  Scenario scenario;
+  EvaluationScope scope;
+};
+struct EvaluationOutcome {
+  std::vector<StrategyRuns> runs;
+  std::exception_ptr error;  // set: runs is empty
+};
+using BatchEvaluate =
+    std::function<std::vector<EvaluationOutcome>(const std::vector<EvaluationRequest>&)>;
+
+// A batch as one evaluation after another (what any BatchEvaluate must equal).
+inline std::vector<EvaluationOutcome> evaluate_each(
+    const ScopedEvaluate& evaluate, const std::vector<EvaluationRequest>& requests) {
+  std::vector<EvaluationOutcome> out(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    try {
+      out[i].runs = evaluate(requests[i].scenario, requests[i].scope);
+    } catch (...) {
+      out[i].error = std::current_exception();
+    }
+  }
+  return out;
+}
 
 }  // namespace goodput

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "sim/core/parallel_for.hpp"
 #include "sim/run/single_run.hpp"
@@ -11,17 +14,46 @@
 
 namespace goodput {
 
-std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
-                                          const ProgressFn& progress, int first_run,
-                                          const RunWatch* watch) {
-  const int seeds = plan.scenario.seeds;
-  const int count = std::max(0, seeds - first_run);
+namespace {
+
+// Each strategy of the plan with `count` empty run slots.
+std::vector<StrategyRuns> empty_runs(const RunPlan& plan, int count) {
   const auto& strategies = plan.scenario.strategies;
   std::vector<StrategyRuns> out(strategies.size());
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     out[s].strategy = strategies[s].name;
     out[s].runs.resize(static_cast<std::size_t>(count));
   }
+  return out;
+}
+
+// Run `run` of the plan, every strategy (not watched).
+std::vector<RunMetrics> simulate_run(const RunPlan& plan, int run, RunWorkspace& workspace) {
+  if (plan.scenario.mode == RunMode::Snapshot) return simulate_snapshot(plan, run);
+  return simulate_all(plan, faults_for(plan, run), plan.scenario.strategies, {}, &workspace);
+}
+
+// Stores run `run`'s metrics in slot `slot` of every strategy's runs.
+void store_run(const RunPlan& plan, int slot, std::vector<RunMetrics> m,
+               std::vector<StrategyRuns>& out) {
+  // The job's GPUs over every GPU of the cluster (spare domains and unused GPUs included).
+  const JobSpec& job = plan.scenario.job;
+  const double job_share = static_cast<double>(job.tp) * job.groups_per_replica() * job.dp /
+                           static_cast<double>(std::max<std::int64_t>(1, plan.topology->gpus()));
+  for (std::size_t s = 0; s < out.size(); ++s) {
+    m[s].goodput_per_provisioned_gpu = m[s].goodput * job_share;
+    out[s].runs[static_cast<std::size_t>(slot)] = m[s];
+  }
+}
+
+}  // namespace
+
+std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
+                                          const ProgressFn& progress, int first_run,
+                                          const RunWatch* watch) {
+  const int seeds = plan.scenario.seeds;
+  const int count = std::max(0, seeds - first_run);
+  std::vector<StrategyRuns> out = empty_runs(plan, count);
   const bool snapshot = plan.scenario.mode == RunMode::Snapshot;
   if (watch && snapshot) throw std::logic_error("run_monte_carlo: a watched run in snapshot mode");
   // The watched run first: it takes longest (its observers' work too), so it is not the tail.
@@ -31,10 +63,6 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
     if (task == 0) return watched;
     return first_run + task - 1 + (first_run + task - 1 >= watched ? 1 : 0);
   };
-  // The job's GPUs over every GPU of the cluster (spare domains and unused GPUs included).
-  const JobSpec& job = plan.scenario.job;
-  const double job_share = static_cast<double>(job.tp) * job.groups_per_replica() * job.dp /
-                           static_cast<double>(std::max<std::int64_t>(1, plan.topology->gpus()));
   int done = 0;
   std::vector<RunWorkspace> workspaces(static_cast<std::size_t>(std::max(1, threads)));
   parallel_for(
@@ -43,19 +71,14 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
         const int run = run_of(task);
         RunWorkspace& workspace = workspaces[static_cast<std::size_t>(worker)];
         std::vector<RunMetrics> m;
-        if (snapshot) {
-          m = simulate_snapshot(plan, run);
-        } else if (run == watched) {
+        if (run == watched) {
           const FaultList faults = faults_for(plan, run);
-          m = simulate_all(plan, faults, strategies, watch->observers(), &workspace);
+          m = simulate_all(plan, faults, plan.scenario.strategies, watch->observers(), &workspace);
           watch->done(faults);
         } else {
-          m = simulate_all(plan, faults_for(plan, run), strategies, {}, &workspace);
+          m = simulate_run(plan, run, workspace);
         }
-        for (std::size_t s = 0; s < strategies.size(); ++s) {
-          m[s].goodput_per_provisioned_gpu = m[s].goodput * job_share;
-          out[s].runs[static_cast<std::size_t>(run - first_run)] = m[s];
-        }
+        store_run(plan, run - first_run, std::move(m), out);
       },
       [&](int) {
         ++done;
@@ -64,78 +87,179 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
   return out;
 }
 
-ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot,
-                                     double base_job_faults_per_hour) {
-  struct Base {
-    RunPlan::Pilot pilot;
-    double job_faults_per_hour = 0;
-    // The last plan built and what it was built from (the scenario but its seed count, and the
-    // scope's pilot): a robustness world extending its seeds (first_run > 0) asks for it again.
-    std::string last_key;
-    std::shared_ptr<const RunPlan> last;
-  };
-  auto kept = std::make_shared<Base>();
-  kept->pilot = std::move(base_pilot);
-  kept->job_faults_per_hour = base_job_faults_per_hour;
-  // make_plan(sc, 1, nullptr, estimate), or the last plan if it was built from the same inputs:
-  // a plan depends on the seed count only through the pilot's runs, min(seeds, 2).
-  auto plan_for = [kept](const Scenario& sc, const PilotEstimate* estimate, const Json& scope) {
+namespace {
+
+// The evaluators' shared state: the base's pilot and the plans built lately.
+struct EvaluatorState {
+  int threads = 1;
+  RunPlan::Pilot pilot;
+  double job_faults_per_hour = 0;
+  bool first = true;  // no evaluation yet: the first one (the base) may provide the pilot
+  // Plans built from the same inputs (the scenario but its seed count, and the scope's pilot) are
+  // the same: a robustness world extending its seeds (first_run > 0) asks for its plan again.
+  // The most recent last; a plan depends on the seed count only through the pilot's runs,
+  // min(seeds, 2).
+  static constexpr std::size_t kPlansKept = 64;
+  std::vector<std::pair<std::string, std::shared_ptr<const RunPlan>>> plans;
+
+  RunPlan plan_for(const Scenario& sc, const PilotEstimate* estimate, const Json& scope) {
     Json inputs = sc.resolved;
     if (inputs.is_object()) inputs.erase("seeds");
     const std::string key = inputs.dump() + scope.dump() + std::to_string(std::min(sc.seeds, 2));
-    if (kept->last && kept->last_key == key) {
-      RunPlan plan = *kept->last;
-      plan.scenario.seeds = sc.seeds;
-      plan.scenario.resolved = sc.resolved;
-      return plan;
-    }
+    for (auto it = plans.begin(); it != plans.end(); ++it)
+      if (it->first == key) {
+        RunPlan plan = *it->second;
+        plan.scenario.seeds = sc.seeds;
+        plan.scenario.resolved = sc.resolved;
+        std::rotate(it, it + 1, plans.end());
+        return plan;
+      }
     RunPlan plan = make_plan(sc, 1, nullptr, estimate);
-    kept->last_key = key;
-    kept->last = std::make_shared<const RunPlan>(plan);
+    plans.emplace_back(key, std::make_shared<const RunPlan>(plan));
+    if (plans.size() > kPlansKept) plans.erase(plans.begin());
     return plan;
+  }
+};
+
+// One evaluation ready to simulate: its plan (the strategies in scope only) and where each of
+// its strategies goes in the result.
+struct Prepared {
+  RunPlan plan;
+  std::vector<std::size_t> only;   // per strategy of the plan: its index in the request's list
+  std::vector<std::string> names;  // the request's strategies
+  int first_run = 0;
+};
+
+Prepared prepare(EvaluatorState& kept, const Scenario& s, const EvaluationScope& scope) {
+  using Pilot = EvaluationScope::Pilot;
+  const bool first = std::exchange(kept.first, false);
+  const std::size_t n = s.strategies.size();
+  Prepared p;
+  p.first_run = scope.first_run;
+  for (const auto& c : s.strategies) p.names.push_back(c.name);
+  const Json scope_key = {scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot};
+  if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
+    p.plan = kept.plan_for(s, nullptr, scope_key);
+    if (first && kept.pilot.runs == 0 && p.plan.pilot.runs > 0) {
+      kept.pilot = p.plan.pilot;
+      kept.job_faults_per_hour = p.plan.job_faults_per_hour;
+    }
+    for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
+    return p;
+  }
+  p.only = scope.strategies;
+  if (p.only.empty())
+    for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
+  Scenario sub = s;
+  sub.strategies.clear();
+  for (std::size_t i : p.only) {
+    if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
+    sub.strategies.push_back(s.strategies[i]);
+  }
+  PilotEstimate estimate;
+  const bool reuse =
+      scope.pilot != Pilot::Simulate && kept.pilot.runs > 0 && kept.pilot.rollbacks.size() == n;
+  if (reuse) {
+    estimate.measured.runs = kept.pilot.runs;
+    if (scope.pilot == Pilot::Scale) estimate.base_job_faults_per_hour = kept.job_faults_per_hour;
+    for (std::size_t j = 0; j < p.only.size(); ++j) {
+      estimate.measured.rollbacks.push_back(kept.pilot.rollbacks[p.only[j]]);
+      if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), p.only[j]) !=
+          scope.own_pilot.end())
+        estimate.simulate.push_back(j);
+    }
+  }
+  p.plan = kept.plan_for(sub, reuse ? &estimate : nullptr, scope_key);
+  return p;
+}
+
+// The request's result: one StrategyRuns per strategy of its scenario, those out of scope empty.
+std::vector<StrategyRuns> finish(const Prepared& p, std::vector<StrategyRuns> runs) {
+  std::vector<StrategyRuns> out(p.names.size());
+  for (std::size_t i = 0; i < p.names.size(); ++i) out[i].strategy = p.names[i];
+  for (std::size_t j = 0; j < p.only.size(); ++j) out[p.only[j]] = std::move(runs[j]);
+  return out;
+}
+
+}  // namespace
+
+MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pilot,
+                                            double base_job_faults_per_hour) {
+  auto kept = std::make_shared<EvaluatorState>();
+  kept->threads = threads;
+  kept->pilot = std::move(base_pilot);
+  kept->job_faults_per_hour = base_job_faults_per_hour;
+  MonteCarloEvaluators e;
+  e.one = [kept](const Scenario& s, const EvaluationScope& scope) {
+    const Prepared p = prepare(*kept, s, scope);
+    return finish(p, run_monte_carlo(p.plan, kept->threads, {}, p.first_run));
   };
-  return [threads, kept, plan_for](const Scenario& s, const EvaluationScope& scope) {
-    using Pilot = EvaluationScope::Pilot;
-    const std::size_t n = s.strategies.size();
-    const Json scope_key = {scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot};
-    if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
-      RunPlan plan = plan_for(s, nullptr, scope_key);
-      if (kept->pilot.runs == 0 && plan.pilot.runs > 0) {
-        kept->pilot = plan.pilot;
-        kept->job_faults_per_hour = plan.job_faults_per_hour;
+  // Plans one by one (in order: the same plans as `one` in turn), then every (request, run) pair
+  // on the threads at once, request by request, each run's results in its fixed slot.
+  e.many = [kept](const std::vector<EvaluationRequest>& requests) {
+    const std::size_t k = requests.size();
+    std::vector<EvaluationOutcome> out(k);
+    std::vector<std::optional<Prepared>> prepared(k);
+    std::vector<std::vector<StrategyRuns>> runs(k);
+    struct Task {
+      std::size_t request;
+      int run;
+    };
+    std::vector<Task> tasks;
+    for (std::size_t r = 0; r < k; ++r) {
+      try {
+        prepared[r] = prepare(*kept, requests[r].scenario, requests[r].scope);
+      } catch (...) {
+        out[r].error = std::current_exception();
+        continue;
       }
-      return run_monte_carlo(plan, threads, {}, scope.first_run);
+      const RunPlan& plan = prepared[r]->plan;
+      runs[r] = empty_runs(plan, std::max(0, plan.scenario.seeds - prepared[r]->first_run));
+      for (int run = prepared[r]->first_run; run < plan.scenario.seeds; ++run)
+        tasks.push_back({r, run});
     }
-    std::vector<std::size_t> only = scope.strategies;
-    if (only.empty())
-      for (std::size_t i = 0; i < n; ++i) only.push_back(i);
-    Scenario sub = s;
-    sub.strategies.clear();
-    for (std::size_t i : only) {
-      if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
-      sub.strategies.push_back(s.strategies[i]);
+    // Per worker: the request its workspace serves (a workspace serves one plan).
+    struct Worker {
+      std::size_t request = SIZE_MAX;
+      RunWorkspace workspace;
+    };
+    std::vector<Worker> workers(static_cast<std::size_t>(std::max(1, kept->threads)));
+    std::vector<std::exception_ptr> failed(k);
+    std::mutex failing;
+    parallel_for(
+        static_cast<int>(tasks.size()), kept->threads,
+        [&](int t, int worker) {
+          const Task task = tasks[static_cast<std::size_t>(t)];
+          Worker& w = workers[static_cast<std::size_t>(worker)];
+          if (w.request != task.request) {
+            w.workspace = RunWorkspace();
+            w.request = task.request;
+          }
+          const Prepared& p = *prepared[task.request];
+          try {
+            store_run(p.plan, task.run - p.first_run, simulate_run(p.plan, task.run, w.workspace),
+                      runs[task.request]);
+          } catch (...) {
+            const std::lock_guard<std::mutex> lock(failing);
+            if (!failed[task.request]) failed[task.request] = std::current_exception();
+          }
+        },
+        [](int) {});
+    for (std::size_t r = 0; r < k; ++r) {
+      if (out[r].error) continue;
+      if (failed[r])
+        out[r].error = failed[r];
+      else
+        out[r].runs = finish(*prepared[r], std::move(runs[r]));
     }
-    PilotEstimate estimate;
-    const bool reuse =
-        scope.pilot != Pilot::Simulate && kept->pilot.runs > 0 && kept->pilot.rollbacks.size() == n;
-    if (reuse) {
-      estimate.measured.runs = kept->pilot.runs;
-      if (scope.pilot == Pilot::Scale)
-        estimate.base_job_faults_per_hour = kept->job_faults_per_hour;
-      for (std::size_t j = 0; j < only.size(); ++j) {
-        estimate.measured.rollbacks.push_back(kept->pilot.rollbacks[only[j]]);
-        if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), only[j]) !=
-            scope.own_pilot.end())
-          estimate.simulate.push_back(j);
-      }
-    }
-    std::vector<StrategyRuns> runs = run_monte_carlo(
-        plan_for(sub, reuse ? &estimate : nullptr, scope_key), threads, {}, scope.first_run);
-    std::vector<StrategyRuns> out(n);
-    for (std::size_t i = 0; i < n; ++i) out[i].strategy = s.strategies[i].name;
-    for (std::size_t j = 0; j < only.size(); ++j) out[only[j]] = std::move(runs[j]);
     return out;
   };
+  return e;
+}
+
+ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot,
+                                     double base_job_faults_per_hour) {
+  return monte_carlo_evaluators(threads, std::move(base_pilot), base_job_faults_per_hour).one;
 }
 
 }  // namespace goodput

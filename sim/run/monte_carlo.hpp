@@ -39,10 +39,20 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
 // of the same shape) and runs the strategies in scope over all its seeds on `threads` threads.
 // `base_pilot` and `base_job_faults_per_hour`: the unmodified scenario's checkpoint pilot and
 // expected job faults per hour (RunPlan), which evaluations whose scope keeps or scales the pilot
-// start from (EvaluationScope, PilotEstimate); when it has no runs, the first evaluation of every
-// strategy that simulates its pilot (the base, which a sensitivity analysis evaluates first)
-// provides both.
+// start from (EvaluationScope, PilotEstimate); when it has no runs, the evaluator's first
+// evaluation (the base, which a sensitivity analysis evaluates first) provides both if it
+// simulates every strategy's pilot.
 ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot = {},
                                      double base_job_faults_per_hour = 0);
+// The same evaluator (`one`, sharing its state) and its batch form (`many`): a batch's plans are
+// built in order, as `one` would build them in turn, then all its runs share the threads, so a
+// batch of evaluations of a few seeds each keeps every thread busy. Each outcome equals what
+// `one` gives for that request (or the error it throws).
+struct MonteCarloEvaluators {
+  ScopedEvaluate one;
+  BatchEvaluate many;
+};
+MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pilot = {},
+                                            double base_job_faults_per_hour = 0);
 
 }  // namespace goodput
