@@ -101,75 +101,100 @@ struct EvaluatorState {
   // min(seeds, 2).
   static constexpr std::size_t kPlansKept = 64;
   std::vector<std::pair<std::string, std::shared_ptr<const RunPlan>>> plans;
-
-  RunPlan plan_for(const Scenario& sc, const PilotEstimate* estimate, const Json& scope) {
-    Json inputs = sc.resolved;
-    if (inputs.is_object()) inputs.erase("seeds");
-    const std::string key = inputs.dump() + scope.dump() + std::to_string(std::min(sc.seeds, 2));
-    for (auto it = plans.begin(); it != plans.end(); ++it)
-      if (it->first == key) {
-        RunPlan plan = *it->second;
-        plan.scenario.seeds = sc.seeds;
-        plan.scenario.resolved = sc.resolved;
-        std::rotate(it, it + 1, plans.end());
-        return plan;
-      }
-    RunPlan plan = make_plan(sc, 1, nullptr, estimate);
-    plans.emplace_back(key, std::make_shared<const RunPlan>(plan));
-    if (plans.size() > kPlansKept) plans.erase(plans.begin());
-    return plan;
-  }
 };
 
-// One evaluation ready to simulate: its plan (the strategies in scope only) and where each of
-// its strategies goes in the result.
+// One evaluation to simulate: its plan (the strategies in scope only), where each of its
+// strategies goes in the result, and how the plan is had.
 struct Prepared {
   RunPlan plan;
   std::vector<std::size_t> only;   // per strategy of the plan: its index in the request's list
   std::vector<std::string> names;  // the request's strategies
   int first_run = 0;
+  // The plan's order: its scenario (the strategies in scope), the pilot's estimate, its memo key,
+  // the memo's plan when it has one, and whether its pilot becomes the base's (the first).
+  Scenario scenario;
+  std::optional<PilotEstimate> estimate;
+  std::string key;
+  std::shared_ptr<const RunPlan> found;
+  bool provides_pilot = false;
 };
 
-Prepared prepare(EvaluatorState& kept, const Scenario& s, const EvaluationScope& scope) {
+// Everything but building the plan (the memo looked up).
+Prepared order(EvaluatorState& kept, const Scenario& s, const EvaluationScope& scope) {
   using Pilot = EvaluationScope::Pilot;
   const bool first = std::exchange(kept.first, false);
   const std::size_t n = s.strategies.size();
   Prepared p;
   p.first_run = scope.first_run;
   for (const auto& c : s.strategies) p.names.push_back(c.name);
-  const Json scope_key = {scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot};
   if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
-    p.plan = kept.plan_for(s, nullptr, scope_key);
-    if (first && kept.pilot.runs == 0 && p.plan.pilot.runs > 0) {
-      kept.pilot = p.plan.pilot;
-      kept.job_faults_per_hour = p.plan.job_faults_per_hour;
+    p.scenario = s;
+    p.provides_pilot = first && kept.pilot.runs == 0;
+    for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
+  } else {
+    p.only = scope.strategies;
+    if (p.only.empty())
+      for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
+    p.scenario = s;
+    p.scenario.strategies.clear();
+    for (std::size_t i : p.only) {
+      if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
+      p.scenario.strategies.push_back(s.strategies[i]);
     }
-    for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
-    return p;
-  }
-  p.only = scope.strategies;
-  if (p.only.empty())
-    for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
-  Scenario sub = s;
-  sub.strategies.clear();
-  for (std::size_t i : p.only) {
-    if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
-    sub.strategies.push_back(s.strategies[i]);
-  }
-  PilotEstimate estimate;
-  const bool reuse =
-      scope.pilot != Pilot::Simulate && kept.pilot.runs > 0 && kept.pilot.rollbacks.size() == n;
-  if (reuse) {
-    estimate.measured.runs = kept.pilot.runs;
-    if (scope.pilot == Pilot::Scale) estimate.base_job_faults_per_hour = kept.job_faults_per_hour;
-    for (std::size_t j = 0; j < p.only.size(); ++j) {
-      estimate.measured.rollbacks.push_back(kept.pilot.rollbacks[p.only[j]]);
-      if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), p.only[j]) !=
-          scope.own_pilot.end())
-        estimate.simulate.push_back(j);
+    if (scope.pilot != Pilot::Simulate && kept.pilot.runs > 0 && kept.pilot.rollbacks.size() == n) {
+      PilotEstimate& e = p.estimate.emplace();
+      e.measured.runs = kept.pilot.runs;
+      if (scope.pilot == Pilot::Scale) e.base_job_faults_per_hour = kept.job_faults_per_hour;
+      for (std::size_t j = 0; j < p.only.size(); ++j) {
+        e.measured.rollbacks.push_back(kept.pilot.rollbacks[p.only[j]]);
+        if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), p.only[j]) !=
+            scope.own_pilot.end())
+          e.simulate.push_back(j);
+      }
     }
   }
-  p.plan = kept.plan_for(sub, reuse ? &estimate : nullptr, scope_key);
+  Json inputs = p.scenario.resolved;
+  if (inputs.is_object()) inputs.erase("seeds");
+  p.key = inputs.dump() +
+          Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot}.dump() +
+          std::to_string(std::min(p.scenario.seeds, 2));
+  for (auto it = kept.plans.begin(); it != kept.plans.end(); ++it)
+    if (it->first == p.key) {
+      p.found = it->second;
+      std::rotate(it, it + 1, kept.plans.end());
+      break;
+    }
+  return p;
+}
+
+// The plan of an order: the memo's (with the request's seeds) or a new one. Touches no shared
+// state but the process-wide memos of make_plan: orders may be built on several threads.
+void build(Prepared& p) {
+  if (p.found) {
+    p.plan = *p.found;
+    p.plan.scenario.seeds = p.scenario.seeds;
+    p.plan.scenario.resolved = p.scenario.resolved;
+    return;
+  }
+  p.plan = make_plan(p.scenario, 1, nullptr, p.estimate ? &*p.estimate : nullptr);
+}
+
+// After build(): a new plan is remembered, and the first evaluation's pilot becomes the base's.
+void keep(EvaluatorState& kept, const Prepared& p) {
+  if (!p.found) {
+    kept.plans.emplace_back(p.key, std::make_shared<const RunPlan>(p.plan));
+    if (kept.plans.size() > EvaluatorState::kPlansKept) kept.plans.erase(kept.plans.begin());
+  }
+  if (p.provides_pilot && p.plan.pilot.runs > 0) {
+    kept.pilot = p.plan.pilot;
+    kept.job_faults_per_hour = p.plan.job_faults_per_hour;
+  }
+}
+
+Prepared prepare(EvaluatorState& kept, const Scenario& s, const EvaluationScope& scope) {
+  Prepared p = order(kept, s, scope);
+  build(p);
+  keep(kept, p);
   return p;
 }
 
@@ -206,13 +231,43 @@ MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pil
       int run;
     };
     std::vector<Task> tasks;
+    // The orders in turn (each may read the pilot an earlier one provided), then the plans to
+    // build on the threads at once (make_plan with one thread each), then remembered in order.
+    std::vector<std::size_t> to_build;
     for (std::size_t r = 0; r < k; ++r) {
       try {
-        prepared[r] = prepare(*kept, requests[r].scenario, requests[r].scope);
+        prepared[r] = order(*kept, requests[r].scenario, requests[r].scope);
+        if (prepared[r]->provides_pilot) {  // later orders read its pilot
+          build(*prepared[r]);
+          keep(*kept, *prepared[r]);
+        } else {
+          to_build.push_back(r);
+        }
       } catch (...) {
         out[r].error = std::current_exception();
+        prepared[r].reset();
+      }
+    }
+    parallel_for(
+        static_cast<int>(to_build.size()), kept->threads,
+        [&](int i) {
+          const std::size_t r = to_build[static_cast<std::size_t>(i)];
+          try {
+            build(*prepared[r]);
+          } catch (...) {
+            out[r].error = std::current_exception();  // its own slot
+          }
+        },
+        [](int) {});
+    for (std::size_t r : to_build) {
+      if (out[r].error) {
+        prepared[r].reset();
         continue;
       }
+      keep(*kept, *prepared[r]);
+    }
+    for (std::size_t r = 0; r < k; ++r) {
+      if (!prepared[r]) continue;
       const RunPlan& plan = prepared[r]->plan;
       runs[r] = empty_runs(plan, std::max(0, plan.scenario.seeds - prepared[r]->first_run));
       for (int run = prepared[r]->first_run; run < plan.scenario.seeds; ++run)
