@@ -142,9 +142,10 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
   const int dims = static_cast<int>(rb.inputs.size());
   if (points <= 0 || dims == 0) return rb;
   const auto u = latin_hypercube(points, dims, s.seed);
-  const BatchEvaluate run_all = batch ? batch : [&](const std::vector<EvaluationRequest>& r) {
-    return evaluate_each(evaluate, r);
-  };
+  const BatchEvaluate run_all =
+      batch ? batch : [&](const std::vector<EvaluationRequest>& r, const BatchDone& done) {
+        return evaluate_each(evaluate, r, done);
+      };
   // One world's evaluation of `seeds` seeds from `from` on; a scenario the inputs make invalid
   // fails here or in the evaluation, either way where the world is counted (refused).
   struct Asked {
@@ -182,7 +183,17 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
   // Every world's first seeds, then the rest of them where those leave the leader tied.
   Asked early = asking();
   for (int i = 0; i < points; ++i) ask(early, i, first > 0 ? first : rb.seeds, 0);
-  std::vector<EvaluationOutcome> early_got = run_all(early.requests);
+  // Progress: a world is told once, when its first evaluation is done (or could not be built).
+  std::vector<int> world_of;
+  for (int i = 0; i < points; ++i)
+    if (early.index[static_cast<std::size_t>(i)] == SIZE_MAX) {
+      if (evaluated) evaluated(i + 1);
+    } else {
+      world_of.push_back(i);
+    }
+  std::vector<EvaluationOutcome> early_got = run_all(early.requests, [&](std::size_t r) {
+    if (evaluated) evaluated(world_of[r] + 1);
+  });
   Asked rest = asking();
   std::vector<char> extend(static_cast<std::size_t>(points), 0);
   if (first > 0) {
@@ -195,7 +206,7 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
       ask(rest, i, rb.seeds, first);
     }
   }
-  std::vector<EvaluationOutcome> rest_got = run_all(rest.requests);
+  std::vector<EvaluationOutcome> rest_got = run_all(rest.requests, {});
   std::vector<std::vector<double>> axis(static_cast<std::size_t>(dims));
   std::vector<double> gap;
   for (int i = 0; i < points; ++i) {
@@ -217,7 +228,6 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     }
     if (refused) {
       ++rb.refused;
-      if (evaluated) evaluated(i + 1);
       continue;
     }
     if (rb.wins.empty()) rb.wins.assign(runs.size(), 0);
@@ -240,7 +250,6 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
       axis[params.size() + j].push_back(
           static_cast<double>(switch_index(switches[j], ui[params.size() + j])));
     ++rb.points;
-    if (evaluated) evaluated(i + 1);
   }
   double best = 0;
   for (int d = 0; d < dims; ++d) {

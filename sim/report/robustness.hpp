@@ -51,7 +51,8 @@ struct RobustnessSpec {
 };
 
 // Evaluates every point and counts wins and ties. `winner`: the base winner (the gap is its lead
-// over the best other strategy). `evaluated(point)` is told after each point. `batch` (optional):
+// over the best other strategy). `evaluated(point)` is told once per point, when its first
+// evaluation is done (for progress: in any order under a batch). `batch` (optional):
 // runs every world's first evaluation as one batch, then the extensions as another; the result
 // is the same as evaluating them in turn with `evaluate`.
 Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>& params,

@@ -530,10 +530,13 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
            Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot, scope.first_run}
                .dump();
   };
+  bool from_batch = false;  // the last evaluation served came from a batch (its progress told)
   const ScopedEvaluate served = [&](const Scenario& sc, const EvaluationScope& scope) {
+    from_batch = false;
     if (!ahead.empty()) {
       const auto it = ahead.find(key_of(sc, scope));
       if (it != ahead.end()) {
+        from_batch = true;
         EvaluationOutcome o = std::move(it->second);
         ahead.erase(it);
         if (o.error) std::rethrow_exception(o.error);
@@ -544,12 +547,14 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   };
   if (req.batch) {
     std::vector<EvaluationRequest> batch;
+    std::vector<std::pair<std::string, double>> labels;  // each request's progress label
     auto ask = [&](auto&& make_scenario, const std::optional<std::vector<std::size_t>>& only,
-                   EvaluationScope::Pilot pilot) {
+                   EvaluationScope::Pilot pilot, const std::string& pointer, double value) {
       const std::optional<EvaluationScope> scope = scope_of({}, all, only, pilot);
       if (!scope) return;
       try {
         batch.push_back({make_scenario(), *scope});
+        labels.emplace_back(pointer, value);
       } catch (const std::exception&) {  // the analysis meets (and reports) it in its turn
       }
     };
@@ -558,13 +563,16 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       const auto pilot = pilot_rule(p.pointer, req.scale_pilots);
       for (const double v : {p.lo, p.hi})
         if ((p.derived || v != p.base) && !(v == p.hi && p.hi == p.lo))
-          ask([&] { return scenario_at(s, p, v); }, only, pilot);
+          ask([&] { return scenario_at(s, p, v); }, only, pilot, p.pointer, v);
     }
     for (const SwitchInput& sw : req.switches)
       for (const Json& v : sw.values)
         ask([&] { return scenario_with(s, {sw.pointer + "=" + v.dump()}); },
-            readers_of_input(s, sw.pointer), pilot_rule(sw.pointer, req.scale_pilots));
-    std::vector<EvaluationOutcome> got = req.batch(batch);
+            readers_of_input(s, sw.pointer), pilot_rule(sw.pointer, req.scale_pilots), sw.pointer,
+            0);
+    std::vector<EvaluationOutcome> got = req.batch(batch, [&](std::size_t i) {
+      if (progress) progress(labels[i].first, labels[i].second);
+    });
     for (std::size_t i = 0; i < batch.size() && i < got.size(); ++i)
       ahead.emplace(key_of(batch[i].scenario, batch[i].scope), std::move(got[i]));
   }
@@ -617,7 +625,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
         throw InputError("--param", assignment(p, v), e.what());
       }
       if (ran) {
-        if (progress) progress(p.pointer, v);
+        if (progress && !from_batch) progress(p.pointer, v);
         ++res.evaluations;
         ++used;
       }
@@ -700,17 +708,21 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     const std::optional<std::vector<std::size_t>> only = readers_of_input(s, sw.pointer);
     for (const Json& v : sw.values) {
       const std::string text = sw.pointer + "=" + v.dump();
-      if (progress) progress(sw.pointer, 0);
       ++used;
+      from_batch = false;
       try {
         std::vector<StrategyRuns> runs;
-        fill(runs, scenario_with(s, {text}), all, only, pilot_rule(sw.pointer, req.scale_pilots));
+        const bool ran = fill(runs, scenario_with(s, {text}), all, only,
+                              pilot_rule(sw.pointer, req.scale_pilots));
+        if (progress && !(ran && from_batch)) progress(sw.pointer, 0);
         res.points.push_back(point_of(0, runs, w));
         res.invalid.emplace_back();
       } catch (const InputError& e) {
+        if (progress && !from_batch) progress(sw.pointer, 0);
         res.points.emplace_back();
         res.invalid.emplace_back(e.what());
       } catch (const std::invalid_argument& e) {  // a model the cost model cannot build
+        if (progress && !from_batch) progress(sw.pointer, 0);
         res.points.emplace_back();
         res.invalid.emplace_back(text + ": " + e.what());
       }

@@ -52,12 +52,16 @@ struct EvaluationOutcome {
   std::vector<StrategyRuns> runs;
   std::exception_ptr error;  // set: runs is empty
 };
-using BatchEvaluate =
-    std::function<std::vector<EvaluationOutcome>(const std::vector<EvaluationRequest>&)>;
+// `done(i)` (optional) is told when request i is finished (its runs, or its error), once per
+// request, in any order, one call at a time: for progress only.
+using BatchDone = std::function<void(std::size_t)>;
+using BatchEvaluate = std::function<std::vector<EvaluationOutcome>(
+    const std::vector<EvaluationRequest>&, const BatchDone&)>;
 
 // A batch as one evaluation after another (what any BatchEvaluate must equal).
-inline std::vector<EvaluationOutcome> evaluate_each(
-    const ScopedEvaluate& evaluate, const std::vector<EvaluationRequest>& requests) {
+inline std::vector<EvaluationOutcome> evaluate_each(const ScopedEvaluate& evaluate,
+                                                    const std::vector<EvaluationRequest>& requests,
+                                                    const BatchDone& done = {}) {
   std::vector<EvaluationOutcome> out(requests.size());
   for (std::size_t i = 0; i < requests.size(); ++i) {
     try {
@@ -65,6 +69,7 @@ inline std::vector<EvaluationOutcome> evaluate_each(
     } catch (...) {
       out[i].error = std::current_exception();
     }
+    if (done) done(i);
   }
   return out;
 }

@@ -221,7 +221,7 @@ MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pil
   };
   // Plans one by one (in order: the same plans as `one` in turn), then every (request, run) pair
   // on the threads at once, request by request, each run's results in its fixed slot.
-  e.many = [kept](const std::vector<EvaluationRequest>& requests) {
+  e.many = [kept](const std::vector<EvaluationRequest>& requests, const BatchDone& done) {
     const std::size_t k = requests.size();
     std::vector<EvaluationOutcome> out(k);
     std::vector<std::optional<Prepared>> prepared(k);
@@ -266,9 +266,15 @@ MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pil
       }
       keep(*kept, *prepared[r]);
     }
+    std::vector<int> left(k, 0);  // runs still to simulate, per request
     for (std::size_t r = 0; r < k; ++r) {
-      if (!prepared[r]) continue;
+      if (!prepared[r]) {
+        if (done) done(r);
+        continue;
+      }
       const RunPlan& plan = prepared[r]->plan;
+      left[r] = std::max(0, plan.scenario.seeds - prepared[r]->first_run);
+      if (left[r] == 0 && done) done(r);
       runs[r] = empty_runs(plan, std::max(0, plan.scenario.seeds - prepared[r]->first_run));
       for (int run = prepared[r]->first_run; run < plan.scenario.seeds; ++run)
         tasks.push_back({r, run});
@@ -299,7 +305,10 @@ MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pil
             if (!failed[task.request]) failed[task.request] = std::current_exception();
           }
         },
-        [](int) {});
+        [&](int t) {  // under parallel_for's lock
+          const std::size_t r = tasks[static_cast<std::size_t>(t)].request;
+          if (--left[r] == 0 && done) done(r);
+        });
     for (std::size_t r = 0; r < k; ++r) {
       if (out[r].error) continue;
       if (failed[r])

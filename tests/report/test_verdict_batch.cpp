@@ -57,7 +57,10 @@ TEST_CASE("verdict batch: a batch's outcomes are the evaluations one at a time, 
   for (const int threads : {1, 3}) {
     CAPTURE(threads);
     const MonteCarloEvaluators batched = monte_carlo_evaluators(threads);
-    const std::vector<EvaluationOutcome> got = batched.many(requests);
+    std::vector<int> told(requests.size(), 0);
+    const std::vector<EvaluationOutcome> got =
+        batched.many(requests, [&](std::size_t i) { ++told.at(i); });
+    CHECK(std::count(told.begin(), told.end(), 1) == static_cast<long>(told.size()));
     const ScopedEvaluate one = monte_carlo_evaluator(1);
     REQUIRE(got.size() == requests.size());
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -117,6 +120,7 @@ TEST_CASE("verdict batch: every batched evaluation is served once, in the analys
     std::string json, error;
     std::vector<std::string> asked;  // sorted
     int batches = 0;
+    int told = 0;  // progress calls
   };
   auto analyse = [&](const std::string& detection, bool batched) {
     SensitivityRequest req;
@@ -127,13 +131,15 @@ TEST_CASE("verdict batch: every batched evaluation is served once, in the analys
     req.robustness_first_seeds = 2;
     Outcome o;
     if (batched)
-      req.batch = [&](const std::vector<EvaluationRequest>& r) {
+      req.batch = [&](const std::vector<EvaluationRequest>& r, const BatchDone& done) {
         ++o.batches;
-        return evaluate_each(fake, r);
+        return evaluate_each(fake, r, done);
       };
     asked.clear();
     try {
-      o.json = sensitivity_json(run_sensitivity(s, req, fake)).dump();
+      o.json = sensitivity_json(run_sensitivity(s, req, fake, [&](const std::string&, double) {
+                 ++o.told;
+               })).dump();
     } catch (const InputError& e) {
       o.error = e.what();
     }
@@ -147,6 +153,9 @@ TEST_CASE("verdict batch: every batched evaluation is served once, in the analys
   CHECK(batched.json == plain.json);
   CHECK(batched.asked == plain.asked);
   CHECK(batched.batches == 3);  // the ends and switches, the worlds, their extensions
+  // Progress is told as often: once per evaluation (a world once, the base once).
+  CHECK(batched.told == plain.told);
+  CHECK(plain.told >= 1 + 2 + 2 + 1 + 6);
   // A refused end stops the analysis where it would have, with the same words (the batch may have
   // run evaluations the analysis never reached, each once).
   const Outcome plain_refused = analyse("0:600", false), refused = analyse("0:600", true);
