@@ -2,21 +2,16 @@
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 #include "sim/core/parallel_for.hpp"
+#include "sim/run/monte_carlo_runs.hpp"
 #include "sim/run/single_run.hpp"
 #include "sim/run/snapshot.hpp"
 
 namespace goodput {
 
-namespace {
-
-// Each strategy of the plan with `count` empty run slots.
 std::vector<StrategyRuns> empty_runs(const RunPlan& plan, int count) {
   const auto& strategies = plan.scenario.strategies;
   std::vector<StrategyRuns> out(strategies.size());
@@ -27,13 +22,11 @@ std::vector<StrategyRuns> empty_runs(const RunPlan& plan, int count) {
   return out;
 }
 
-// Run `run` of the plan, every strategy (not watched).
 std::vector<RunMetrics> simulate_run(const RunPlan& plan, int run, RunWorkspace& workspace) {
   if (plan.scenario.mode == RunMode::Snapshot) return simulate_snapshot(plan, run);
   return simulate_all(plan, faults_for(plan, run), plan.scenario.strategies, {}, &workspace);
 }
 
-// Stores run `run`'s metrics in slot `slot` of every strategy's runs.
 void store_run(const RunPlan& plan, int slot, std::vector<RunMetrics> m,
                std::vector<StrategyRuns>& out) {
   // The job's GPUs over every GPU of the cluster (spare domains and unused GPUs included).
@@ -45,8 +38,6 @@ void store_run(const RunPlan& plan, int slot, std::vector<RunMetrics> m,
     out[s].runs[static_cast<std::size_t>(slot)] = m[s];
   }
 }
-
-}  // namespace
 
 std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
                                           const ProgressFn& progress, int first_run,
@@ -85,245 +76,6 @@ std::vector<StrategyRuns> run_monte_carlo(const RunPlan& plan, int threads,
         if (progress) progress(done, count);
       });
   return out;
-}
-
-namespace {
-
-// The evaluators' shared state: the base's pilot and the plans built lately.
-struct EvaluatorState {
-  int threads = 1;
-  RunPlan::Pilot pilot;
-  double job_faults_per_hour = 0;
-  bool first = true;  // no evaluation yet: the first one (the base) may provide the pilot
-  // Plans built from the same inputs (the scenario but its seed count, and the scope's pilot) are
-  // the same: a robustness world extending its seeds (first_run > 0) asks for its plan again.
-  // The most recent last; a plan depends on the seed count only through the pilot's runs,
-  // min(seeds, 2).
-  static constexpr std::size_t kPlansKept = 64;
-  std::vector<std::pair<std::string, std::shared_ptr<const RunPlan>>> plans;
-};
-
-// One evaluation to simulate: its plan (the strategies in scope only), where each of its
-// strategies goes in the result, and how the plan is had.
-struct Prepared {
-  RunPlan plan;
-  std::vector<std::size_t> only;   // per strategy of the plan: its index in the request's list
-  std::vector<std::string> names;  // the request's strategies
-  int first_run = 0;
-  // The plan's order: its scenario (the strategies in scope), the pilot's estimate, its memo key,
-  // the memo's plan when it has one, and whether its pilot becomes the base's (the first).
-  Scenario scenario;
-  std::optional<PilotEstimate> estimate;
-  std::string key;
-  std::shared_ptr<const RunPlan> found;
-  bool provides_pilot = false;
-};
-
-// Everything but building the plan (the memo looked up).
-Prepared order(EvaluatorState& kept, const Scenario& s, const EvaluationScope& scope) {
-  using Pilot = EvaluationScope::Pilot;
-  const bool first = std::exchange(kept.first, false);
-  const std::size_t n = s.strategies.size();
-  Prepared p;
-  p.first_run = scope.first_run;
-  for (const auto& c : s.strategies) p.names.push_back(c.name);
-  if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
-    p.scenario = s;
-    p.provides_pilot = first && kept.pilot.runs == 0;
-    for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
-  } else {
-    p.only = scope.strategies;
-    if (p.only.empty())
-      for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
-    p.scenario = s;
-    p.scenario.strategies.clear();
-    for (std::size_t i : p.only) {
-      if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
-      p.scenario.strategies.push_back(s.strategies[i]);
-    }
-    if (scope.pilot != Pilot::Simulate && kept.pilot.runs > 0 && kept.pilot.rollbacks.size() == n) {
-      PilotEstimate& e = p.estimate.emplace();
-      e.measured.runs = kept.pilot.runs;
-      if (scope.pilot == Pilot::Scale) e.base_job_faults_per_hour = kept.job_faults_per_hour;
-      for (std::size_t j = 0; j < p.only.size(); ++j) {
-        e.measured.rollbacks.push_back(kept.pilot.rollbacks[p.only[j]]);
-        if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), p.only[j]) !=
-            scope.own_pilot.end())
-          e.simulate.push_back(j);
-      }
-    }
-  }
-  Json inputs = p.scenario.resolved;
-  if (inputs.is_object()) inputs.erase("seeds");
-  p.key = inputs.dump() +
-          Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot}.dump() +
-          std::to_string(std::min(p.scenario.seeds, 2));
-  for (auto it = kept.plans.begin(); it != kept.plans.end(); ++it)
-    if (it->first == p.key) {
-      p.found = it->second;
-      std::rotate(it, it + 1, kept.plans.end());
-      break;
-    }
-  return p;
-}
-
-// The plan of an order: the memo's (with the request's seeds) or a new one. Touches no shared
-// state but the process-wide memos of make_plan: orders may be built on several threads.
-void build(Prepared& p) {
-  if (p.found) {
-    p.plan = *p.found;
-    p.plan.scenario.seeds = p.scenario.seeds;
-    p.plan.scenario.resolved = p.scenario.resolved;
-    return;
-  }
-  p.plan = make_plan(p.scenario, 1, nullptr, p.estimate ? &*p.estimate : nullptr);
-}
-
-// After build(): a new plan is remembered, and the first evaluation's pilot becomes the base's.
-void keep(EvaluatorState& kept, const Prepared& p) {
-  if (!p.found) {
-    kept.plans.emplace_back(p.key, std::make_shared<const RunPlan>(p.plan));
-    if (kept.plans.size() > EvaluatorState::kPlansKept) kept.plans.erase(kept.plans.begin());
-  }
-  if (p.provides_pilot && p.plan.pilot.runs > 0) {
-    kept.pilot = p.plan.pilot;
-    kept.job_faults_per_hour = p.plan.job_faults_per_hour;
-  }
-}
-
-Prepared prepare(EvaluatorState& kept, const Scenario& s, const EvaluationScope& scope) {
-  Prepared p = order(kept, s, scope);
-  build(p);
-  keep(kept, p);
-  return p;
-}
-
-// The request's result: one StrategyRuns per strategy of its scenario, those out of scope empty.
-std::vector<StrategyRuns> finish(const Prepared& p, std::vector<StrategyRuns> runs) {
-  std::vector<StrategyRuns> out(p.names.size());
-  for (std::size_t i = 0; i < p.names.size(); ++i) out[i].strategy = p.names[i];
-  for (std::size_t j = 0; j < p.only.size(); ++j) out[p.only[j]] = std::move(runs[j]);
-  return out;
-}
-
-}  // namespace
-
-MonteCarloEvaluators monte_carlo_evaluators(int threads, RunPlan::Pilot base_pilot,
-                                            double base_job_faults_per_hour) {
-  auto kept = std::make_shared<EvaluatorState>();
-  kept->threads = threads;
-  kept->pilot = std::move(base_pilot);
-  kept->job_faults_per_hour = base_job_faults_per_hour;
-  MonteCarloEvaluators e;
-  e.one = [kept](const Scenario& s, const EvaluationScope& scope) {
-    const Prepared p = prepare(*kept, s, scope);
-    return finish(p, run_monte_carlo(p.plan, kept->threads, {}, p.first_run));
-  };
-  // Plans one by one (in order: the same plans as `one` in turn), then every (request, run) pair
-  // on the threads at once, request by request, each run's results in its fixed slot.
-  e.many = [kept](const std::vector<EvaluationRequest>& requests, const BatchDone& done) {
-    const std::size_t k = requests.size();
-    std::vector<EvaluationOutcome> out(k);
-    std::vector<std::optional<Prepared>> prepared(k);
-    std::vector<std::vector<StrategyRuns>> runs(k);
-    struct Task {
-      std::size_t request;
-      int run;
-    };
-    std::vector<Task> tasks;
-    // The orders in turn (each may read the pilot an earlier one provided), then the plans to
-    // build on the threads at once (make_plan with one thread each), then remembered in order.
-    std::vector<std::size_t> to_build;
-    for (std::size_t r = 0; r < k; ++r) {
-      try {
-        prepared[r] = order(*kept, requests[r].scenario, requests[r].scope);
-        if (prepared[r]->provides_pilot) {  // later orders read its pilot
-          build(*prepared[r]);
-          keep(*kept, *prepared[r]);
-        } else {
-          to_build.push_back(r);
-        }
-      } catch (...) {
-        out[r].error = std::current_exception();
-        prepared[r].reset();
-      }
-    }
-    parallel_for(
-        static_cast<int>(to_build.size()), kept->threads,
-        [&](int i) {
-          const std::size_t r = to_build[static_cast<std::size_t>(i)];
-          try {
-            build(*prepared[r]);
-          } catch (...) {
-            out[r].error = std::current_exception();  // its own slot
-          }
-        },
-        [](int) {});
-    for (std::size_t r : to_build) {
-      if (out[r].error) {
-        prepared[r].reset();
-        continue;
-      }
-      keep(*kept, *prepared[r]);
-    }
-    std::vector<int> left(k, 0);  // runs still to simulate, per request
-    for (std::size_t r = 0; r < k; ++r) {
-      if (!prepared[r]) {
-        if (done) done(r);
-        continue;
-      }
-      const RunPlan& plan = prepared[r]->plan;
-      left[r] = std::max(0, plan.scenario.seeds - prepared[r]->first_run);
-      if (left[r] == 0 && done) done(r);
-      runs[r] = empty_runs(plan, std::max(0, plan.scenario.seeds - prepared[r]->first_run));
-      for (int run = prepared[r]->first_run; run < plan.scenario.seeds; ++run)
-        tasks.push_back({r, run});
-    }
-    // Per worker: the request its workspace serves (a workspace serves one plan).
-    struct Worker {
-      std::size_t request = SIZE_MAX;
-      RunWorkspace workspace;
-    };
-    std::vector<Worker> workers(static_cast<std::size_t>(std::max(1, kept->threads)));
-    std::vector<std::exception_ptr> failed(k);
-    std::mutex failing;
-    parallel_for(
-        static_cast<int>(tasks.size()), kept->threads,
-        [&](int t, int worker) {
-          const Task task = tasks[static_cast<std::size_t>(t)];
-          Worker& w = workers[static_cast<std::size_t>(worker)];
-          if (w.request != task.request) {
-            w.workspace = RunWorkspace();
-            w.request = task.request;
-          }
-          const Prepared& p = *prepared[task.request];
-          try {
-            store_run(p.plan, task.run - p.first_run, simulate_run(p.plan, task.run, w.workspace),
-                      runs[task.request]);
-          } catch (...) {
-            const std::lock_guard<std::mutex> lock(failing);
-            if (!failed[task.request]) failed[task.request] = std::current_exception();
-          }
-        },
-        [&](int t) {  // under parallel_for's lock
-          const std::size_t r = tasks[static_cast<std::size_t>(t)].request;
-          if (--left[r] == 0 && done) done(r);
-        });
-    for (std::size_t r = 0; r < k; ++r) {
-      if (out[r].error) continue;
-      if (failed[r])
-        out[r].error = failed[r];
-      else
-        out[r].runs = finish(*prepared[r], std::move(runs[r]));
-    }
-    return out;
-  };
-  return e;
-}
-
-ScopedEvaluate monte_carlo_evaluator(int threads, RunPlan::Pilot base_pilot,
-                                     double base_job_faults_per_hour) {
-  return monte_carlo_evaluators(threads, std::move(base_pilot), base_job_faults_per_hour).one;
 }
 
 }  // namespace goodput
