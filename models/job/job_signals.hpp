@@ -107,6 +107,11 @@ class JobObserver {
   // A recovery mechanism was paid (at t, when it ended); `stalled`: how long the job stood
   // still for it (0 for work done in the background, e.g. a rejoining replica's state copy).
   virtual void paid(Time /*t*/, Mechanism /*m*/, Time /*stalled*/) {}
+  // `times` payments of m at t that stall nothing (work in parallel or overlapped): the same as
+  // `times` x paid(t, m, 0), which an observer may take at once.
+  virtual void paid_free(Time t, Mechanism m, std::uint32_t times) {
+    for (std::uint32_t k = 0; k < times; ++k) paid(t, m, 0);
+  }
   // phase(t, Phase::stalled(b)), the most frequent phase (every step of every stall): an
   // observer may take it faster than through phase(), with the same effect.
   virtual void stalled(Time t, Bucket b) { phase(t, Phase::stalled(b)); }
@@ -143,6 +148,9 @@ class JobSignals final : public JobObserver {
   }
   void paid(Time t, Mechanism m, Time s) override {
     for (auto* o : observers_) o->paid(t, m, s);
+  }
+  void paid_free(Time t, Mechanism m, std::uint32_t times) override {
+    for (auto* o : observers_) o->paid_free(t, m, times);
   }
   void stalled(Time t, Bucket b) override {
     for (auto* o : observers_) o->stalled(t, b);

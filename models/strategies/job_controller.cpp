@@ -191,7 +191,7 @@ void JobController::fold_attached() {
 }
 
 void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
-  for (std::uint32_t k = 0; k < times; ++k) ctx_->signals->paid(t, m, 0);
+  if (times > 0) ctx_->signals->paid_free(t, m, times);
 }
 
 // --- procedures ---------------------------------------------------------------------------
@@ -254,9 +254,7 @@ void JobController::recover(const Steps& steps, bool rollback, bool planned) {
   if (restarting_ || full_restart_pending_) return;  // the restart under way re-forms the job
   interrupt(rollback, !planned, !planned);
   fold_attached();
-  Steps all = steps;
-  if (!planned) all.push_front(pay(Mechanism::Detection));
-  begin_stall(all, After::Resume);
+  begin_stall(steps, After::Resume, /*detect=*/!planned);
 }
 
 void JobController::refresh_phase() {
@@ -312,10 +310,12 @@ void JobController::close_step(Time now) {
   paid_free(now, s.mechanism, s.also);
 }
 
-void JobController::begin_stall(const Steps& steps, After after) {
+void JobController::begin_stall(const Steps& steps, After after, bool detect) {
   close_step(ctx_->sim->now());
   if (stall_event_) ctx_->sim->cancel(stall_event_);
-  steps_ = steps;
+  steps_.clear();
+  if (detect) steps_.push_back(pay(Mechanism::Detection));
+  steps_.append(steps);
   step_ = 0;
   after_ = after;
   mode_ = Mode::Stalled;

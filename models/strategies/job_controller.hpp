@@ -97,11 +97,14 @@ class JobController : public Strategy {
       if (size_ == kMaxSteps) throw std::logic_error("JobController: too many stall steps");
       items_[size_++] = s;
     }
-    void push_front(const Step& s) {
-      push_back(s);
-      std::rotate(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(size_ - 1),
-                  items_.begin() + static_cast<std::ptrdiff_t>(size_));
+    // Appends the steps of `more` (copies only those set: a stall starts at every fault).
+    void append(const Steps& more) {
+      if (size_ + more.size_ > kMaxSteps)
+        throw std::logic_error("JobController: too many stall steps");
+      std::copy_n(more.items_.begin(), more.size_, items_.begin() + size_);
+      size_ += more.size_;
     }
+    void clear() { size_ = 0; }
     std::size_t size() const { return size_; }
     Step& back() { return items_[size_ - 1]; }
     const Step& operator[](std::size_t i) const { return items_[i]; }
@@ -166,7 +169,8 @@ class JobController : public Strategy {
 
   // A stall queues one engine event, at its end; the boundaries between its steps are settled
   // when the job is next touched (settle()), with their own times, in the same order.
-  void begin_stall(const Steps& steps, After after);
+  // `detect`: a detection step first, then `steps`.
+  void begin_stall(const Steps& steps, After after, bool detect = false);
   void begin_full_restart();    // restart + checkpoint load, once capacity is there
   bool open_next_step(Time t);  // pays free steps; false when no timed step is left
   void end_stall();             // at the stall's end: its last step closed

@@ -1,7 +1,8 @@
 // The per-lane shortcuts of issue 32 item 3 give the same numbers as the long way round:
-// Accounting's stalled(t, b) against phase(t, Phase::stalled(b)), directly and through a
-// JobSignals fan-out, on random signal sequences (running phases with checkpoint cycles, stalls,
-// rollbacks, lost steps, GPU counts, boosts), every metric compared exactly.
+// Accounting's stalled(t, b) against phase(t, Phase::stalled(b)) and paid_free(t, m, n) against
+// n x paid(t, m, 0), directly and through a JobSignals fan-out, on random signal sequences
+// (running phases with checkpoint cycles, stalls, rollbacks, lost steps, GPU counts, boosts),
+// every metric compared exactly.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -12,7 +13,8 @@ using namespace goodput;
 
 namespace {
 
-// Feeds one random sequence to `o`; `via_stalled`: stalls as stalled(), else as phase().
+// Feeds one random sequence to `o`; `via_stalled`: stalls as stalled(), else as phase(), and
+// free payments as paid_free(), else one paid() each.
 void feed(JobObserver& o, std::uint64_t seed, bool via_stalled) {
   std::mt19937_64 rng(seed);
   Time t = 0;
@@ -52,9 +54,19 @@ void feed(JobObserver& o, std::uint64_t seed, bool via_stalled) {
         o.boost(t, static_cast<double>(rng() % 50) / 10.0, static_cast<int>(rng() % 9),
                 static_cast<int>(rng() % 3));
         break;
-      default:
-        o.paid(t, static_cast<Mechanism>(rng() % kMechanismCount), static_cast<Time>(rng() % 9000));
+      default: {
+        const auto m = static_cast<Mechanism>(rng() % kMechanismCount);
+        if (rng() % 2) {
+          o.paid(t, m, static_cast<Time>(rng() % 9000));
+          break;
+        }
+        const auto n = static_cast<std::uint32_t>(rng() % 4);
+        if (via_stalled)
+          o.paid_free(t, m, n);
+        else
+          for (std::uint32_t k = 0; k < n; ++k) o.paid(t, m, 0);
         break;
+      }
     }
   }
 }
@@ -75,7 +87,7 @@ void require_same(const RunMetrics& a, const RunMetrics& b) {
 
 }  // namespace
 
-TEST_CASE("Accounting takes stalled(t, b) exactly as phase(t, Phase::stalled(b))") {
+TEST_CASE("Accounting takes stalled() and paid_free() exactly as phase() and paid()") {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
     const Time horizon = 400 * Time{7'200'000};
