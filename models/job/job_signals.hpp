@@ -90,6 +90,9 @@ struct Phase {
   }
 };
 
+// What a disruption loses of the training in flight (JobObserver::interrupted).
+enum class Lost : std::uint8_t { Nothing, Step, SinceCheckpoint };
+
 class JobObserver {
  public:
   virtual ~JobObserver() = default;
@@ -115,6 +118,17 @@ class JobObserver {
   // phase(t, Phase::stalled(b)), the most frequent phase (every step of every stall): an
   // observer may take it faster than through phase(), with the same effect.
   virtual void stalled(Time t, Bucket b) { phase(t, Phase::stalled(b)); }
+  // A disruption at t, the signals in their order: interruption (when `counted`), the snapshot
+  // in flight aborted, then rollback (Lost::SinceCheckpoint) or the step in flight lost
+  // (Lost::Step, of length `step`). One call, which an observer may take at once.
+  virtual void interrupted(Time t, bool counted, Lost lost, Time step) {
+    if (counted) interruption(t);
+    checkpoint_aborted(t);
+    if (lost == Lost::SinceCheckpoint)
+      rollback(t);
+    else if (lost == Lost::Step)
+      partial_step_lost(t, step);
+  }
 };
 
 // Fans every signal out to the registered observers, in registration order.
@@ -154,6 +168,9 @@ class JobSignals final : public JobObserver {
   }
   void stalled(Time t, Bucket b) override {
     for (auto* o : observers_) o->stalled(t, b);
+  }
+  void interrupted(Time t, bool counted, Lost lost, Time step) override {
+    for (auto* o : observers_) o->interrupted(t, counted, lost, step);
   }
 
  private:

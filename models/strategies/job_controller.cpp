@@ -290,16 +290,16 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
 
 void JobController::interrupt(bool rollback, bool count, bool lose_step) {
   const Time now = ctx_->sim->now();
-  if (count && mode_ != Mode::Waiting) ctx_->signals->interruption(now);
-  close_step(now);
+  close_step(now);  // paid before the interruption's signals (no observer integrates a payment)
   if (stall_event_) ctx_->sim->cancel(stall_event_);
   stall_event_ = 0;
+  // A save in flight (or not yet durable) is lost; so is the progress since the last durable
+  // checkpoint (rollback), or else the step in flight when running.
+  const Lost lost = rollback                              ? Lost::SinceCheckpoint
+                    : mode_ == Mode::Running && lose_step ? Lost::Step
+                                                          : Lost::Nothing;
+  ctx_->signals->interrupted(now, count && mode_ != Mode::Waiting, lost, healthy_step_);
   if (mode_ == Mode::Running) stop_cycle(now);
-  ctx_->signals->checkpoint_aborted(now);  // a save in flight (or not yet durable) is lost
-  if (rollback)
-    ctx_->signals->rollback(now);
-  else if (mode_ == Mode::Running && lose_step)
-    ctx_->signals->partial_step_lost(now, healthy_step_);
 }
 
 void JobController::close_step(Time now) {
@@ -350,7 +350,7 @@ bool JobController::open_next_step(Time t) {
 void JobController::end_stall() {
   close_step(ctx_->sim->now());
   stall_event_ = 0;
-  if (open_next_step(ctx_->sim->now()))
+  if (step_ < steps_.size() && open_next_step(ctx_->sim->now()))
     throw std::logic_error("JobController: a timed step after the stall's end");
   switch (after_) {
     case After::Resume:

@@ -192,24 +192,25 @@ class JobController : public Strategy {
   double join_gain() const;
   int min_run_replicas() const;
 
+  // What a fault or a stall's event reads first, together; the price list after it.
   JobContext* ctx_ = nullptr;
-  std::array<double, kMechanismCount> price_s_{};
-  std::array<Time, kMechanismCount> price_time_{};
-  Time healthy_step_ = 0;  // what an interruption loses at most of the step in flight
-  CheckpointCycle cycle_;  // the checkpoint cycle's fixed parts (anchor_ is set per phase)
-  std::int64_t events_ = 0;
   Mode mode_ = Mode::Running;
   After after_ = After::Resume;
-  Steps steps_;
+  bool step_open_ = false;
+  bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
+  bool restarting_ = false;            // a whole-job restart is under way
   std::size_t step_ = 0;
   EventId stall_event_ = 0;
   Time stall_end_ = 0;  // when the stall's last timed step ends (its engine event)
-  bool step_open_ = false;
   Time step_started_ = 0;
-  Time next_due_ = 0;                  // start of the next save (while not running)
-  Time anchor_ = 0;                    // the running phase's cycle anchor
-  bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
-  bool restarting_ = false;            // a whole-job restart is under way
+  std::int64_t events_ = 0;
+  Time healthy_step_ = 0;  // what an interruption loses at most of the step in flight
+  Time next_due_ = 0;      // start of the next save (while not running)
+  Time anchor_ = 0;        // the running phase's cycle anchor
+  CheckpointCycle cycle_;  // the checkpoint cycle's fixed parts (anchor_ is set per phase)
+  Steps steps_;
+  std::array<Time, kMechanismCount> price_time_{};
+  std::array<double, kMechanismCount> price_s_{};
 
  protected:
   int active_ = 0;

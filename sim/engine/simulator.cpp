@@ -21,19 +21,14 @@ EventId Simulator::schedule_reserved(EventId id, Time at, EventHandler* handler,
   return id;
 }
 
-void Simulator::cancel(EventId id) {
-  if (id == 0 || id >= next_id_) return;
-  done_[id - 1] = true;
-}
-
 void Simulator::run_until(Time end) {
   while (!heap_.empty() && heap_.front().time <= end) {
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Entry e = heap_.back();
     heap_.pop_back();
     const EventId id = e.id();
-    if (done_[id - 1]) continue;  // cancelled
-    done_[id - 1] = true;
+    if (done(id)) continue;  // cancelled
+    mark_done(id);
     now_ = e.time;
     ++fired_;
     e.handler->handle(e.kind(), e.arg);

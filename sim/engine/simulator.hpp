@@ -36,13 +36,16 @@ class Simulator {
   // Lets a model keep a long, already sorted stream of future events out of the queue and
   // hand over only the next one. Cancelling a reserved id before it is scheduled is allowed.
   EventId reserve() {
-    done_.push_back(false);
+    if (((next_id_ - 1) & 63) == 0) done_.push_back(0);  // a word per 64 ids
     return next_id_++;
   }
   EventId schedule_reserved(EventId id, Time at, EventHandler* handler, std::uint32_t kind,
                             std::uint64_t arg = 0);
   // Cancels a pending event; cancelling one that already fired or was cancelled is a no-op.
-  void cancel(EventId id);
+  void cancel(EventId id) {
+    if (id == 0 || id >= next_id_) return;
+    mark_done(id);
+  }
 
   // Fires events in order while their time is <= end; leaves now() == end.
   void run_until(Time end);
@@ -69,11 +72,14 @@ class Simulator {
     }
   };
 
+  bool done(EventId id) const { return (done_[(id - 1) >> 6] >> ((id - 1) & 63)) & 1; }
+  void mark_done(EventId id) { done_[(id - 1) >> 6] |= std::uint64_t{1} << ((id - 1) & 63); }
+
   Time now_ = 0;
   EventId next_id_ = 1;
   std::uint64_t fired_ = 0;
   std::vector<Entry> heap_;
-  std::vector<bool> done_;  // per id: fired or cancelled
+  std::vector<std::uint64_t> done_;  // a bit per id (from 1): fired or cancelled
 };
 
 }  // namespace goodput

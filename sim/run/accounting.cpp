@@ -133,6 +133,10 @@ void Accounting::checkpoint_aborted(Time t) {
 
 void Accounting::rollback(Time t) {
   advance(t);
+  roll_back();
+}
+
+void Accounting::roll_back() {
   ++rollbacks_;
   const double lost = progress_ - durable_progress_;
   progress_ -= lost;
@@ -143,6 +147,10 @@ void Accounting::rollback(Time t) {
 
 void Accounting::partial_step_lost(Time t, Time step) {
   advance(t);
+  lose_step(t, step);
+}
+
+void Accounting::lose_step(Time t, Time step) {
   if (phase_.rate <= 0 || step <= 0) return;
   if (phase_.cycle.on() && phase_.cycle.saving_at(t)) return;  // interrupted while saving
   const double in_step = to_seconds((t - running_since_) % step);
@@ -156,6 +164,16 @@ void Accounting::partial_step_lost(Time t, Time step) {
 void Accounting::interruption(Time t) {
   advance(t);
   ++interruptions_;
+}
+
+void Accounting::interrupted(Time t, bool counted, Lost lost, Time step) {
+  advance(t);  // the signals' own advances at the same t would do nothing more
+  if (counted) ++interruptions_;
+  snapshot_pending_ = false;  // checkpoint_aborted
+  if (lost == Lost::SinceCheckpoint)
+    roll_back();
+  else if (lost == Lost::Step)
+    lose_step(t, step);
 }
 
 void Accounting::gpus_in_use(Time t, std::int64_t in_use) {

@@ -22,7 +22,7 @@ namespace goodput {
 class Accounting final : public JobObserver {
  public:
   explicit Accounting(std::int64_t total_gpus, double completion_target_s = 0)
-      : target_s_(completion_target_s), total_gpus_(total_gpus) {}
+      : total_gpus_(total_gpus), target_s_(completion_target_s) {}
 
   void phase(Time t, const Phase& p) override;
   void checkpoint_aborted(Time t) override;
@@ -35,6 +35,7 @@ class Accounting final : public JobObserver {
   void paid(Time t, Mechanism m, Time stalled) override;
   void paid_free(Time t, Mechanism m, std::uint32_t times) override;
   void stalled(Time t, Bucket b) override;  // phase(t, Phase::stalled(b)) without its scan
+  void interrupted(Time t, bool counted, Lost lost, Time step) override;  // one advance
 
   // `gpus` GPUs of the job's groups failed at t (from the driver): they stop counting as in
   // use at once, without cutting the phase's integration there.
@@ -60,6 +61,9 @@ class Accounting final : public JobObserver {
   // Progress went from `before` at last_ to progress_ at t in the current phase: if it first
   // reached the target in between, records when.
   void note_completion(double before, Time t);
+  // rollback() and partial_step_lost() once integrated up to t.
+  void roll_back();
+  void lose_step(Time t, Time step);
 
   // What every signal reads or writes comes first, together (a lane's accounting is touched
   // once per fault, its lines cold by then): the phase, the integrals, the counters.
@@ -77,6 +81,7 @@ class Accounting final : public JobObserver {
   std::array<double, kBucketCount> bucket_{};
   double run_time_ = 0;
   std::int64_t in_use_ = 0;
+  std::int64_t total_gpus_;
   double unused_gpu_s_ = 0;  // GPU-seconds not used by the job (down ones included)
   double boost_power_ = 0;
   int boosted_domains_ = 0;
@@ -91,14 +96,13 @@ class Accounting final : public JobObserver {
   std::int64_t checkpoints_ = 0, rollbacks_ = 0;
   std::array<std::int64_t, kMechanismCount> paid_count_{};
   std::array<double, kMechanismCount> paid_stall_hours_{};
-  // Colder: checkpoint snapshots, boost integrals, the job's size.
+  // Colder: checkpoint snapshots, boost integrals.
   double durable_progress_ = 0, snapshot_progress_ = 0;
   double durable_run_time_ = 0, snapshot_run_time_ = 0;
   Time pending_started_ = 0;  // when the pending snapshot's save started
   double boost_energy_s_ = 0;
   double boosted_domain_s_ = 0;
   double capped_domain_s_ = 0;
-  std::int64_t total_gpus_;
 };
 
 }  // namespace goodput

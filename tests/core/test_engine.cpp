@@ -153,3 +153,25 @@ TEST_CASE("a reserved sequence number orders its event as if scheduled at reserv
   sim.run_until(20);
   CHECK(log.fired == std::vector<std::uint64_t>{1, 2, 3});
 }
+
+TEST_CASE("cancellation bits hold across many ids, after a reset too") {
+  // One bit per id, 64 to a word: ids on both sides of word boundaries, cancelled or not.
+  Simulator sim;
+  Recorder r;
+  r.sim = &sim;
+  for (int round = 0; round < 2; ++round) {
+    r.seen.clear();
+    std::vector<EventId> ids;
+    for (std::uint64_t k = 0; k < 300; ++k)
+      ids.push_back(sim.schedule_at(static_cast<Time>(1000 - k), &r, 0, k));
+    for (std::size_t k = 0; k < ids.size(); k += 3) sim.cancel(ids[k]);
+    sim.cancel(ids.back() + 1);  // not scheduled yet: a no-op
+    sim.run_until(2000);
+    REQUIRE(r.seen.size() == 200);
+    for (std::size_t i = 0; i < r.seen.size(); ++i) {
+      CHECK(r.seen[i].second % 3 != 0);
+      if (i > 0) CHECK(r.seen[i].first > r.seen[i - 1].first);  // later ids, earlier times
+    }
+    sim.reset();
+  }
+}

@@ -1,8 +1,8 @@
 // The per-lane shortcuts of issue 32 item 3 give the same numbers as the long way round:
-// Accounting's stalled(t, b) against phase(t, Phase::stalled(b)) and paid_free(t, m, n) against
-// n x paid(t, m, 0), directly and through a JobSignals fan-out, on random signal sequences
-// (running phases with checkpoint cycles, stalls, rollbacks, lost steps, GPU counts, boosts),
-// every metric compared exactly.
+// Accounting's stalled(t, b) against phase(t, Phase::stalled(b)), paid_free(t, m, n) against
+// n x paid(t, m, 0) and interrupted() against its signals one by one, directly and through a
+// JobSignals fan-out, on random signal sequences (running phases with checkpoint cycles, stalls,
+// rollbacks, lost steps, GPU counts, boosts), every metric compared exactly.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -13,8 +13,9 @@ using namespace goodput;
 
 namespace {
 
-// Feeds one random sequence to `o`; `via_stalled`: stalls as stalled(), else as phase(), and
-// free payments as paid_free(), else one paid() each.
+// Feeds one random sequence to `o`; `via_stalled`: stalls as stalled(), else as phase(), free
+// payments as paid_free(), else one paid() each, disruptions as interrupted(), else signal by
+// signal.
 void feed(JobObserver& o, std::uint64_t seed, bool via_stalled) {
   std::mt19937_64 rng(seed);
   Time t = 0;
@@ -46,10 +47,20 @@ void feed(JobObserver& o, std::uint64_t seed, bool via_stalled) {
       case 5:
         o.gpus_in_use(t, static_cast<std::int64_t>(rng() % 1000));
         break;
-      case 6:
-        o.interruption(t);
+      case 6: {
+        const bool counted = rng() % 2;
+        const auto lost = static_cast<Lost>(rng() % 3);
+        const Time step = static_cast<Time>(rng() % 9000);
+        if (via_stalled) {
+          o.interrupted(t, counted, lost, step);
+          break;
+        }
+        if (counted) o.interruption(t);
         o.checkpoint_aborted(t);
+        if (lost == Lost::SinceCheckpoint) o.rollback(t);
+        if (lost == Lost::Step) o.partial_step_lost(t, step);
         break;
+      }
       case 7:
         o.boost(t, static_cast<double>(rng() % 50) / 10.0, static_cast<int>(rng() % 9),
                 static_cast<int>(rng() % 3));
@@ -87,7 +98,7 @@ void require_same(const RunMetrics& a, const RunMetrics& b) {
 
 }  // namespace
 
-TEST_CASE("Accounting takes stalled() and paid_free() exactly as phase() and paid()") {
+TEST_CASE("Accounting takes its one-call shortcuts exactly as the signals they stand for") {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
     const Time horizon = 400 * Time{7'200'000};
