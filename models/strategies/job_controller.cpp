@@ -15,6 +15,7 @@ void JobController::start(JobContext& ctx) {
     price_s_[m] = mechanism_price_s(scenario(), ctx_->cost, static_cast<Mechanism>(m));
     price_time_[m] = from_seconds(price_s_[m]);
   }
+  reshard_n_ = scenario().job.tp + 1;
   healthy_step_ = from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s);
   cycle_ = {};
   if (const Time interval = ctx_->checkpoint_interval; interval > 0) {
@@ -93,8 +94,8 @@ void JobController::handle(std::uint32_t kind, std::uint64_t) {
       --joining_;
       ++attached_;
       const Time now = ctx_->sim->now();
-      ctx_->signals->paid(now, Mechanism::SpareSwapIn, 0);  // in the background
-      ctx_->signals->paid(now, Mechanism::StateCopy, 0);
+      paid_free(now, Mechanism::SpareSwapIn, 1);  // in the background
+      paid_free(now, Mechanism::StateCopy, 1);
       admit_attached();
       break;
     }
@@ -196,12 +197,10 @@ void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
 
 // --- procedures ---------------------------------------------------------------------------
 
-double JobController::ntp_reshard_price_s(int from, int to) const {
-  const int n = scenario().job.tp + 1;
+double JobController::ntp_reshard_price_slow(int from, int to) const {
+  const int n = reshard_n_;
   if (from < 0 || to < 0 || from >= n || to >= n)
     return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
-  // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
-  // not asked yet), as ntp asks it for every group that changes degree.
   if (reshard_memo_.empty())
     reshard_memo_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
                          std::numeric_limits<double>::quiet_NaN());

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <deque>
 #include <initializer_list>
 #include <stdexcept>
@@ -128,7 +129,15 @@ class JobController : public Strategy {
   // The price list resolved for this scenario (derived state moves from the cost model); both
   // forms are resolved once, at start().
   double price_s(Mechanism m) const { return price_s_[static_cast<int>(m)]; }
-  double ntp_reshard_price_s(int from, int to) const;
+  double ntp_reshard_price_s(int from, int to) const {
+    // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
+    // not asked yet), as ntp asks it for every group that changes degree.
+    if (from >= 0 && to >= 0 && from < reshard_n_ && to < reshard_n_ && !reshard_memo_.empty()) {
+      const double price = reshard_memo_[static_cast<std::size_t>(from * reshard_n_ + to)];
+      if (!std::isnan(price)) return price;
+    }
+    return ntp_reshard_price_slow(from, to);
+  }
   // How a whole-job restart gets the last checkpoint back (default: a load from storage).
   virtual Step restore_step() const { return pay(Mechanism::CheckpointLoad); }
 
@@ -222,6 +231,8 @@ class JobController : public Strategy {
  private:
   std::deque<EventId> joins_;
   std::vector<std::uint32_t> hit_domains_;
+  double ntp_reshard_price_slow(int from, int to) const;  // computes and remembers
+  int reshard_n_ = 0;                                     // the job's tp + 1 (from start())
   mutable std::vector<double> reshard_memo_;  // ntp_reshard_price_s by (from, to), tp + 1 square
 };
 

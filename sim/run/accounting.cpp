@@ -121,9 +121,8 @@ void Accounting::stalled(Time t, Bucket b) {
   phase_.loss[static_cast<int>(b)] = 1;
   lossy_[0] = static_cast<std::uint8_t>(b);
   losses_ = 1;
-  phase_start_ = t;
-  phase_progress_ = progress_;
-  phase_run_time_ = run_time_;
+  // phase_start_, phase_progress_ and phase_run_time_ stay: only a phase with a cycle reads
+  // them, and only phase() sets one (and them).
 }
 
 void Accounting::checkpoint_aborted(Time t) {

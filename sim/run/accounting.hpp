@@ -89,7 +89,8 @@ class Accounting final : public JobObserver {
   double target_s_ = 0;          // completion target in ideal seconds (0: none)
   Time completed_at_ = -1;       // when progress first reached it (-1: not yet)
   Time pending_durable_at_ = 0;  // when the pending snapshot becomes durable (cycle saves)
-  Time phase_start_ = 0;         // the current phase's start, its progress and run time
+  // The current phase's start, its progress and run time (read only while it has a cycle).
+  Time phase_start_ = 0;
   double phase_progress_ = 0, phase_run_time_ = 0;
   Time running_since_ = 0;
   std::int64_t interruptions_ = 0, failures_ = 0, job_failures_ = 0;

@@ -149,7 +149,9 @@ class FaultFeeder final : public EventHandler {
         lane->hits.clear();
         const std::int64_t in_use = lane->layout.in_use_gpus();
         lane->layout.release_down(gpus_, &lane->hits);
-        lane->accounting.gpus_released(sim_.now(), in_use - lane->layout.in_use_gpus());
+        // (Nothing released would subtract 0 x the elapsed time: no change, so skipped.)
+        if (const std::int64_t gone = in_use - lane->layout.in_use_gpus(); gone != 0)
+          lane->accounting.gpus_released(sim_.now(), gone);
         lane->accounting.count_failure(!lane->hits.empty());
         impact.hits = lane->hits;
         lane->strategy->on_fault(impact);
