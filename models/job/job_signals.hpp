@@ -90,6 +90,9 @@ struct Phase {
   }
 };
 
+// What a disruption loses of the training in flight (JobObserver::interrupted).
+enum class Lost : std::uint8_t { Nothing, Step, SinceCheckpoint };
+
 class JobObserver {
  public:
   virtual ~JobObserver() = default;
@@ -107,9 +110,25 @@ class JobObserver {
   // A recovery mechanism was paid (at t, when it ended); `stalled`: how long the job stood
   // still for it (0 for work done in the background, e.g. a rejoining replica's state copy).
   virtual void paid(Time /*t*/, Mechanism /*m*/, Time /*stalled*/) {}
+  // `times` payments of m at t that stall nothing (work in parallel or overlapped): the same as
+  // `times` x paid(t, m, 0), which an observer may take at once.
+  virtual void paid_free(Time t, Mechanism m, std::uint32_t times) {
+    for (std::uint32_t k = 0; k < times; ++k) paid(t, m, 0);
+  }
   // phase(t, Phase::stalled(b)), the most frequent phase (every step of every stall): an
   // observer may take it faster than through phase(), with the same effect.
   virtual void stalled(Time t, Bucket b) { phase(t, Phase::stalled(b)); }
+  // A disruption at t, the signals in their order: interruption (when `counted`), the snapshot
+  // in flight aborted, then rollback (Lost::SinceCheckpoint) or the step in flight lost
+  // (Lost::Step, of length `step`). One call, which an observer may take at once.
+  virtual void interrupted(Time t, bool counted, Lost lost, Time step) {
+    if (counted) interruption(t);
+    checkpoint_aborted(t);
+    if (lost == Lost::SinceCheckpoint)
+      rollback(t);
+    else if (lost == Lost::Step)
+      partial_step_lost(t, step);
+  }
 };
 
 // Fans every signal out to the registered observers, in registration order.
@@ -144,8 +163,14 @@ class JobSignals final : public JobObserver {
   void paid(Time t, Mechanism m, Time s) override {
     for (auto* o : observers_) o->paid(t, m, s);
   }
+  void paid_free(Time t, Mechanism m, std::uint32_t times) override {
+    for (auto* o : observers_) o->paid_free(t, m, times);
+  }
   void stalled(Time t, Bucket b) override {
     for (auto* o : observers_) o->stalled(t, b);
+  }
+  void interrupted(Time t, bool counted, Lost lost, Time step) override {
+    for (auto* o : observers_) o->interrupted(t, counted, lost, step);
   }
 
  private:

@@ -15,6 +15,7 @@ void JobController::start(JobContext& ctx) {
     price_s_[m] = mechanism_price_s(scenario(), ctx_->cost, static_cast<Mechanism>(m));
     price_time_[m] = from_seconds(price_s_[m]);
   }
+  reshard_n_ = scenario().job.tp + 1;
   healthy_step_ = from_seconds(ctx_->cost ? ctx_->cost->healthy_step_s() : scenario().job.step_s);
   cycle_ = {};
   if (const Time interval = ctx_->checkpoint_interval; interval > 0) {
@@ -93,8 +94,8 @@ void JobController::handle(std::uint32_t kind, std::uint64_t) {
       --joining_;
       ++attached_;
       const Time now = ctx_->sim->now();
-      ctx_->signals->paid(now, Mechanism::SpareSwapIn, 0);  // in the background
-      ctx_->signals->paid(now, Mechanism::StateCopy, 0);
+      paid_free(now, Mechanism::SpareSwapIn, 1);  // in the background
+      paid_free(now, Mechanism::StateCopy, 1);
       admit_attached();
       break;
     }
@@ -191,17 +192,15 @@ void JobController::fold_attached() {
 }
 
 void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
-  for (std::uint32_t k = 0; k < times; ++k) ctx_->signals->paid(t, m, 0);
+  if (times > 0) ctx_->signals->paid_free(t, m, times);
 }
 
 // --- procedures ---------------------------------------------------------------------------
 
-double JobController::ntp_reshard_price_s(int from, int to) const {
-  const int n = scenario().job.tp + 1;
+double JobController::ntp_reshard_price_slow(int from, int to) const {
+  const int n = reshard_n_;
   if (from < 0 || to < 0 || from >= n || to >= n)
     return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);
-  // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
-  // not asked yet), as ntp asks it for every group that changes degree.
   if (reshard_memo_.empty())
     reshard_memo_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
                          std::numeric_limits<double>::quiet_NaN());
@@ -254,9 +253,7 @@ void JobController::recover(const Steps& steps, bool rollback, bool planned) {
   if (restarting_ || full_restart_pending_) return;  // the restart under way re-forms the job
   interrupt(rollback, !planned, !planned);
   fold_attached();
-  Steps all = steps;
-  if (!planned) all.push_front(pay(Mechanism::Detection));
-  begin_stall(all, After::Resume);
+  begin_stall(steps, After::Resume, /*detect=*/!planned);
 }
 
 void JobController::refresh_phase() {
@@ -292,16 +289,16 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
 
 void JobController::interrupt(bool rollback, bool count, bool lose_step) {
   const Time now = ctx_->sim->now();
-  if (count && mode_ != Mode::Waiting) ctx_->signals->interruption(now);
-  close_step(now);
+  close_step(now);  // paid before the interruption's signals (no observer integrates a payment)
   if (stall_event_) ctx_->sim->cancel(stall_event_);
   stall_event_ = 0;
+  // A save in flight (or not yet durable) is lost; so is the progress since the last durable
+  // checkpoint (rollback), or else the step in flight when running.
+  const Lost lost = rollback                              ? Lost::SinceCheckpoint
+                    : mode_ == Mode::Running && lose_step ? Lost::Step
+                                                          : Lost::Nothing;
+  ctx_->signals->interrupted(now, count && mode_ != Mode::Waiting, lost, healthy_step_);
   if (mode_ == Mode::Running) stop_cycle(now);
-  ctx_->signals->checkpoint_aborted(now);  // a save in flight (or not yet durable) is lost
-  if (rollback)
-    ctx_->signals->rollback(now);
-  else if (mode_ == Mode::Running && lose_step)
-    ctx_->signals->partial_step_lost(now, healthy_step_);
 }
 
 void JobController::close_step(Time now) {
@@ -312,10 +309,12 @@ void JobController::close_step(Time now) {
   paid_free(now, s.mechanism, s.also);
 }
 
-void JobController::begin_stall(const Steps& steps, After after) {
+void JobController::begin_stall(const Steps& steps, After after, bool detect) {
   close_step(ctx_->sim->now());
   if (stall_event_) ctx_->sim->cancel(stall_event_);
-  steps_ = steps;
+  steps_.clear();
+  if (detect) steps_.push_back(pay(Mechanism::Detection));
+  steps_.append(steps);
   step_ = 0;
   after_ = after;
   mode_ = Mode::Stalled;
@@ -350,7 +349,7 @@ bool JobController::open_next_step(Time t) {
 void JobController::end_stall() {
   close_step(ctx_->sim->now());
   stall_event_ = 0;
-  if (open_next_step(ctx_->sim->now()))
+  if (step_ < steps_.size() && open_next_step(ctx_->sim->now()))
     throw std::logic_error("JobController: a timed step after the stall's end");
   switch (after_) {
     case After::Resume:

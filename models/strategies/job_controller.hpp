@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <deque>
 #include <initializer_list>
 #include <stdexcept>
@@ -97,11 +98,14 @@ class JobController : public Strategy {
       if (size_ == kMaxSteps) throw std::logic_error("JobController: too many stall steps");
       items_[size_++] = s;
     }
-    void push_front(const Step& s) {
-      push_back(s);
-      std::rotate(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(size_ - 1),
-                  items_.begin() + static_cast<std::ptrdiff_t>(size_));
+    // Appends the steps of `more` (copies only those set: a stall starts at every fault).
+    void append(const Steps& more) {
+      if (size_ + more.size_ > kMaxSteps)
+        throw std::logic_error("JobController: too many stall steps");
+      std::copy_n(more.items_.begin(), more.size_, items_.begin() + size_);
+      size_ += more.size_;
     }
+    void clear() { size_ = 0; }
     std::size_t size() const { return size_; }
     Step& back() { return items_[size_ - 1]; }
     const Step& operator[](std::size_t i) const { return items_[i]; }
@@ -125,7 +129,15 @@ class JobController : public Strategy {
   // The price list resolved for this scenario (derived state moves from the cost model); both
   // forms are resolved once, at start().
   double price_s(Mechanism m) const { return price_s_[static_cast<int>(m)]; }
-  double ntp_reshard_price_s(int from, int to) const;
+  double ntp_reshard_price_s(int from, int to) const {
+    // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
+    // not asked yet), as ntp asks it for every group that changes degree.
+    if (from >= 0 && to >= 0 && from < reshard_n_ && to < reshard_n_ && !reshard_memo_.empty()) {
+      const double price = reshard_memo_[static_cast<std::size_t>(from * reshard_n_ + to)];
+      if (!std::isnan(price)) return price;
+    }
+    return ntp_reshard_price_slow(from, to);
+  }
   // How a whole-job restart gets the last checkpoint back (default: a load from storage).
   virtual Step restore_step() const { return pay(Mechanism::CheckpointLoad); }
 
@@ -166,7 +178,8 @@ class JobController : public Strategy {
 
   // A stall queues one engine event, at its end; the boundaries between its steps are settled
   // when the job is next touched (settle()), with their own times, in the same order.
-  void begin_stall(const Steps& steps, After after);
+  // `detect`: a detection step first, then `steps`.
+  void begin_stall(const Steps& steps, After after, bool detect = false);
   void begin_full_restart();    // restart + checkpoint load, once capacity is there
   bool open_next_step(Time t);  // pays free steps; false when no timed step is left
   void end_stall();             // at the stall's end: its last step closed
@@ -188,24 +201,25 @@ class JobController : public Strategy {
   double join_gain() const;
   int min_run_replicas() const;
 
+  // What a fault or a stall's event reads first, together; the price list after it.
   JobContext* ctx_ = nullptr;
-  std::array<double, kMechanismCount> price_s_{};
-  std::array<Time, kMechanismCount> price_time_{};
-  Time healthy_step_ = 0;  // what an interruption loses at most of the step in flight
-  CheckpointCycle cycle_;  // the checkpoint cycle's fixed parts (anchor_ is set per phase)
-  std::int64_t events_ = 0;
   Mode mode_ = Mode::Running;
   After after_ = After::Resume;
-  Steps steps_;
+  bool step_open_ = false;
+  bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
+  bool restarting_ = false;            // a whole-job restart is under way
   std::size_t step_ = 0;
   EventId stall_event_ = 0;
   Time stall_end_ = 0;  // when the stall's last timed step ends (its engine event)
-  bool step_open_ = false;
   Time step_started_ = 0;
-  Time next_due_ = 0;                  // start of the next save (while not running)
-  Time anchor_ = 0;                    // the running phase's cycle anchor
-  bool full_restart_pending_ = false;  // waiting for capacity before a whole-job restart
-  bool restarting_ = false;            // a whole-job restart is under way
+  std::int64_t events_ = 0;
+  Time healthy_step_ = 0;  // what an interruption loses at most of the step in flight
+  Time next_due_ = 0;      // start of the next save (while not running)
+  Time anchor_ = 0;        // the running phase's cycle anchor
+  CheckpointCycle cycle_;  // the checkpoint cycle's fixed parts (anchor_ is set per phase)
+  Steps steps_;
+  std::array<Time, kMechanismCount> price_time_{};
+  std::array<double, kMechanismCount> price_s_{};
 
  protected:
   int active_ = 0;
@@ -217,6 +231,8 @@ class JobController : public Strategy {
  private:
   std::deque<EventId> joins_;
   std::vector<std::uint32_t> hit_domains_;
+  double ntp_reshard_price_slow(int from, int to) const;  // computes and remembers
+  int reshard_n_ = 0;                                     // the job's tp + 1 (from start())
   mutable std::vector<double> reshard_memo_;  // ntp_reshard_price_s by (from, to), tp + 1 square
 };
 

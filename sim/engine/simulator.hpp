@@ -6,6 +6,8 @@
 // handler->handle(kind, arg) when an event comes due. Time never goes backwards.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -36,13 +38,22 @@ class Simulator {
   // Lets a model keep a long, already sorted stream of future events out of the queue and
   // hand over only the next one. Cancelling a reserved id before it is scheduled is allowed.
   EventId reserve() {
-    done_.push_back(false);
+    if (((next_id_ - 1) & 63) == 0) done_.push_back(0);  // a word per 64 ids
     return next_id_++;
   }
   EventId schedule_reserved(EventId id, Time at, EventHandler* handler, std::uint32_t kind,
                             std::uint64_t arg = 0);
+  // schedule_reserved() for the next event of sorted stream `slot` (< kStreams), held in the
+  // slot beside the queue instead of in it: it fires in the same (time, id) order, without a
+  // push and a pop. A slot holds one event; the stream hands over its next once that one fired.
+  static constexpr int kStreams = 2;
+  EventId schedule_stream(int slot, EventId id, Time at, EventHandler* handler, std::uint32_t kind,
+                          std::uint64_t arg = 0);
   // Cancels a pending event; cancelling one that already fired or was cancelled is a no-op.
-  void cancel(EventId id);
+  void cancel(EventId id) {
+    if (id == 0 || id >= next_id_) return;
+    mark_done(id);
+  }
 
   // Fires events in order while their time is <= end; leaves now() == end.
   void run_until(Time end);
@@ -50,7 +61,9 @@ class Simulator {
   void reset();
 
   std::uint64_t events_fired() const { return fired_; }
-  std::size_t pending() const { return heap_.size(); }
+  std::size_t pending() const {
+    return heap_.size() + static_cast<std::size_t>(std::count(live_.begin(), live_.end(), true));
+  }
 
  private:
   // 32 bytes: the id (below 2^48) and the kind (below 2^16) share one word, id in the high
@@ -69,11 +82,16 @@ class Simulator {
     }
   };
 
+  bool done(EventId id) const { return (done_[(id - 1) >> 6] >> ((id - 1) & 63)) & 1; }
+  void mark_done(EventId id) { done_[(id - 1) >> 6] |= std::uint64_t{1} << ((id - 1) & 63); }
+
   Time now_ = 0;
   EventId next_id_ = 1;
   std::uint64_t fired_ = 0;
   std::vector<Entry> heap_;
-  std::vector<bool> done_;  // per id: fired or cancelled
+  std::vector<std::uint64_t> done_;       // a bit per id (from 1): fired or cancelled
+  std::array<Entry, kStreams> stream_{};  // schedule_stream's slots, those live_
+  std::array<bool, kStreams> live_{};
 };
 
 }  // namespace goodput

@@ -23,12 +23,12 @@ void Accounting::advance(Time t) {
     boosted_domain_s_ += boosted_domains_ * dt;
     capped_domain_s_ += capped_domains_ * dt;
   }
-  note_completion(before, t);
+  if (target_s_ > 0 && completed_at_ < 0) note_completion(before, t);
   last_ = t;
 }
 
 void Accounting::note_completion(double before, Time t) {
-  if (target_s_ <= 0 || completed_at_ >= 0 || progress_ < target_s_ || phase_.rate <= 0) return;
+  if (progress_ < target_s_ || phase_.rate <= 0) return;  // (a target not yet reached: advance)
   // Progress over [last_, x] is rate x (training seconds in it): find the first millisecond x
   // at which it reaches the target (save windows of a cycle do not train).
   const double need = (target_s_ - before) / phase_.rate;  // training seconds
@@ -48,7 +48,7 @@ void Accounting::promote_pending(Time t) {
   durable_progress_ = snapshot_progress_;
   durable_run_time_ = snapshot_run_time_;
   snapshot_pending_ = false;
-  ++m_.checkpoints;
+  ++checkpoints_;
 }
 
 double Accounting::run_between(Time a, Time b) const {
@@ -85,7 +85,7 @@ void Accounting::advance_cycle(Time t, double dt) {
   const Time last_durable = c.last_save_at(t - c.durable);
   const Time lo = std::max(first, c.last_save_at(last_ - c.durable) + 1);
   if (last_durable >= lo) {
-    m_.checkpoints += last_durable - lo + 1;
+    checkpoints_ += last_durable - lo + 1;
     durable_progress_ = progress_at(c.save_start(last_durable));
     durable_run_time_ = run_time_at(c.save_start(last_durable));
     snapshot_pending_ = false;
@@ -115,12 +115,14 @@ void Accounting::phase(Time t, const Phase& p) {
 
 void Accounting::stalled(Time t, Bucket b) {
   advance(t);  // a phase of rate 0: running_since_ stays; one bucket has a loss
-  phase_ = Phase::stalled(b);
+  // Phase::stalled(b) where it is read (rate, cycle, the loss at lossy_), not copied whole.
+  phase_.rate = 0;
+  phase_.cycle.interval = 0;
+  phase_.loss[static_cast<int>(b)] = 1;
   lossy_[0] = static_cast<std::uint8_t>(b);
   losses_ = 1;
-  phase_start_ = t;
-  phase_progress_ = progress_;
-  phase_run_time_ = run_time_;
+  // phase_start_, phase_progress_ and phase_run_time_ stay: only a phase with a cycle reads
+  // them, and only phase() sets one (and them).
 }
 
 void Accounting::checkpoint_aborted(Time t) {
@@ -130,7 +132,11 @@ void Accounting::checkpoint_aborted(Time t) {
 
 void Accounting::rollback(Time t) {
   advance(t);
-  ++m_.rollbacks;
+  roll_back();
+}
+
+void Accounting::roll_back() {
+  ++rollbacks_;
   const double lost = progress_ - durable_progress_;
   progress_ -= lost;
   bucket_[static_cast<int>(Bucket::WastedProgress)] += lost;
@@ -140,6 +146,10 @@ void Accounting::rollback(Time t) {
 
 void Accounting::partial_step_lost(Time t, Time step) {
   advance(t);
+  lose_step(t, step);
+}
+
+void Accounting::lose_step(Time t, Time step) {
   if (phase_.rate <= 0 || step <= 0) return;
   if (phase_.cycle.on() && phase_.cycle.saving_at(t)) return;  // interrupted while saving
   const double in_step = to_seconds((t - running_since_) % step);
@@ -152,7 +162,17 @@ void Accounting::partial_step_lost(Time t, Time step) {
 
 void Accounting::interruption(Time t) {
   advance(t);
-  ++m_.interruptions;
+  ++interruptions_;
+}
+
+void Accounting::interrupted(Time t, bool counted, Lost lost, Time step) {
+  advance(t);  // the signals' own advances at the same t would do nothing more
+  if (counted) ++interruptions_;
+  snapshot_pending_ = false;  // checkpoint_aborted
+  if (lost == Lost::SinceCheckpoint)
+    roll_back();
+  else if (lost == Lost::Step)
+    lose_step(t, step);
 }
 
 void Accounting::gpus_in_use(Time t, std::int64_t in_use) {
@@ -168,26 +188,26 @@ void Accounting::boost(Time t, double extra_power_gpus, int boosted_domains, int
 }
 
 void Accounting::paid(Time, Mechanism m, Time stalled) {
-  ++m_.paid_count[static_cast<int>(m)];
-  m_.paid_stall_hours[static_cast<int>(m)] += to_seconds(stalled) / 3600.0;
+  ++paid_count_[static_cast<int>(m)];
+  paid_stall_hours_[static_cast<int>(m)] += to_seconds(stalled) / 3600.0;
 }
 
-void Accounting::gpus_released(Time t, std::int64_t gpus) {
-  // The next advance integrates from last_ with the new count: take back what that adds for
-  // [last_, t), when the GPUs were still in use.
-  in_use_ -= gpus;
-  unused_gpu_s_ -= static_cast<double>(gpus) * to_seconds(t - last_);
-}
-
-void Accounting::count_failure(bool hit_job) {
-  ++m_.failures;
-  if (hit_job) ++m_.job_failures;
+void Accounting::paid_free(Time, Mechanism m, std::uint32_t times) {
+  // `times` x paid(t, m, 0): each would add +0 hours, which leaves the sum as it is.
+  paid_count_[static_cast<int>(m)] += times;
 }
 
 RunMetrics Accounting::finish(Time horizon, std::int64_t events, const FailedGpuTally& failed) {
   advance(horizon);
   const double wall = to_seconds(horizon);
-  RunMetrics out = m_;
+  RunMetrics out;
+  out.interruptions = interruptions_;
+  out.failures = failures_;
+  out.job_failures = job_failures_;
+  out.checkpoints = checkpoints_;
+  out.rollbacks = rollbacks_;
+  out.paid_count = paid_count_;
+  out.paid_stall_hours = paid_stall_hours_;
   out.goodput = progress_ / wall;
   for (int b = 0; b < kBucketCount; ++b) out.badput[b] = bucket_[b] / wall;
   out.ettr = run_time_ / wall;

@@ -33,6 +33,8 @@ struct RunWorkspace::Parts {
 namespace {
 
 constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
+// The engine's stream slots for the fault list's next start and next end (each one at a time).
+constexpr int kStartStream = 0, kEndStream = 1;
 
 // One strategy's view of the run (its layout and memo slot are the workspace's).
 struct Lane {
@@ -149,7 +151,9 @@ class FaultFeeder final : public EventHandler {
         lane->hits.clear();
         const std::int64_t in_use = lane->layout.in_use_gpus();
         lane->layout.release_down(gpus_, &lane->hits);
-        lane->accounting.gpus_released(sim_.now(), in_use - lane->layout.in_use_gpus());
+        // (Nothing released would subtract 0 x the elapsed time: no change, so skipped.)
+        if (const std::int64_t gone = in_use - lane->layout.in_use_gpus(); gone != 0)
+          lane->accounting.gpus_released(sim_.now(), gone);
         lane->accounting.count_failure(!lane->hits.empty());
         impact.hits = lane->hits;
         lane->strategy->on_fault(impact);
@@ -189,7 +193,8 @@ class FaultFeeder final : public EventHandler {
  private:
   void schedule_start(std::size_t i) {
     if (i < faults_.faults.size() && faults_.faults[i].start < horizon_) {
-      sim_.schedule_at(faults_.faults[i].start, this, kFaultStart, i);
+      sim_.schedule_stream(kStartStream, sim_.reserve(), faults_.faults[i].start, this, kFaultStart,
+                           i);
       // Cache hints for that fault, so its lines arrive while other events run.
       const std::uint32_t c = faults_.faults[i].component;
       health_.prefetch(c);
@@ -208,7 +213,7 @@ class FaultFeeder final : public EventHandler {
     if (next_end_ >= ends_.size()) return;
     const std::uint32_t i = ends_[next_end_];
     if (end_id_[i] == 0 || end_queued_ == next_end_ + 1) return;
-    sim_.schedule_reserved(end_id_[i], faults_.faults[i].end, this, kFaultEnd, i);
+    sim_.schedule_stream(kEndStream, end_id_[i], faults_.faults[i].end, this, kFaultEnd, i);
     end_queued_ = next_end_ + 1;
   }
   // Cache hints for every lane's bookkeeping of the domains holding `gpus`.

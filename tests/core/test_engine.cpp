@@ -153,3 +153,66 @@ TEST_CASE("a reserved sequence number orders its event as if scheduled at reserv
   sim.run_until(20);
   CHECK(log.fired == std::vector<std::uint64_t>{1, 2, 3});
 }
+
+TEST_CASE("cancellation bits hold across many ids, after a reset too") {
+  // One bit per id, 64 to a word: ids on both sides of word boundaries, cancelled or not.
+  Simulator sim;
+  Recorder r;
+  r.sim = &sim;
+  for (int round = 0; round < 2; ++round) {
+    r.seen.clear();
+    std::vector<EventId> ids;
+    for (std::uint64_t k = 0; k < 300; ++k)
+      ids.push_back(sim.schedule_at(static_cast<Time>(1000 - k), &r, 0, k));
+    for (std::size_t k = 0; k < ids.size(); k += 3) sim.cancel(ids[k]);
+    sim.cancel(ids.back() + 1);  // not scheduled yet: a no-op
+    sim.run_until(2000);
+    REQUIRE(r.seen.size() == 200);
+    for (std::size_t i = 0; i < r.seen.size(); ++i) {
+      CHECK(r.seen[i].second % 3 != 0);
+      if (i > 0) CHECK(r.seen[i].first > r.seen[i - 1].first);  // later ids, earlier times
+    }
+    sim.reset();
+  }
+}
+
+TEST_CASE(
+    "a stream slot's event fires in the queue's (time, id) order, cancellable, one at a time") {
+  // The same events scheduled twice: all queued, then some held in the stream slots instead.
+  auto fire = [](bool streams) {
+    Simulator sim;
+    Recorder r;
+    r.sim = &sim;
+    const EventId early = sim.reserve();  // reserved first: orders first among equal times
+    sim.schedule_at(10, &r, 0, 1);
+    const EventId late = sim.reserve();
+    sim.schedule_at(10, &r, 0, 2);
+    const EventId gone = sim.reserve();
+    if (streams) {
+      sim.schedule_stream(0, late, 10, &r, 0, 3);
+      sim.schedule_stream(1, early, 10, &r, 0, 4);
+      CHECK_THROWS_AS(sim.schedule_stream(1, gone, 5, &r, 0, 9), std::logic_error);  // taken
+    } else {
+      sim.schedule_reserved(late, 10, &r, 0, 3);
+      sim.schedule_reserved(early, 10, &r, 0, 4);
+    }
+    CHECK(sim.pending() == 4);
+    sim.cancel(late);
+    sim.run_until(20);
+    CHECK(sim.pending() == 0);
+    // The slots are free again once their events fired (or surfaced cancelled).
+    if (streams)
+      sim.schedule_stream(0, gone, 30, &r, 0, 5);
+    else
+      sim.schedule_reserved(gone, 30, &r, 0, 5);
+    sim.run_until(40);
+    return r.seen;
+  };
+  const auto queued = fire(false);
+  REQUIRE(queued.size() == 4);
+  CHECK(queued[0].second == 4);  // the earliest id first
+  CHECK(queued[1].second == 1);
+  CHECK(queued[2].second == 2);
+  CHECK(queued[3].second == 5);
+  CHECK(fire(true) == queued);
+}

@@ -1,5 +1,6 @@
 // The per-lane shortcuts of issue 32 item 3 give the same numbers as the long way round:
-// Accounting's stalled(t, b) against phase(t, Phase::stalled(b)), directly and through a
+// Accounting's stalled(t, b) against phase(t, Phase::stalled(b)), paid_free(t, m, n) against
+// n x paid(t, m, 0) and interrupted() against its signals one by one, directly and through a
 // JobSignals fan-out, on random signal sequences (running phases with checkpoint cycles, stalls,
 // rollbacks, lost steps, GPU counts, boosts), every metric compared exactly.
 #include <doctest/doctest.h>
@@ -12,7 +13,9 @@ using namespace goodput;
 
 namespace {
 
-// Feeds one random sequence to `o`; `via_stalled`: stalls as stalled(), else as phase().
+// Feeds one random sequence to `o`; `via_stalled`: stalls as stalled(), else as phase(), free
+// payments as paid_free(), else one paid() each, disruptions as interrupted(), else signal by
+// signal.
 void feed(JobObserver& o, std::uint64_t seed, bool via_stalled) {
   std::mt19937_64 rng(seed);
   Time t = 0;
@@ -44,17 +47,37 @@ void feed(JobObserver& o, std::uint64_t seed, bool via_stalled) {
       case 5:
         o.gpus_in_use(t, static_cast<std::int64_t>(rng() % 1000));
         break;
-      case 6:
-        o.interruption(t);
+      case 6: {
+        const bool counted = rng() % 2;
+        const auto lost = static_cast<Lost>(rng() % 3);
+        const Time step = static_cast<Time>(rng() % 9000);
+        if (via_stalled) {
+          o.interrupted(t, counted, lost, step);
+          break;
+        }
+        if (counted) o.interruption(t);
         o.checkpoint_aborted(t);
+        if (lost == Lost::SinceCheckpoint) o.rollback(t);
+        if (lost == Lost::Step) o.partial_step_lost(t, step);
         break;
+      }
       case 7:
         o.boost(t, static_cast<double>(rng() % 50) / 10.0, static_cast<int>(rng() % 9),
                 static_cast<int>(rng() % 3));
         break;
-      default:
-        o.paid(t, static_cast<Mechanism>(rng() % kMechanismCount), static_cast<Time>(rng() % 9000));
+      default: {
+        const auto m = static_cast<Mechanism>(rng() % kMechanismCount);
+        if (rng() % 2) {
+          o.paid(t, m, static_cast<Time>(rng() % 9000));
+          break;
+        }
+        const auto n = static_cast<std::uint32_t>(rng() % 4);
+        if (via_stalled)
+          o.paid_free(t, m, n);
+        else
+          for (std::uint32_t k = 0; k < n; ++k) o.paid(t, m, 0);
         break;
+      }
     }
   }
 }
@@ -75,7 +98,7 @@ void require_same(const RunMetrics& a, const RunMetrics& b) {
 
 }  // namespace
 
-TEST_CASE("Accounting takes stalled(t, b) exactly as phase(t, Phase::stalled(b))") {
+TEST_CASE("Accounting takes its one-call shortcuts exactly as the signals they stand for") {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
     const Time horizon = 400 * Time{7'200'000};
