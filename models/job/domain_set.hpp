@@ -29,7 +29,12 @@ class DomainSet {
   std::uint32_t size() const { return size_; }
   bool contains(std::uint32_t i) const { return (levels_[0][i >> 6] >> (i & 63)) & 1u; }
 
-  void set(std::uint32_t i, bool member) { member ? insert(i) : erase(i); }
+  // Nothing to do when i's membership does not change (erasing a non-member of an empty word
+  // would otherwise walk every level).
+  void set(std::uint32_t i, bool member) {
+    if (contains(i) == member) return;
+    member ? insert(i) : erase(i);
+  }
 
   void insert(std::uint32_t i) {
     for (auto& words : levels_) {

@@ -78,7 +78,8 @@ void JobLayout::release_down(std::span<const std::uint32_t> newly_down,
 std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
                                 std::uint32_t partial_degree) {
   const std::uint32_t healthy = health_->healthy_in_domain(domain);
-  groups = std::min(groups, healthy / static_cast<std::uint32_t>(tp_));
+  const std::uint32_t cap = healthy / static_cast<std::uint32_t>(tp_);
+  groups = std::min(groups, cap);
   if (partial_degree >= static_cast<std::uint32_t>(tp_) || partial_degree > healthy - groups * tp_)
     partial_degree = 0;
   const GpuRange gpus = topology_->domain_gpus(domain);
@@ -112,20 +113,15 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     }
     const std::uint32_t in_use = groups * static_cast<std::uint32_t>(tp_) + partial_degree;
     in_use_gpus_ += in_use;
-    commit(domain, groups, partial_degree, in_use);
+    commit(domain, groups, partial_degree, in_use, cap);
     return groups;
   }
   if (new_slots == 0) {
-    // Every group released: untag the domain's tagged GPUs (domain_in_use_ of them).
-    std::uint32_t tagged = domain_in_use_[domain];
-    for (auto g = gpus.begin(); tagged > 0 && g != gpus.end(); ++g)
-      if (slot_[*g] != 0) {
-        slot_[*g] = 0;
-        --tagged;
-      }
+    // Every group released: every tag of the domain becomes 0 (the others are 0 already).
+    std::fill_n(slot_.begin() + gpus.front(), gpus.size(), std::uint16_t{0});
     in_use_gpus_ -= domain_in_use_[domain];
     std::fill_n(counts, old_slots, std::uint16_t{0});
-    commit(domain, 0, 0, 0);
+    commit(domain, 0, 0, 0, cap);
     return 0;
   }
   // The scratch is sized once (reset), for the most slots a domain can have: plain loops over
@@ -193,18 +189,19 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     counts[slot] = static_cast<std::uint16_t>(members[slot]);
   }
   for (std::uint32_t slot = new_slots; slot < old_slots; ++slot) counts[slot] = 0;
-  commit(domain, groups, partial_degree, in_use);
+  commit(domain, groups, partial_degree, in_use, cap);
   return groups;
 }
 
 void JobLayout::commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
-                       std::uint32_t in_use) {
+                       std::uint32_t in_use, std::uint32_t cap) {
   domain_in_use_[domain] = in_use;
   total_assigned_ +=
       static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
   assigned_[domain] = groups;
   partial_[domain] = static_cast<std::uint16_t>(partial_degree);
-  index(domain);
+  free_.set(domain, cap > groups);  // index(domain), the capacity known
+  used_.set(domain, groups > 0);
 }
 
 // Tops up every short slot to its size (tp, or the partial degree for the last one) from idle

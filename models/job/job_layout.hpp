@@ -70,10 +70,10 @@ class JobLayout {
  private:
   std::uint32_t refill(std::uint32_t domain, GpuRange gpus, std::uint32_t groups,
                        std::uint32_t partial_degree);
-  // assign()'s last step: domain d now holds `groups` full groups and a partial group of
-  // `partial_degree` (0: none), `in_use` GPUs tagged; updates the totals and indexes.
+  // assign()'s last step: domain d (capacity `cap`) now holds `groups` full groups and a partial
+  // group of `partial_degree` (0: none), `in_use` GPUs tagged; updates the totals and indexes.
   void commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
-              std::uint32_t in_use);
+              std::uint32_t in_use, std::uint32_t cap);
   // GPUs with tag 0 (idle, or down): the first in [from, end) (end: none), the last in
   // [begin, below) (kNone: none).
   static constexpr std::uint32_t kNone = UINT32_MAX;
