@@ -55,15 +55,13 @@ Prepared order(EvaluatorState& kept, const Scenario& s, const EvaluationScope& s
   Prepared p;
   p.first_run = scope.first_run;
   for (const auto& c : s.strategies) p.names.push_back(c.name);
-  if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
-    p.scenario = s;
-    p.provides_pilot = first && kept.pilot.runs == 0;
+  p.scenario = s;
+  p.only = scope.strategies;
+  if (p.only.empty())
     for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
-  } else {
-    p.only = scope.strategies;
-    if (p.only.empty())
-      for (std::size_t i = 0; i < n; ++i) p.only.push_back(i);
-    p.scenario = s;
+  if (scope.strategies.empty() && scope.pilot == Pilot::Simulate) {
+    p.provides_pilot = first && kept.pilot.runs == 0;
+  } else {  // the strategies in scope only
     p.scenario.strategies.clear();
     for (std::size_t i : p.only) {
       if (i >= n) throw std::logic_error("monte_carlo_evaluator: strategy index out of range");
