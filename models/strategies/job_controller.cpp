@@ -131,12 +131,11 @@ double JobController::join_gain() const {
 void JobController::admit_attached() {
   if (attached_ == 0 || restarting()) return;
   const Time now = ctx_->sim->now();
-  const auto rejoin = static_cast<int>(Mechanism::Rejoin);
   switch (mode_) {
     case Mode::Stalled: {
       if (after_ != After::Resume) return;
       // A full rebuild must run after the attach: the stall ends at attach + price at the earliest.
-      const Time extra = std::max<Time>(0, now + price_time_[rejoin] - stall_end_);
+      const Time extra = std::max<Time>(0, now + listed_time(Mechanism::Rejoin) - stall_end_);
       if (!repays(join_gain(), to_seconds(extra))) return;  // waits for the next stall
       const auto n = static_cast<std::uint32_t>(attached_);
       active_ += attached_;
@@ -198,6 +197,7 @@ void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
 // --- procedures ---------------------------------------------------------------------------
 
 double JobController::ntp_reshard_price_slow(int from, int to) const {
+  prices_read_ |= 1u << static_cast<int>(Mechanism::NtpReshard);
   const int n = reshard_n_;
   if (from < 0 || to < 0 || from >= n || to >= n)
     return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);

@@ -116,19 +116,21 @@ class JobController : public Strategy {
     std::array<Step, kMaxSteps> items_;  // the first size_ set
     std::size_t size_ = 0;
   };
-  Step pay(Mechanism m) const { return {price_time_[static_cast<int>(m)], m, 0}; }
+  Step pay(Mechanism m) const { return {listed_time(m), m, 0}; }
   Step pay(Mechanism m, double seconds) const { return {from_seconds(seconds), m, 0}; }
   // `n` >= 1 payments in parallel: the stall of the slowest, `seconds`.
   static Step pay_each(Mechanism m, double seconds, std::uint32_t n) {
     return {from_seconds(seconds), m, n - 1};
   }
   // The same at m's listed price (resolved once, at start()).
-  Step pay_each(Mechanism m, std::uint32_t n) const {
-    return {price_time_[static_cast<int>(m)], m, n - 1};
-  }
+  Step pay_each(Mechanism m, std::uint32_t n) const { return {listed_time(m), m, n - 1}; }
   // The price list resolved for this scenario (derived state moves from the cost model); both
   // forms are resolved once, at start().
-  double price_s(Mechanism m) const { return price_s_[static_cast<int>(m)]; }
+  double price_s(Mechanism m) const {
+    prices_read_ |= 1u << static_cast<int>(m);
+    return price_s_[static_cast<int>(m)];
+  }
+  std::uint32_t prices_read() const override { return prices_read_; }
   double ntp_reshard_price_s(int from, int to) const {
     // A pure function of (from, to) for this scenario and cost model: remembered per lane (NaN:
     // not asked yet), as ntp asks it for every group that changes degree.
@@ -220,6 +222,11 @@ class JobController : public Strategy {
   Steps steps_;
   std::array<Time, kMechanismCount> price_time_{};
   std::array<double, kMechanismCount> price_s_{};
+  mutable std::uint32_t prices_read_ = 0;  // Strategy::prices_read
+  Time listed_time(Mechanism m) const {
+    prices_read_ |= 1u << static_cast<int>(m);
+    return price_time_[static_cast<int>(m)];
+  }
 
  protected:
   int active_ = 0;

@@ -103,6 +103,9 @@ class Strategy : public EventHandler {
   // (its layout is hinted separately), ahead of a fault or repair there.
   virtual void prefetch_domain(std::uint32_t /*d*/) const {}
   virtual std::int64_t events_handled() const { return 0; }  // its own engine events fired
+  // The mechanisms whose list price (price_list.hpp) the run read, one bit per Mechanism: a run
+  // that never read one does not depend on its price. Every bit when not tracked.
+  virtual std::uint32_t prices_read() const { return ~0u; }
 };
 
 // What a strategy does about a slow component once it is detected (fail-slow, issue 29; applied

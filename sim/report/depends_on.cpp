@@ -46,6 +46,7 @@ DependsOnPlan plan_depends_on(const Report& report, const Scenario& scenario,
   req.switches = std::move(in.switches);
   req.robustness_points = kRunRobustnessPoints;
   req.robustness_first_seeds = kRobustnessFirstSeeds;
+  req.first_seeds = kEndFirstSeeds;
   req.sampling_precision = true;  // a break-even to the precision its seeds give, no finer
   req.scale_pilots = true;        // an estimate of the pilot where it can only move the interval
   // Fewer seeds per evaluation (the first of the scenario's, so the same failures): a break-even
@@ -109,11 +110,24 @@ void add_depends_on(Report& report, const Scenario& scenario, const DependsOnPla
     return;
   }
   report.depends_on = verdict_lines(sr);
+  // Sequential ends: how many ran every seed of the analysis's.
+  std::string ends;
+  if (sr.ends.first_seeds > 0 && sr.ends.evaluated > 0)
+    ends = "each range end and switch value on its first " + std::to_string(sr.ends.first_seeds) +
+           ", all " + std::to_string(seeds) + " in the " + std::to_string(sr.ends.extended) +
+           " of " + std::to_string(sr.ends.evaluated) + " whose first " +
+           std::to_string(sr.ends.first_seeds) +
+           " left a lead's sign unsettled (within its 95% CI) or reversed";
   if (seeds < scenario.seeds)
     report.depends_on.push_back("(computed on the first " + std::to_string(seeds) +
                                 " of the run's " + std::to_string(scenario.seeds) +
-                                " seeds, the same failures: leads above are theirs; `goodput "
-                                "sensitivity` runs all of them)");
+                                " seeds, the same failures" + (ends.empty() ? "" : "; " + ends) +
+                                ": leads above are theirs; `goodput sensitivity` runs all of "
+                                "them)");
+  else if (!ends.empty())
+    report.depends_on.push_back("(" + ends +
+                                ": leads above are theirs; `goodput sensitivity` "
+                                "runs every seed everywhere)");
   report.depends_on_json = verdict_dependencies_json(sr);
 }
 

@@ -23,6 +23,10 @@ inline constexpr int kRunRobustnessPoints = 16;  // points of the robustness lin
 // Seeds a robustness world runs first in `goodput run`; the rest of the analysis's only where
 // these leave the leader within its 95% CI (RobustnessSpec::first_seeds).
 inline constexpr int kRobustnessFirstSeeds = 2;
+// Seeds every range end and switch value runs first in `goodput run`; the rest of the
+// analysis's only where, against some rival, these leave the lead's sign within its 95% CI or on
+// the other side of the scenario's value's (SensitivityRequest::first_seeds).
+inline constexpr int kEndFirstSeeds = 2;
 inline constexpr int kRunCrossingEvaluations = 8;  // root-search evaluations allowed per rival
 // `goodput run` analyses the first seeds of the scenario's (the same failures as the run; the
 // lines say how many): as few as the sign of the winner's lead needs (analysis_seeds), at most

@@ -160,7 +160,9 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     EvaluationScope sc = world_scope(s, params, switches, ui, spec.scale_pilots);
     sc.first_run = from;
     try {
-      asked.requests.push_back({scenario_with(s, at), sc});
+      Scenario world = scenario_with(s, at);
+      name_own_pilots(world, sc);
+      asked.requests.push_back({std::move(world), sc});
       asked.index[static_cast<std::size_t>(i)] = asked.requests.size() - 1;
     } catch (...) {
       asked.unbuilt[static_cast<std::size_t>(i)] = std::current_exception();

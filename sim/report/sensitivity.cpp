@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "models/scenario/scenario_loader.hpp"
@@ -13,6 +15,7 @@
 #include "models/strategies/strategy.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/robustness.hpp"
+#include "sim/report/sensitivity_ahead.hpp"
 #include "sim/run/run_plan.hpp"
 
 namespace goodput {
@@ -435,6 +438,25 @@ std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::strin
   return found;
 }
 
+std::string pilot_rules_of(const Scenario& s, std::size_t j) {
+  const StrategyConfig& c = s.strategies.at(j);
+  Json rules = c.params;
+  if (rules.is_object())
+    for (auto it = rules.begin(); it != rules.end();) {
+      if (pilot_rule("/strategies/" + c.name + "/" + it.key()) != EvaluationScope::Pilot::Simulate)
+        it = rules.erase(it);
+      else
+        ++it;
+    }
+  return c.name + rules.dump();
+}
+
+void name_own_pilots(const Scenario& s, EvaluationScope& scope) {
+  scope.own_pilot_rules.clear();
+  for (std::size_t j : scope.own_pilot)
+    scope.own_pilot_rules.push_back(j < s.strategies.size() ? pilot_rules_of(s, j) : "");
+}
+
 std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
                                                          const std::string& pointer) {
   if (const auto one = strategy_of_input(s, pointer)) return std::vector<std::size_t>{*one};
@@ -449,6 +471,38 @@ std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
     if (!info || info->tp_degrees) readers.push_back(i);
   }
   return readers;
+}
+
+std::uint32_t price_only_mechanisms(const Scenario& s, const std::string& pointer) {
+  const auto bit = [](Mechanism m) { return 1u << static_cast<int>(m); };
+  if (pointer == "/recovery/spare_swap_s") return bit(Mechanism::SpareSwapIn);
+  if (pointer == "/recovery/state_copy_s") return bit(Mechanism::StateCopy);
+  if (pointer == "/recovery/rejoin_s") return bit(Mechanism::Rejoin);
+  if (pointer == "/recovery/communicator_rebuild_s")  // also the rejoin's price when it has none
+    return bit(Mechanism::CommunicatorRebuild) |
+           (s.recovery.rejoin_s < 0 ? bit(Mechanism::Rejoin) : 0);
+  // The availability-optimal interval reads the restart's length, the load included.
+  if (pointer == "/checkpoint/load_s" &&
+      s.checkpoint.policy != CheckpointSpec::Policy::AvailabilityOptimal)
+    return bit(Mechanism::CheckpointLoad);
+  return 0;
+}
+
+std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
+                                                         const std::string& pointer,
+                                                         const std::vector<StrategyRuns>& base) {
+  std::optional<std::vector<std::size_t>> readers = readers_of_input(s, pointer);
+  const std::uint32_t mask = price_only_mechanisms(s, pointer);
+  if (mask == 0) return readers;
+  std::vector<std::size_t> read;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (readers && std::find(readers->begin(), readers->end(), i) == readers->end()) continue;
+    bool any = base[i].runs.empty();  // nothing known: it may read it
+    for (const RunMetrics& m : base[i].runs) any = any || (m.prices_read & mask) != 0;
+    if (any) read.push_back(i);
+  }
+  if (!readers && read.size() == base.size()) return std::nullopt;
+  return read;
 }
 
 int most_evaluations(const SensitivityRequest& req, std::size_t strategies) {
@@ -506,11 +560,23 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   // The scope of an evaluation running `needed` strategies, those already known in `have` (empty:
   // none) left out and, for an input only some strategies read (`only`), every other's taken from
   // the base; nullopt when nothing is left to run.
+  // An input of one strategy's rules (pilot_rule Simulate) under scaled pilots (`goodput run`):
+  // the others would keep the base's pilot, and that strategy's own is simulated at the base's
+  // failures, under its rules' name (a robustness world with the same rules then reuses it).
+  auto own_rules = [&](const std::string& pointer, EvaluationScope::Pilot& pilot) {
+    std::optional<std::size_t> own;
+    if (req.scale_pilots && pilot == EvaluationScope::Pilot::Simulate)
+      own = strategy_of_input(s, pointer);
+    if (own) pilot = EvaluationScope::Pilot::Keep;
+    return own;
+  };
   auto scope_of = [&](const std::vector<StrategyRuns>& have, const std::vector<std::size_t>& needed,
                       const std::optional<std::vector<std::size_t>>& only,
-                      EvaluationScope::Pilot pilot) -> std::optional<EvaluationScope> {
+                      EvaluationScope::Pilot pilot,
+                      std::optional<std::size_t> own = {}) -> std::optional<EvaluationScope> {
     EvaluationScope scope;
     scope.pilot = pilot;
+    if (own) scope.own_pilot = {*own};
     for (std::size_t i : needed) {
       if (!have.empty() && !have[i].runs.empty()) continue;
       if (!only || std::find(only->begin(), only->end(), i) != only->end())
@@ -521,68 +587,83 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       scope.strategies.clear();  // every one
     return scope;
   };
-  // Evaluations known before any runs (every range end and switch value), run as one batch when
-  // the request has a batch evaluator and served from here when the analysis asks for them, in
-  // its own order: the outcome, its counting and its errors are those of asking one at a time.
-  std::map<std::string, EvaluationOutcome> ahead;
-  const auto key_of = [](const Scenario& sc, const EvaluationScope& scope) {
-    return sc.resolved.dump() + "|" +
-           Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot, scope.first_run}
-               .dump();
-  };
-  bool from_batch = false;  // the last evaluation served came from a batch (its progress told)
+  // Evaluations known before any runs (every range end and switch value), run as batches when the
+  // request has a batch evaluator or sequential ends (sensitivity_ahead.hpp).
+  const int first = req.first_seeds > 0 && req.first_seeds < s.seeds ? req.first_seeds : 0;
+  EvaluationsAhead ahead(first);
+  bool from_batch = false;    // the last evaluation served came from a batch (its progress told)
+  bool served_short = false;  // ... and holds its first seeds only
   const ScopedEvaluate served = [&](const Scenario& sc, const EvaluationScope& scope) {
     from_batch = false;
-    if (!ahead.empty()) {
-      const auto it = ahead.find(key_of(sc, scope));
-      if (it != ahead.end()) {
-        from_batch = true;
-        EvaluationOutcome o = std::move(it->second);
-        ahead.erase(it);
-        if (o.error) std::rethrow_exception(o.error);
-        return o.runs;
-      }
+    if (std::optional<EvaluationOutcome> o = ahead.take(sc, scope, served_short)) {
+      from_batch = true;
+      if (o->error) std::rethrow_exception(o->error);
+      return std::move(o->runs);
     }
     return evaluate(sc, scope);
   };
-  if (req.batch) {
-    std::vector<EvaluationRequest> batch;
-    std::vector<std::pair<std::string, double>> labels;  // each request's progress label
-    auto ask = [&](auto&& make_scenario, const std::optional<std::vector<std::size_t>>& only,
-                   EvaluationScope::Pilot pilot, const std::string& pointer, double value) {
-      const std::optional<EvaluationScope> scope = scope_of({}, all, only, pilot);
+  // Every strategy's runs cut to their first `seeds` (a point left at its first seeds).
+  const auto cut = [](std::vector<StrategyRuns>& runs, int seeds) {
+    for (auto& r : runs)
+      if (r.runs.size() > static_cast<std::size_t>(seeds))
+        r.runs.resize(static_cast<std::size_t>(seeds));
+  };
+  if (req.batch || first > 0) {
+    auto ask = [&](auto&& make_scenario, const std::string& pointer, double value) {
+      auto pilot = pilot_rule(pointer, req.scale_pilots);
+      const auto own = own_rules(pointer, pilot);
+      std::optional<EvaluationScope> scope =
+          scope_of({}, all, readers_of_input(s, pointer, base_runs), pilot, own);
       if (!scope) return;
+      Scenario sc;
       try {
-        batch.push_back({make_scenario(), *scope});
-        labels.emplace_back(pointer, value);
+        sc = make_scenario();
       } catch (const std::exception&) {  // the analysis meets (and reports) it in its turn
+        return;
       }
+      name_own_pilots(sc, *scope);
+      ahead.add(std::move(sc), *scope, pointer, value);
     };
-    for (const auto& p : params) {
-      const auto only = readers_of_input(s, p.pointer);
-      const auto pilot = pilot_rule(p.pointer, req.scale_pilots);
+    for (const auto& p : params)
       for (const double v : {p.lo, p.hi})
         if ((p.derived || v != p.base) && !(v == p.hi && p.hi == p.lo))
-          ask([&] { return scenario_at(s, p, v); }, only, pilot, p.pointer, v);
-    }
+          ask([&] { return scenario_at(s, p, v); }, p.pointer, v);
     for (const SwitchInput& sw : req.switches)
       for (const Json& v : sw.values)
-        ask([&] { return scenario_with(s, {sw.pointer + "=" + v.dump()}); },
-            readers_of_input(s, sw.pointer), pilot_rule(sw.pointer, req.scale_pilots), sw.pointer,
-            0);
-    std::vector<EvaluationOutcome> got = req.batch(batch, [&](std::size_t i) {
-      if (progress) progress(labels[i].first, labels[i].second);
-    });
-    for (std::size_t i = 0; i < batch.size() && i < got.size(); ++i)
-      ahead.emplace(key_of(batch[i].scenario, batch[i].scope), std::move(got[i]));
+        ask([&] { return scenario_with(s, {sw.pointer + "=" + v.dump()}); }, sw.pointer, 0);
+    // First seeds settle a point when, against every rival, the winner's paired lead on them
+    // lies beyond its 95% CI on the side of the scenario's value (the strategies out of scope
+    // take the base's runs, cut likewise).
+    const auto settled = [&](const EvaluationRequest&, const std::vector<StrategyRuns>& got) {
+      std::vector<StrategyRuns> runs = base_runs;
+      for (std::size_t i = 0; i < n && i < got.size(); ++i)
+        if (!got[i].runs.empty()) runs[i] = got[i];
+      cut(runs, first);
+      const SensitivityPoint pt = point_of(0, runs, w);
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k == w) continue;
+        const Summary& d = pt.lead[k];
+        if (!(std::abs(d.mean) > d.ci95) || (d.mean > 0) != (rep.base.lead[k].mean > 0))
+          return false;
+      }
+      return true;
+    };
+    const BatchEvaluate run_all =
+        req.batch ? req.batch
+                  : [&](const std::vector<EvaluationRequest>& r, const BatchDone& done) {
+                      return evaluate_each(evaluate, r, done);
+                    };
+    ahead.run(run_all, settled, progress);
+    if (first > 0) rep.ends = {ahead.first_seeds(), ahead.evaluated(), ahead.extended()};
   }
   // Runs `needed` strategies of `sc`, taking what is already known from `have` (empty runs: not
   // yet run) and, for an input only some strategies read (`only`), every other's from the base.
   auto fill = [&](std::vector<StrategyRuns>& have, const Scenario& sc,
                   const std::vector<std::size_t>& needed,
-                  const std::optional<std::vector<std::size_t>>& only,
-                  EvaluationScope::Pilot pilot) {
-    const std::optional<EvaluationScope> scope = scope_of(have, needed, only, pilot);
+                  const std::optional<std::vector<std::size_t>>& only, EvaluationScope::Pilot pilot,
+                  std::optional<std::size_t> own) {
+    std::optional<EvaluationScope> scope = scope_of(have, needed, only, pilot, own);
+    if (scope) name_own_pilots(sc, *scope);
     if (have.empty()) {
       have.resize(n);
       for (std::size_t i = 0; i < n; ++i) have[i].strategy = rep.strategies[i];
@@ -594,6 +675,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     const std::vector<StrategyRuns> got = served(sc, *scope);
     for (std::size_t i = 0; i < n && i < got.size(); ++i)
       if (have[i].runs.empty() && !got[i].runs.empty()) have[i] = got[i];
+    if (served_short) cut(have, first);
     return true;
   };
 
@@ -601,10 +683,13 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     SensitivityResult res;
     res.param = p;
     res.crossings.assign(n, {});
-    const std::optional<std::vector<std::size_t>> only = readers_of_input(s, p.pointer);
-    const EvaluationScope::Pilot pilot = pilot_rule(p.pointer, req.scale_pilots);
-    // Each value's runs, per strategy, evaluated once; the base's are known.
+    const std::optional<std::vector<std::size_t>> only = readers_of_input(s, p.pointer, base_runs);
+    EvaluationScope::Pilot pilot = pilot_rule(p.pointer, req.scale_pilots);
+    const std::optional<std::size_t> own = own_rules(p.pointer, pilot);
+    // Each value's runs, per strategy, evaluated once; the base's are known. `short_at`: values
+    // whose runs are their first seeds only (sequential ends).
     std::map<double, std::vector<StrategyRuns>> seen;
+    std::set<double> short_at;
     if (!p.derived) seen.emplace(p.base, base_runs);
     auto runs_at = [&](double v,
                        const std::vector<std::size_t>& needed) -> const std::vector<StrategyRuns>& {
@@ -620,16 +705,38 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       }
       bool ran = false;
       try {
-        ran = fill(have, sc, needed, only, pilot);
+        ran = fill(have, sc, needed, only, pilot, own);
       } catch (const InputError& e) {
         throw InputError("--param", assignment(p, v), e.what());
       }
       if (ran) {
+        if (served_short) short_at.insert(v);
         if (progress && !from_batch) progress(p.pointer, v);
         ++res.evaluations;
         ++used;
       }
       return have;
+    };
+    // A crossing search starts from every seed: the rest of them at a value left at its first.
+    auto every_seed_at = [&](double v) {
+      if (short_at.erase(v) == 0) return;
+      std::vector<StrategyRuns>& have = seen[v];
+      std::optional<EvaluationScope> scope = scope_of({}, all, only, pilot, own);
+      for (std::size_t i = 0; i < n; ++i)
+        if (only && std::find(only->begin(), only->end(), i) == only->end()) have[i] = base_runs[i];
+      if (!scope) return;
+      scope->first_run = first;
+      std::vector<StrategyRuns> more;
+      try {
+        const Scenario sc = scenario_at(s, p, v);
+        name_own_pilots(sc, *scope);
+        more = evaluate(sc, *scope);
+      } catch (const InputError& e) {
+        throw InputError("--param", assignment(p, v), e.what());
+      }
+      for (std::size_t i = 0; i < n && i < more.size(); ++i)
+        have[i].runs.insert(have[i].runs.end(), more[i].runs.begin(), more[i].runs.end());
+      ++rep.ends.extended;
     };
     auto at = [&](double v) {
       SensitivityPoint pt = point_of(v, runs_at(v, all), w);
@@ -651,16 +758,32 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     };
     res.lo = at(p.lo);
     res.hi = at(p.hi);
+    const bool base_inside = !p.derived && p.lo <= p.base && p.base <= p.hi;
+    if (!short_at.empty()) {
+      // An end left at its first seeds has every lead on the scenario's value's side, so only
+      // a crossing searched between the ends can start from it: both then run every seed.
+      bool between = false;
+      for (std::size_t k = 0; k < n; ++k)
+        between = between || (k != w && !(base_inside && rep.base.lead[k].mean > 0) &&
+                              (res.lo.lead[k].mean > 0) != (res.hi.lead[k].mean > 0));
+      if (between) {
+        every_seed_at(p.lo);
+        every_seed_at(p.hi);
+        res.lo = at(p.lo);
+        res.hi = at(p.hi);
+      }
+    }
     const double w_lo = res.lo.goodput[w].mean, w_hi = res.hi.goodput[w].mean;
     const double w_base = rep.base.goodput[w].mean;
     res.swing = p.derived ? std::abs(w_hi - w_lo)
                           : std::max({w_lo, w_hi, w_base}) - std::min({w_lo, w_hi, w_base});
-    const bool base_inside = !p.derived && p.lo <= p.base && p.base <= p.hi;
     for (std::size_t k = 0; k < n; ++k) {
       if (k == w) continue;
       // The crossing against rival k between a and b (its leads differ in sign; both are ends
       // or the scenario's value, where every strategy has run).
       auto crossing = [&](double a, double b) {
+        every_seed_at(a);
+        every_seed_at(b);
         Crossing c;
         const Summary la = lead(a, k), lb = lead(b, k);
         c.ahead_below = la.mean > 0;
@@ -705,15 +828,16 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
   for (const SwitchInput& sw : req.switches) {
     SwitchResult res;
     res.input = sw;
-    const std::optional<std::vector<std::size_t>> only = readers_of_input(s, sw.pointer);
+    const std::optional<std::vector<std::size_t>> only = readers_of_input(s, sw.pointer, base_runs);
+    EvaluationScope::Pilot pilot = pilot_rule(sw.pointer, req.scale_pilots);
+    const std::optional<std::size_t> own = own_rules(sw.pointer, pilot);
     for (const Json& v : sw.values) {
       const std::string text = sw.pointer + "=" + v.dump();
       ++used;
       from_batch = false;
       try {
         std::vector<StrategyRuns> runs;
-        const bool ran = fill(runs, scenario_with(s, {text}), all, only,
-                              pilot_rule(sw.pointer, req.scale_pilots));
+        const bool ran = fill(runs, scenario_with(s, {text}), all, only, pilot, own);
         if (progress && !(ran && from_batch)) progress(sw.pointer, 0);
         res.points.push_back(point_of(0, runs, w));
         res.invalid.emplace_back();

@@ -156,6 +156,13 @@ struct SensitivityReport {
   std::vector<SensitivityResult> params;  // sorted by swing, largest first
   std::vector<SwitchResult> switches;     // in the order given
   Robustness robustness;                  // points == 0 and refused == 0: not computed
+  // Sequential ends (SensitivityRequest::first_seeds): every range end and switch value ran
+  // `first_seeds` first, `extended` of the `evaluated` then every seed (first_seeds 0: off).
+  struct EndSeeds {
+    int first_seeds = 0;
+    int evaluated = 0;
+    int extended = 0;
+  } ends;
   bool capped = false;               // the evaluation cap stopped a search early (coarser brackets)
   Json resolved;                     // the base scenario, defaults filled in
   std::vector<std::string> command;  // the command that reproduces it (empty: none)
@@ -204,6 +211,12 @@ struct SensitivityRequest {
   // checkpoint pilot instead of simulating their own (pilot_rule, PilotEstimate): `goodput run`'s
   // analysis. Off, only prices keep the base's; every other evaluation simulates its pilot.
   bool scale_pilots = false;
+  // Sequential ends (0: off; used when below the scenario's seeds): every range end and switch
+  // value runs its first `first_seeds` seeds, and the rest only where, against some rival, the
+  // paired lead's sign on those seeds is within its 95% CI or differs from the scenario's value's
+  // (where a crossing is searched); an end a crossing search starts from then runs the rest too.
+  // A point left at its first seeds reports every strategy on those seeds.
+  int first_seeds = 0;
   // The winner to explain (the full run's, when the analysis runs fewer seeds); -1: the base's.
   int winner = -1;
   int runner_up = -1;  // likewise (ignored unless `winner` is given and it differs from it)
@@ -227,12 +240,26 @@ SensitivityReport run_sensitivity(
 // `scale`: false turns Scale into Simulate (`goodput sensitivity`: every pilot measured).
 EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale = true);
 std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer);
+// Strategy j's rules in `s`: its name and the settings that decide which faults roll it back
+// (those pilot_rule simulates for), as EvaluationScope::own_pilot_rules names them.
+std::string pilot_rules_of(const Scenario& s, std::size_t j);
+// Fills scope.own_pilot_rules from the evaluated scenario `s`.
+void name_own_pilots(const Scenario& s, EvaluationScope& scope);
 // The strategies that read an input, when not every one may: the one strategy it configures, or
 // for the NTP prices (/recovery/ntp_reshard_s, ntp_reconfig_s) those that run TP groups below
 // the job's tp (StrategyInfo::tp_degrees). An evaluation moving it runs these; the others' runs
 // are the base's. nullopt: every strategy may read it.
 std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
                                                          const std::string& pointer);
+// The mechanisms (bits of RunMetrics::prices_read) whose list price `pointer` sets when nothing
+// but the price list reads it (not the plan's checkpoint interval, not the failures); 0: none.
+std::uint32_t price_only_mechanisms(const Scenario& s, const std::string& pointer);
+// readers_of_input, less the strategies whose `base` runs never read the price `pointer` sets
+// (price_only_mechanisms): a run that never read a price is the same at any value of it, so
+// their runs are the base's (the same seeds).
+std::optional<std::vector<std::size_t>> readers_of_input(const Scenario& s,
+                                                         const std::string& pointer,
+                                                         const std::vector<StrategyRuns>& base);
 // The most evaluations a request takes (its cap, or its worst case without one).
 int most_evaluations(const SensitivityRequest& request, std::size_t strategies);
 

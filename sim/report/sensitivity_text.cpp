@@ -306,6 +306,7 @@ Json switches_json(const SensitivityReport& r) {
           g[r.strategies[k]] = summary_json(sw.points[i].goodput[k]);
         v["leader"] = r.strategies[l];
         v["tied"] = tied_at(sw.points[i], l);
+        v["seeds"] = sw.points[i].goodput[r.winner].n;
         v["goodput"] = g;
       }
       values.push_back(v);
@@ -345,7 +346,12 @@ Json verdict_dependencies_json(const SensitivityReport& r) {
   Json rivals = Json::array(), inputs = Json::array();
   for (std::size_t k = 0; k < r.strategies.size(); ++k)
     if (k != r.winner) rivals.push_back(rival_json(r, k));
-  for (const auto& res : r.params) inputs.push_back(input_json(res.param));
+  for (const auto& res : r.params) {
+    Json in = input_json(res.param);
+    in["seeds_low"] = res.lo.goodput[r.winner].n;
+    in["seeds_high"] = res.hi.goodput[r.winner].n;
+    inputs.push_back(std::move(in));
+  }
   return {{"leader", r.strategies[r.winner]},
           {"runner_up", r.strategies[r.runner_up]},
           {"stall_per_fault_rule", kStallRule},
@@ -354,7 +360,11 @@ Json verdict_dependencies_json(const SensitivityReport& r) {
           {"switches", switches_json(r)},
           {"robustness", robustness_json(r)},
           {"capped", r.capped},
-          {"seeds", r.seeds}};
+          {"seeds", r.seeds},
+          {"end_seeds",
+           {{"first_seeds", r.ends.first_seeds},
+            {"evaluated", r.ends.evaluated},
+            {"extended", r.ends.extended}}}};
 }
 
 Json sensitivity_json(const SensitivityReport& r) {

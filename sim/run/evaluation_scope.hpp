@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "models/scenario/scenario.hpp"
@@ -28,6 +29,10 @@ namespace goodput {
 // Each interval is still derived from the modified scenario's costs. Under Keep and Scale,
 // `own_pilot` lists the strategies whose own inputs moved (/strategies/NAME/...): theirs is
 // simulated, as under Simulate.
+// `own_pilot_rules` (optional, parallel to own_pilot): each such strategy's rules, the settings
+// that decide which faults roll it back (pilot_rules_of, sensitivity.hpp). A pilot of the same
+// rules simulated by an earlier evaluation under Keep (the base's failures) is reused, scaled
+// like the others', instead of simulated again.
 // `first_run`: simulate runs first_run .. seeds - 1 only (a robustness world extending the seeds
 // it ran first, robustness.hpp); each strategy's runs are those runs, in run order.
 struct EvaluationScope {
@@ -36,6 +41,7 @@ struct EvaluationScope {
   Pilot pilot = Pilot::Simulate;
   std::vector<std::size_t> own_pilot;
   int first_run = 0;
+  std::vector<std::string> own_pilot_rules{};
 };
 using ScopedEvaluate =
     std::function<std::vector<StrategyRuns>(const Scenario&, const EvaluationScope&)>;

@@ -1,6 +1,8 @@
 // The evaluators of a modified scenario (monte_carlo.hpp): one evaluation at a time, or a
 // batch of them sharing the threads.
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,6 +31,9 @@ struct EvaluatorState {
   // min(seeds, 2).
   static constexpr std::size_t kPlansKept = 64;
   std::vector<std::pair<std::string, std::shared_ptr<const RunPlan>>> plans;
+  // Own pilots simulated under Keep (the base's failures), by the strategy's rules
+  // (EvaluationScope::own_pilot_rules): their rollbacks over the base pilot's runs.
+  std::map<std::string, std::int64_t> rule_pilots;
 };
 
 // One evaluation to simulate: its plan (the strategies in scope only), where each of its
@@ -45,6 +50,8 @@ struct Prepared {
   std::string key;
   std::shared_ptr<const RunPlan> found;
   bool provides_pilot = false;
+  // Own pilots to remember once simulated: (index in the plan's strategies, rules).
+  std::vector<std::pair<std::size_t, std::string>> records;
 };
 
 // Everything but building the plan (the memo looked up).
@@ -71,19 +78,30 @@ Prepared order(EvaluatorState& kept, const Scenario& s, const EvaluationScope& s
       PilotEstimate& e = p.estimate.emplace();
       e.measured.runs = kept.pilot.runs;
       if (scope.pilot == Pilot::Scale) e.base_job_faults_per_hour = kept.job_faults_per_hour;
+      std::string reused;  // the own pilots taken from earlier evaluations (part of the key)
       for (std::size_t j = 0; j < p.only.size(); ++j) {
         e.measured.rollbacks.push_back(kept.pilot.rollbacks[p.only[j]]);
-        if (std::find(scope.own_pilot.begin(), scope.own_pilot.end(), p.only[j]) !=
-            scope.own_pilot.end())
-          e.simulate.push_back(j);
+        const auto own = std::find(scope.own_pilot.begin(), scope.own_pilot.end(), p.only[j]);
+        if (own == scope.own_pilot.end()) continue;
+        const auto r = static_cast<std::size_t>(own - scope.own_pilot.begin());
+        const std::string rules = r < scope.own_pilot_rules.size() ? scope.own_pilot_rules[r] : "";
+        const auto known = rules.empty() ? kept.rule_pilots.end() : kept.rule_pilots.find(rules);
+        if (known != kept.rule_pilots.end()) {
+          e.measured.rollbacks.back() = known->second;
+          reused += std::to_string(j) + ":" + std::to_string(known->second) + ";";
+          continue;
+        }
+        e.simulate.push_back(j);
+        if (!rules.empty() && scope.pilot == Pilot::Keep) p.records.emplace_back(j, rules);
       }
+      p.key += reused;
     }
   }
   Json inputs = p.scenario.resolved;
   if (inputs.is_object()) inputs.erase("seeds");
-  p.key = inputs.dump() +
-          Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot}.dump() +
-          std::to_string(std::min(p.scenario.seeds, 2));
+  p.key += inputs.dump() +
+           Json{scope.strategies, static_cast<int>(scope.pilot), scope.own_pilot}.dump() +
+           std::to_string(std::min(p.scenario.seeds, 2));
   for (auto it = kept.plans.begin(); it != kept.plans.end(); ++it)
     if (it->first == p.key) {
       p.found = it->second;
@@ -111,6 +129,9 @@ void keep(EvaluatorState& kept, const Prepared& p) {
     kept.plans.emplace_back(p.key, std::make_shared<const RunPlan>(p.plan));
     if (kept.plans.size() > EvaluatorState::kPlansKept) kept.plans.erase(kept.plans.begin());
   }
+  for (const auto& [j, rules] : p.records)
+    if (j < p.plan.simulated_rollbacks.size() && p.plan.simulated_rollbacks[j] >= 0)
+      kept.rule_pilots.emplace(rules, p.plan.simulated_rollbacks[j]);
   if (p.provides_pilot && p.plan.pilot.runs > 0) {
     kept.pilot = p.plan.pilot;
     kept.job_faults_per_hour = p.plan.job_faults_per_hour;

@@ -46,6 +46,10 @@ struct RunMetrics {
   // Recovery mechanisms paid (JobObserver::paid): how often, and hours the job stood still.
   std::array<std::int64_t, kMechanismCount> paid_count{};
   std::array<double, kMechanismCount> paid_stall_hours{};
+  // The mechanisms whose list price the run read (Strategy::prices_read; every bit: unknown).
+  // In-process only, for the verdict analysis: not in the field table, so a record read back
+  // (sweep point, MPI transfer) has every bit.
+  std::uint32_t prices_read = ~0u;
 };
 
 // The per-run metrics as a table (run_metrics.cpp): each field once, with its name, unit,

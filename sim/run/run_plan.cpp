@@ -275,6 +275,10 @@ void resolve_checkpointing(RunPlan& plan, int threads, const RunPlan::Pilot* kno
     rollbacks[i] = scaled[i] ? static_cast<double>(estimate->measured.rollbacks[i]) * scale
                              : static_cast<double>(counted[i]);
   plan.pilot = estimated ? RunPlan::Pilot{} : RunPlan::Pilot{pilots, counted};
+  if (estimated) {
+    plan.simulated_rollbacks.assign(n, -1);
+    for (std::size_t i : simulate) plan.simulated_rollbacks[i] = counted[i];
+  }
   const double hours = pilots * s.horizon_hours;
   for (std::size_t i = 0; i < n; ++i) {
     auto& c = plan.checkpoints[i];

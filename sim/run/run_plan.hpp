@@ -70,6 +70,9 @@ struct RunPlan {
     std::vector<std::int64_t> rollbacks;
   };
   Pilot pilot;
+  // Under a PilotEstimate: the rollbacks of the strategies it simulated (its `simulate`), -1 for
+  // the others (estimated); empty without an estimate.
+  std::vector<std::int64_t> simulated_rollbacks;
 };
 
 // The verdict analysis's estimate of a modified scenario's checkpoint pilot

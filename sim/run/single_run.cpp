@@ -263,9 +263,11 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
   const FailedGpuTally& failed = feeder.failed();
   std::vector<RunMetrics> out;
   for (auto& lane : lanes) lane->strategy->settle(plan.horizon + 1);  // what is due by the horizon
-  for (auto& lane : lanes)
+  for (auto& lane : lanes) {
     out.push_back(lane->accounting.finish(
         plan.horizon, feeder.fired() + lane->strategy->events_handled(), failed));
+    out.back().prices_read = lane->strategy->prices_read();
+  }
   return out;
 }
 
