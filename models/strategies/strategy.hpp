@@ -148,5 +148,15 @@ std::vector<std::string> strategy_name_list();
 // tp_degrees.hpp: the rule the calibration harness measures by), ascending, ending with tp. What
 // make_cost_model (models/cost/cost_model.hpp) costs and checks the profile against.
 std::vector<int> needed_tp_degrees(const Scenario& scenario);
+// The TP degrees a run's cost model is built for (make_plan, explain-step): needed_tp_degrees,
+// and with a datasheet profile (no /cost/profile: generated for the degrees it is given) at
+// least every degree from default_min_tp(tp) up. The generated profile's lookups at a degree
+// (its fits, the memory kernels interpolated between the degrees it profiles) and the cost
+// model's worst pipeline positions depend on the lowest degree it is built for: taken from the
+// strategies alone, one strategy's costs (the healthy step itself) changed with the strategies
+// run beside it (a subset of a list gave other runs than the whole list, evaluation_scope.hpp).
+// A strategy's own degrees below default_min_tp(tp) still extend it for every strategy of the
+// run; a measured profile is the same whatever the degrees.
+std::vector<int> cost_model_tp_degrees(const Scenario& scenario);
 
 }  // namespace goodput

@@ -1,5 +1,8 @@
 // The strategy table: the entries the strategy files declare, in the order models/CMakeLists.txt
 // lists them (report order).
+#include <algorithm>
+
+#include "models/cost/cost_model.hpp"
 #include "models/strategies/strategy_factories.hpp"
 
 namespace goodput {
@@ -31,6 +34,15 @@ std::vector<int> needed_tp_degrees(const Scenario& s) {
     if (const StrategyInfo* info = find_strategy(st.name); info && info->tp_degrees)
       rules.push_back(info->tp_degrees(s, st.params));
   return reachable_tp_degrees(s.job.tp, rules);
+}
+
+std::vector<int> cost_model_tp_degrees(const Scenario& s) {
+  std::vector<int> degrees = needed_tp_degrees(s);
+  if (!uses_iteration_model(s) || !s.cost.profile.empty()) return degrees;
+  for (int t = default_min_tp(s.job.tp); t < s.job.tp; ++t) degrees.push_back(t);
+  std::sort(degrees.begin(), degrees.end());
+  degrees.erase(std::unique(degrees.begin(), degrees.end()), degrees.end());
+  return degrees;
 }
 
 std::string strategy_names() {

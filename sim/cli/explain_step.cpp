@@ -182,7 +182,7 @@ CLI::App* add_explain_step(CLI::App& app, ExplainArgs& a) {
 int command_explain_step(const ExplainArgs& a) {
   const Scenario s = load_scenario(a.scenario, a.sets);
   CostInfo info;
-  const auto cost = make_cost_model(s, needed_tp_degrees(s), &info);
+  const auto cost = make_cost_model(s, cost_model_tp_degrees(s), &info);
   const IterationDetail* d = cost->iteration_detail();
   if (!d)
     throw InputError(s.file, "/cost/model",

@@ -311,7 +311,7 @@ RunPlan make_plan(const Scenario& scenario, int threads, const RunPlan::Pilot* k
   std::shared_ptr<const Topology> topo = shared_topology(scenario.cluster);
   plan.topology = topo;
   plan.horizon = from_hours(scenario.horizon_hours);
-  plan.cost = shared_cost_model(scenario, needed_tp_degrees(scenario), &plan.cost_info);
+  plan.cost = shared_cost_model(scenario, cost_model_tp_degrees(scenario), &plan.cost_info);
   if (scenario.train_steps > 0)
     plan.scenario.train_hours = scenario.train_steps * plan.cost->healthy_step_s() / 3600.0;
   if (scenario.mode == RunMode::Snapshot) {
