@@ -545,7 +545,10 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       for (std::size_t k = 0; k < n; ++k) {
         if (k == w) continue;
         const Summary& d = pt.lead[k];
-        if (!(std::abs(d.mean) > d.ci95) || (d.mean > 0) != (rep.base.lead[k].mean > 0))
+        // Identical runs differ by rounding only (a lead of 1e-16 on two seeds has a CI of 0):
+        // a lead that small settles nothing.
+        if (!(std::abs(d.mean) > std::max(d.ci95, 1e-9)) ||
+            (d.mean > 0) != (rep.base.lead[k].mean > 0))
           return false;
       }
       return true;

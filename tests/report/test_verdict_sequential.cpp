@@ -113,6 +113,17 @@ TEST_CASE("sequential ends: a lead whose sign two seeds leave in doubt runs ever
   CHECK(a.params[0].lo.per_seed[0].size() == 2);
   CHECK(a.params[0].hi.per_seed[0].size() == 3);
   CHECK(a.params[0].crossings[1].empty());
+  // Two strategies with the same runs tie, whatever rounding says: nothing is settled.
+  Fake same;
+  const ScopedEvaluate twins = [&](const Scenario& sc, const EvaluationScope& sp) {
+    std::vector<StrategyRuns> out = same(sc, sp);
+    if (out[1].runs.size() == out[0].runs.size())
+      for (std::size_t r = 0; r < out[1].runs.size(); ++r)
+        out[1].runs[r].goodput = std::nextafter(out[0].runs[r].goodput, 0.0);  // one ulp
+    return out;
+  };
+  const SensitivityReport t = run_sensitivity(s, restart_request(s, 100, 900, 2), twins);
+  CHECK(t.ends.extended == 2);
   // Without the jitter both are settled on two seeds.
   f.jitter = 0;
   const SensitivityReport b = run_sensitivity(s, restart_request(s, 100, 900, 2), ask);
