@@ -197,7 +197,7 @@ void JobController::paid_free(Time t, Mechanism m, std::uint32_t times) {
 // --- procedures ---------------------------------------------------------------------------
 
 double JobController::ntp_reshard_price_slow(int from, int to) const {
-  prices_read_ |= 1u << static_cast<int>(Mechanism::NtpReshard);
+  note_read(Mechanism::NtpReshard);
   const int n = reshard_n_;
   if (from < 0 || to < 0 || from >= n || to >= n)
     return goodput::ntp_reshard_price_s(scenario(), ctx_->cost, from, to);

@@ -127,7 +127,7 @@ class JobController : public Strategy {
   // The price list resolved for this scenario (derived state moves from the cost model); both
   // forms are resolved once, at start().
   double price_s(Mechanism m) const {
-    prices_read_ |= 1u << static_cast<int>(m);
+    note_read(m);
     return price_s_[static_cast<int>(m)];
   }
   std::uint32_t prices_read() const override { return prices_read_; }
@@ -223,8 +223,9 @@ class JobController : public Strategy {
   std::array<Time, kMechanismCount> price_time_{};
   std::array<double, kMechanismCount> price_s_{};
   mutable std::uint32_t prices_read_ = 0;  // Strategy::prices_read
+  void note_read(Mechanism m) const { prices_read_ |= 1u << static_cast<int>(m); }
   Time listed_time(Mechanism m) const {
-    prices_read_ |= 1u << static_cast<int>(m);
+    note_read(m);
     return price_time_[static_cast<int>(m)];
   }
 

@@ -219,9 +219,7 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
       runs = outcome(early, early_got, i);
       if (extend[static_cast<std::size_t>(i)]) {  // the rest of the seeds
         ++rb.extended;
-        const auto more = outcome(rest, rest_got, i);
-        for (std::size_t k = 0; k < runs.size() && k < more.size(); ++k)
-          runs[k].runs.insert(runs[k].runs.end(), more[k].runs.begin(), more[k].runs.end());
+        append_runs(runs, outcome(rest, rest_got, i));
       }
     } catch (const InputError&) {
       refused = true;

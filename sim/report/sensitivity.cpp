@@ -536,7 +536,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
     // First seeds settle a point when, against every rival, the winner's paired lead on them
     // lies beyond its 95% CI on the side of the scenario's value (the strategies out of scope
     // take the base's runs, cut likewise).
-    const auto settled = [&](const EvaluationRequest&, const std::vector<StrategyRuns>& got) {
+    const auto settled = [&](const std::vector<StrategyRuns>& got) {
       std::vector<StrategyRuns> runs = base_runs;
       for (std::size_t i = 0; i < n && i < got.size(); ++i)
         if (!got[i].runs.empty()) runs[i] = got[i];
@@ -639,8 +639,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       } catch (const InputError& e) {
         throw InputError("--param", assignment(p, v), e.what());
       }
-      for (std::size_t i = 0; i < n && i < more.size(); ++i)
-        have[i].runs.insert(have[i].runs.end(), more[i].runs.begin(), more[i].runs.end());
+      append_runs(have, more);
       ++rep.ends.extended;
     };
     auto at = [&](double v) {

@@ -45,7 +45,7 @@ void EvaluationsAhead::run(const BatchEvaluate& run_all, const Settled& settled,
   std::vector<EvaluationRequest> rest;
   std::vector<std::size_t> rest_of;
   for (std::size_t i = 0; i < k; ++i) {
-    if (!sequential[i] || got[i].error || settled(early[i], got[i].runs)) continue;
+    if (!sequential[i] || got[i].error || settled(got[i].runs)) continue;
     EvaluationScope more = entries_[i].scope;
     more.first_run = first_;
     rest.push_back({entries_[i].scenario, more});
@@ -62,9 +62,7 @@ void EvaluationsAhead::run(const BatchEvaluate& run_all, const Settled& settled,
       got[i] = std::move(more[j]);
       continue;
     }
-    for (std::size_t s = 0; s < got[i].runs.size() && s < more[j].runs.size(); ++s)
-      got[i].runs[s].runs.insert(got[i].runs[s].runs.end(), more[j].runs[s].runs.begin(),
-                                 more[j].runs[s].runs.end());
+    append_runs(got[i].runs, more[j].runs);
   }
   for (std::size_t i = 0; i < k; ++i) {
     ++evaluated_;

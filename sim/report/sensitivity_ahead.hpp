@@ -30,10 +30,8 @@ class EvaluationsAhead {
     std::string label;
     double value = 0;
   };
-  // Whether an evaluation's first seeds settle it (its request and their runs, those out of
-  // scope empty).
-  using Settled =
-      std::function<bool(const EvaluationRequest&, const std::vector<StrategyRuns>& first)>;
+  // Whether an evaluation's first seeds settle it (their runs, those out of scope empty).
+  using Settled = std::function<bool(const std::vector<StrategyRuns>& first)>;
 
   // The scenario's first `first` seeds only (0: every seed at once).
   explicit EvaluationsAhead(int first = 0) : first_(first) {}

@@ -4,6 +4,7 @@
 // the simulators.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -42,6 +43,11 @@ struct EvaluationScope {
   std::vector<std::size_t> own_pilot;
   int first_run = 0;
   std::vector<std::string> own_pilot_rules{};
+  // Whether strategy i is simulated (`strategies` empty: every one).
+  bool runs(std::size_t i) const {
+    return strategies.empty() ||
+           std::find(strategies.begin(), strategies.end(), i) != strategies.end();
+  }
 };
 using ScopedEvaluate =
     std::function<std::vector<StrategyRuns>(const Scenario&, const EvaluationScope&)>;

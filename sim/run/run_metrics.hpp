@@ -90,4 +90,11 @@ struct StrategyRuns {
   std::vector<RunMetrics> runs;  // one per seed, in seed order
 };
 
+// Appends each strategy's later runs (`more`, the same strategies in the same order) to its
+// runs: an evaluation extended to more seeds.
+inline void append_runs(std::vector<StrategyRuns>& runs, const std::vector<StrategyRuns>& more) {
+  for (std::size_t s = 0; s < runs.size() && s < more.size(); ++s)
+    runs[s].runs.insert(runs[s].runs.end(), more[s].runs.begin(), more[s].runs.end());
+}
+
 }  // namespace goodput

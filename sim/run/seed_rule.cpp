@@ -135,8 +135,7 @@ std::vector<StrategyRuns> run_until_settled(const RunSeeds& run, const SeedRule&
     if (runs.empty())
       runs = std::move(more);
     else
-      for (std::size_t s = 0; s < runs.size(); ++s)
-        runs[s].runs.insert(runs[s].runs.end(), more[s].runs.begin(), more[s].runs.end());
+      append_runs(runs, more);
     ++out.batches;
     have = n;
     const SeedCheck check = check_seeds(runs, rule);

@@ -81,9 +81,7 @@ TEST_CASE("verdict batch: a batch's outcomes are the evaluations one at a time, 
       // Those in scope have the runs asked for; the others none.
       const auto& scope = requests[i].scope;
       for (std::size_t k = 0; k < got[i].runs.size(); ++k) {
-        const bool in = scope.strategies.empty() ||
-                        std::find(scope.strategies.begin(), scope.strategies.end(), k) !=
-                            scope.strategies.end();
+        const bool in = scope.runs(k);
         CHECK(got[i].runs[k].runs.size() ==
               (in ? static_cast<std::size_t>(requests[i].scenario.seeds - scope.first_run) : 0u));
       }
@@ -103,9 +101,7 @@ TEST_CASE("verdict batch: every batched evaluation is served once, in the analys
     std::vector<StrategyRuns> out;
     for (std::size_t i = 0; i < sc.strategies.size(); ++i) {
       StrategyRuns r{sc.strategies[i].name, {}};
-      const bool in =
-          scope.strategies.empty() ||
-          std::find(scope.strategies.begin(), scope.strategies.end(), i) != scope.strategies.end();
+      const bool in = scope.runs(i);
       for (int seed = scope.first_run; in && seed < sc.seeds; ++seed) {
         RunMetrics m;
         m.goodput = 0.9 - (i == 0 ? sc.recovery.restart_s / 1e5 : 0.01 * static_cast<double>(i)) +

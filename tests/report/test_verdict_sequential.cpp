@@ -30,9 +30,7 @@ struct Fake {
     std::vector<StrategyRuns> out;
     for (std::size_t i = 0; i < sc.strategies.size(); ++i) {
       StrategyRuns r{sc.strategies[i].name, {}};
-      const bool in =
-          scope.strategies.empty() ||
-          std::find(scope.strategies.begin(), scope.strategies.end(), i) != scope.strategies.end();
+      const bool in = scope.runs(i);
       for (int seed = scope.first_run; in && seed < sc.seeds; ++seed) {
         RunMetrics m;
         const double noise = 0.001 * seed;
@@ -46,6 +44,9 @@ struct Fake {
       out.push_back(std::move(r));
     }
     return out;
+  }
+  ScopedEvaluate evaluator() {
+    return [this](const Scenario& sc, const EvaluationScope& sp) { return (*this)(sc, sp); };
   }
 };
 
@@ -66,12 +67,7 @@ TEST_CASE("sequential ends: a settled end keeps its first seeds, the others run 
   // restart_s 100: strategy 0 leads by 0.09 on every seed (settled on two); 1300: it trails by
   // 0.03 (a reversed sign: a crossing lies between 500 and 1300, searched from every seed).
   Fake seq, full;
-  const ScopedEvaluate ask_seq = [&](const Scenario& sc, const EvaluationScope& sp) {
-    return seq(sc, sp);
-  };
-  const ScopedEvaluate ask_full = [&](const Scenario& sc, const EvaluationScope& sp) {
-    return full(sc, sp);
-  };
+  const ScopedEvaluate ask_seq = seq.evaluator(), ask_full = full.evaluator();
   const SensitivityReport a = run_sensitivity(s, restart_request(s, 100, 1300, 2), ask_seq);
   const SensitivityReport b = run_sensitivity(s, restart_request(s, 100, 1300, 0), ask_full);
   REQUIRE(a.params.size() == 1);
@@ -104,9 +100,7 @@ TEST_CASE("sequential ends: a lead whose sign two seeds leave in doubt runs ever
   const Scenario s = small_at({"/seeds=3", "/recovery/restart_s=500"});
   Fake f;
   f.jitter = 0.005;  // two-seed CI about 6.35 x 0.005 = 0.032
-  const ScopedEvaluate ask = [&](const Scenario& sc, const EvaluationScope& sp) {
-    return f(sc, sp);
-  };
+  const ScopedEvaluate ask = f.evaluator();
   // At 100 s the lead is 0.0925 on two seeds, beyond its CI; at 900 s 0.0125, within it.
   const SensitivityReport a = run_sensitivity(s, restart_request(s, 100, 900, 2), ask);
   CHECK(a.ends.extended == 1);
@@ -136,12 +130,7 @@ TEST_CASE("sequential ends: a crossing between two ends starts from every seed o
   // disagree, so the end left at its first seeds runs the rest before the search.
   const Scenario s = small_at({"/seeds=3", "/recovery/restart_s=200"});
   Fake seq, full;
-  const ScopedEvaluate ask_seq = [&](const Scenario& sc, const EvaluationScope& sp) {
-    return seq(sc, sp);
-  };
-  const ScopedEvaluate ask_full = [&](const Scenario& sc, const EvaluationScope& sp) {
-    return full(sc, sp);
-  };
+  const ScopedEvaluate ask_seq = seq.evaluator(), ask_full = full.evaluator();
   const SensitivityReport a = run_sensitivity(s, restart_request(s, 300, 1400, 2), ask_seq);
   const SensitivityReport b = run_sensitivity(s, restart_request(s, 300, 1400, 0), ask_full);
   CHECK(a.ends.extended == 2);
