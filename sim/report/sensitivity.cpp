@@ -232,7 +232,7 @@ bool tied_at(const SensitivityPoint& p, std::size_t leader_index, std::size_t* s
     if (k != leader_index && p.goodput[k].mean > p.goodput[sec].mean) sec = k;
   if (second) *second = sec;
   const Summary d = summarize_difference(p.per_seed[leader_index], p.per_seed[sec]);
-  return !(d.n >= 2 && d.mean > d.ci95);
+  return !(d.n >= 2 && d.mean > std::max(d.ci95, kRoundingLead));
 }
 
 SensitivityParam param_with_default_range(const Scenario& s, const std::string& pointer) {
@@ -545,9 +545,7 @@ SensitivityReport run_sensitivity(const Scenario& s, const SensitivityRequest& r
       for (std::size_t k = 0; k < n; ++k) {
         if (k == w) continue;
         const Summary& d = pt.lead[k];
-        // Identical runs differ by rounding only (a lead of 1e-16 on two seeds has a CI of 0):
-        // a lead that small settles nothing.
-        if (!(std::abs(d.mean) > std::max(d.ci95, 1e-9)) ||
+        if (!(std::abs(d.mean) > std::max(d.ci95, kRoundingLead)) ||
             (d.mean > 0) != (rep.base.lead[k].mean > 0))
           return false;
       }

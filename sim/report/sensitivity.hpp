@@ -24,6 +24,9 @@ namespace goodput {
 
 inline constexpr int kSensitivitySchemaVersion = 2;
 inline constexpr int kBreakEvenIterations = 12;  // bisection halvings: range / 4096
+// A paired Goodput lead this small is rounding between identical runs (two equal leads give a CI
+// of 0): it separates nothing (tied_at, sequential ends).
+inline constexpr double kRoundingLead = 1e-9;
 
 // One input to move. `pointer` names a number in the scenario (JSON pointer).
 struct SensitivityParam {
