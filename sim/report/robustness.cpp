@@ -42,7 +42,34 @@ SensitivityPoint point_of_runs(const std::vector<StrategyRuns>& runs) {
   return pt;
 }
 
+// The strategies `runs` names at `which` (their indexes), in that order.
+std::vector<StrategyRuns> runs_of(const std::vector<StrategyRuns>& runs,
+                                  const std::vector<std::size_t>& which) {
+  std::vector<StrategyRuns> out;
+  for (std::size_t k : which) out.push_back(runs[k]);
+  return out;
+}
+
+// Every strategy's runs cut to their first `seeds`.
+std::vector<StrategyRuns> first_runs(std::vector<StrategyRuns> runs, int seeds) {
+  for (auto& r : runs)
+    if (r.runs.size() > static_cast<std::size_t>(seeds)) r.runs.resize(static_cast<std::size_t>(seeds));
+  return runs;
+}
+
 }  // namespace
+
+std::vector<std::size_t> contenders(const SensitivityPoint& pt, std::size_t lead) {
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < pt.goodput.size(); ++k) {
+    if (k != lead) {
+      const Summary d = summarize_difference(pt.per_seed[lead], pt.per_seed[k]);
+      if (d.n >= 2 && d.mean > std::max(d.ci95, kRoundingLead)) continue;  // behind beyond doubt
+    }
+    out.push_back(k);
+  }
+  return out;
+}
 
 std::vector<std::vector<double>> latin_hypercube(int points, int dims, std::uint64_t seed) {
   std::vector<std::vector<double>> u(static_cast<std::size_t>(points),
@@ -153,12 +180,17 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     std::vector<std::size_t> index;  // per point: its request (SIZE_MAX: none)
     std::vector<std::exception_ptr> unbuilt;
   };
-  auto ask = [&](Asked& asked, int i, int seeds, int from) {
+  // `only` (non-empty): the strategies to run, the others left without runs.
+  auto ask = [&](Asked& asked, int i, int seeds, int from, const std::vector<std::size_t>& only) {
     const auto& ui = u[static_cast<std::size_t>(i)];
     auto at = world_assignments(params, switches, ui);
     at.push_back("/seeds=" + std::to_string(seeds));
     EvaluationScope sc = world_scope(s, params, switches, ui, spec.scale_pilots);
     sc.first_run = from;
+    if (!only.empty()) {
+      sc.strategies = only;
+      std::erase_if(sc.own_pilot, [&](std::size_t k) { return !sc.runs(k); });
+    }
     try {
       Scenario world = scenario_with(s, at);
       name_own_pilots(world, sc);
@@ -182,9 +214,10 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
     if (o.error) std::rethrow_exception(o.error);
     return std::move(o.runs);
   };
-  // Every world's first seeds, then the rest of them where those leave the leader tied.
+  // Every world's first seeds, then the rest of them where those leave the leader tied: for the
+  // leader and its contenders only (the strategies those seeds leave within its CI).
   Asked early = asking();
-  for (int i = 0; i < points; ++i) ask(early, i, first > 0 ? first : rb.seeds, 0);
+  for (int i = 0; i < points; ++i) ask(early, i, first > 0 ? first : rb.seeds, 0, {});
   // Progress: a world is told once, when its first evaluation is done (or could not be built).
   std::vector<int> world_of;
   for (int i = 0; i < points; ++i)
@@ -198,14 +231,17 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
   });
   Asked rest = asking();
   std::vector<char> extend(static_cast<std::size_t>(points), 0);
+  std::vector<std::vector<std::size_t>> ranked(static_cast<std::size_t>(points));  // empty: all
   if (first > 0) {
     for (int i = 0; i < points; ++i) {
       const std::size_t r = early.index[static_cast<std::size_t>(i)];
       if (r == SIZE_MAX || early_got[r].error) continue;
       const SensitivityPoint pt = point_of_runs(early_got[r].runs);
-      if (!tied_at(pt, leader(pt))) continue;
+      const std::size_t lead = leader(pt);
+      if (!tied_at(pt, lead)) continue;
       extend[static_cast<std::size_t>(i)] = 1;
-      ask(rest, i, rb.seeds, first);
+      ranked[static_cast<std::size_t>(i)] = contenders(pt, lead);
+      ask(rest, i, rb.seeds, first, ranked[static_cast<std::size_t>(i)]);
     }
   }
   std::vector<EvaluationOutcome> rest_got = run_all(rest.requests, {});
@@ -231,15 +267,23 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
       continue;
     }
     if (rb.wins.empty()) rb.wins.assign(runs.size(), 0);
-    // A win only beyond the 95% CI of the paired lead over the second (sensitivity.hpp).
-    const SensitivityPoint pt = point_of_runs(runs);
+    // A win only beyond the 95% CI of the paired lead over the second (sensitivity.hpp), among
+    // the strategies ranked on every seed (an extended world: the contenders).
+    std::vector<std::size_t> among = ranked[static_cast<std::size_t>(i)];
+    if (among.empty()) {
+      among.resize(runs.size());
+      std::iota(among.begin(), among.end(), std::size_t{0});
+    }
+    const SensitivityPoint pt = point_of_runs(runs_of(runs, among));
     const std::size_t lead = leader(pt);
     if (tied_at(pt, lead))
       ++rb.tied;
     else
-      ++rb.wins[lead];
+      ++rb.wins[among[lead]];
+    // The gap on the seeds every world ran for every strategy (its first).
     std::vector<double> mean;
-    for (const Summary& g : pt.goodput) mean.push_back(g.mean);
+    for (const Summary& g : point_of_runs(first > 0 ? first_runs(runs, first) : runs).goodput)
+      mean.push_back(g.mean);
     double best_other = -1e300;
     for (std::size_t k = 0; k < mean.size(); ++k)
       if (k != winner) best_other = std::max(best_other, mean[k]);

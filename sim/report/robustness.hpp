@@ -38,11 +38,17 @@ EvaluationScope world_scope(const Scenario& s, const std::vector<SensitivityPara
 // Spearman's rank correlation (average ranks for ties); 0 when either side is constant.
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
 
+// The strategies a world's later seeds can still rank, from its first seeds' point: the leader
+// `lead` and every rival whose paired lead from it is within its 95% CI (or kRoundingLead).
+std::vector<std::size_t> contenders(const SensitivityPoint& pt, std::size_t lead);
+
 // How the worlds are sampled and run: `points` worlds of `seeds` seeds each (0: the scenario's).
 // `first_seeds` (0: off; used when below `seeds`): each world runs that many first and the rest
 // (EvaluationScope::first_run) only where they leave the leader within its 95% CI: a sequential
-// test that stops when the first seeds already separate the leader. Each world's evaluation asks
-// for world_scope(..., scale_pilots).
+// test that stops when the first seeds already separate the leader. The rest run for the
+// contenders only (the others already trail the leader beyond its CI), and the world's leader and
+// tie are decided among them; the gap is taken on the first seeds in every world, so every
+// world's gap has the same seeds. Each world's evaluation asks for world_scope(..., scale_pilots).
 struct RobustnessSpec {
   int points = 0;
   int seeds = 0;

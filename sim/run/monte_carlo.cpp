@@ -24,7 +24,8 @@ std::vector<StrategyRuns> empty_runs(const RunPlan& plan, int count) {
 
 std::vector<RunMetrics> simulate_run(const RunPlan& plan, int run, RunWorkspace& workspace) {
   if (plan.scenario.mode == RunMode::Snapshot) return simulate_snapshot(plan, run);
-  return simulate_all(plan, faults_for(plan, run), plan.scenario.strategies, {}, &workspace);
+  return simulate_all(plan, *shared_faults_for(plan, run), plan.scenario.strategies, {},
+                      &workspace);
 }
 
 void store_run(const RunPlan& plan, int slot, std::vector<RunMetrics> m,

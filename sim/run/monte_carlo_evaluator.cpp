@@ -118,9 +118,10 @@ void build(Prepared& p) {
     p.plan = *p.found;
     p.plan.scenario.seeds = p.scenario.seeds;
     p.plan.scenario.resolved = p.scenario.resolved;
-    return;
+  } else {
+    p.plan = make_plan(p.scenario, 1, nullptr, p.estimate ? &*p.estimate : nullptr);
   }
-  p.plan = make_plan(p.scenario, 1, nullptr, p.estimate ? &*p.estimate : nullptr);
+  p.plan.recent_faults = true;  // an evaluation of a moved price replays the base's faults
 }
 
 // After build(): a new plan is remembered, and the first evaluation's pilot becomes the base's.

@@ -395,6 +395,23 @@ FaultList faults_for(const RunPlan& plan, int run) {
                                               : std::span<const std::uint8_t>());
 }
 
+std::shared_ptr<const FaultList> shared_faults_for(const RunPlan& plan, int run) {
+  auto draw = [&] { return std::make_shared<const FaultList>(faults_for(plan, run)); };
+  const Scenario& s = plan.scenario;
+  const Json& r = s.resolved;
+  if (!plan.recent_faults || plan.trace_faults || !r.is_object() || !r.contains("failures"))
+    return draw();
+  // Everything generate_faults reads; the topology by identity (the key holds it alive).
+  using Key = std::tuple<std::shared_ptr<const Topology>, std::string, Time, double, std::uint64_t,
+                         int, std::vector<std::uint8_t>>;
+  static RecentMemo<Key, FaultList, 16> memo;  // an analysis's seeds of a few failure models
+  std::vector<std::uint8_t> idle;
+  if (plan.idle_components) idle = *plan.idle_components;
+  return memo.get(Key{plan.topology, r["failures"].dump(), plan.horizon, s.recovery.restart_s,
+                      s.seed, run, std::move(idle)},
+                  draw);
+}
+
 std::shared_ptr<const trace::Trace> scenario_trace(const Scenario& s) {
   const TraceSpec& t = s.failures.trace;
   const trace::TraceFormat& format =

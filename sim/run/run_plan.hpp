@@ -73,6 +73,11 @@ struct RunPlan {
   // Under a PilotEstimate: the rollbacks of the strategies it simulated (its `simulate`), -1 for
   // the others (estimated); empty without an estimate.
   std::vector<std::int64_t> simulated_rollbacks;
+  // faults_for keeps this plan's drawn fault lists among the process's last few, by what draws
+  // them (the topology, /failures, the horizon, the restart price, the seed, the run, the idle
+  // components), and replays a kept one: set by the verdict analysis's evaluator, whose
+  // evaluations of a moved price draw the base's faults again. Trace replay is not kept.
+  bool recent_faults = false;
 };
 
 // The verdict analysis's estimate of a modified scenario's checkpoint pilot
@@ -96,6 +101,8 @@ struct PilotEstimate {
 RunPlan make_plan(const Scenario& scenario, int threads = 1, const RunPlan::Pilot* known = nullptr,
                   const PilotEstimate* estimate = nullptr);
 FaultList faults_for(const RunPlan& plan, int run);
+// faults_for, or a kept list when plan.recent_faults (RunPlan::recent_faults).
+std::shared_ptr<const FaultList> shared_faults_for(const RunPlan& plan, int run);
 // The scenario's trace (/failures/trace), parsed once per process (trace::read_trace_shared):
 // the work budget counts its faults, and every plan of the process replays the same parse.
 std::shared_ptr<const trace::Trace> scenario_trace(const Scenario& scenario);

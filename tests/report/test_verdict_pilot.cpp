@@ -208,16 +208,17 @@ TEST_CASE("verdict pilot: a robustness world runs its last seed only where its f
   struct Call {
     double g;
     int seeds, first_run;
+    std::vector<std::size_t> strategies;
   };
   std::vector<Call> calls;
   const ScopedEvaluate fake = [&](const Scenario& sc, const EvaluationScope& scope) {
     const double g = sc.recovery.restart_s / 1e4;
-    calls.push_back({g, sc.seeds, scope.first_run});
+    calls.push_back({g, sc.seeds, scope.first_run, scope.strategies});
     const double noise[] = {0.01, -0.01, -0.003};
     std::vector<StrategyRuns> out;
     for (std::size_t i = 0; i < sc.strategies.size(); ++i) {
       StrategyRuns r{sc.strategies[i].name, {}};
-      for (int seed = scope.first_run; seed < sc.seeds; ++seed) {
+      for (int seed = scope.first_run; seed < sc.seeds && scope.runs(i); ++seed) {
         RunMetrics m;
         m.goodput = i == 0 ? 0.9 : i == 1 ? 0.9 - g + noise[seed] : 0.5;
         r.runs.push_back(m);
@@ -251,6 +252,8 @@ TEST_CASE("verdict pilot: a robustness world runs its last seed only where its f
       extensions_begun = true;
       CHECK(k.first_run == 2);
       CHECK(k.seeds == 3);
+      // The third strategy trails by 0.4 on both first seeds: only the two contenders run on.
+      CHECK(k.strategies == std::vector<std::size_t>{0, 1});
       ++extended;
     }
   }
@@ -260,6 +263,18 @@ TEST_CASE("verdict pilot: a robustness world runs its last seed only where its f
   CHECK(settled_early > 0);
   CHECK(rb.tied == tied);
   CHECK(rb.wins[0] == points - tied);
+}
+
+// A world's contenders: its leader and every rival whose paired lead from it is within the 95% CI
+// or below the rounding floor; a rival behind on every seed by the same amount (CI 0) is out.
+TEST_CASE("verdict pilot: a world's last seeds run for the rivals within the leader's CI") {
+  SensitivityPoint pt;
+  pt.per_seed = {{0.91, 0.91}, {0.81, 0.81}, {0.96, 0.84}, {0.91, 0.91}, {0.9, 0.9}};
+  for (const auto& g : pt.per_seed) pt.goodput.push_back(summarize(g));
+  REQUIRE(leader(pt) == 0);
+  CHECK(contenders(pt, 0) == std::vector<std::size_t>{0, 2, 3});
+  // Seen from a strategy that is not the leader, every rival ahead of it stays in.
+  CHECK(contenders(pt, 4) == std::vector<std::size_t>{0, 2, 3, 4});
 }
 
 // An evaluation from first_run gives those runs of the whole evaluation, whether its plan is
