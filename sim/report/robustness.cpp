@@ -53,7 +53,8 @@ std::vector<StrategyRuns> runs_of(const std::vector<StrategyRuns>& runs,
 // Every strategy's runs cut to their first `seeds`.
 std::vector<StrategyRuns> first_runs(std::vector<StrategyRuns> runs, int seeds) {
   for (auto& r : runs)
-    if (r.runs.size() > static_cast<std::size_t>(seeds)) r.runs.resize(static_cast<std::size_t>(seeds));
+    if (r.runs.size() > static_cast<std::size_t>(seeds))
+      r.runs.resize(static_cast<std::size_t>(seeds));
   return runs;
 }
 

@@ -57,10 +57,11 @@ const char* const kSampler =
     "log-uniform over [lo, hi] when lo > 0 (uniform otherwise), switches take each of their values "
     "in equal shares. Every point runs the same failure seeds (common random numbers). A strategy "
     "wins a point when its mean Goodput is highest and its paired lead over the second is beyond "
-    "the 95% CI; otherwise the point is tied. A point whose first seeds leave its leader within that "
-    "CI runs the rest for the leader and the rivals within it, and is decided among them. The "
-    "deciding input is the one whose sampled values have the largest |Spearman rank correlation| "
-    "with the base winner's gap to its best rival (means over every point's first seeds).";
+    "the 95% CI; otherwise the point is tied. A point whose first seeds leave its leader within "
+    "that CI runs the rest for the leader and the rivals within it, and is decided among them. "
+    "The deciding input is the one whose sampled values have the largest |Spearman rank "
+    "correlation| with the base winner's gap to its best rival (means over every point's first "
+    "seeds).";
 
 const char* const kStallRule =
     "Seconds of stall per fault: the winner's paired Goodput lead over a rival times the mean wall "
@@ -221,11 +222,11 @@ std::string robustness_sentence(const SensitivityReport& r) {
            fmt("%+.2f", rho) + " with " + r.strategies[r.winner] + "'s gap to its best rival)";
   }
   const std::string seeds =
-      rb.first_seeds > 0 ? counted(rb.first_seeds, "seed") + " each, " + std::to_string(rb.seeds) +
-                               " in the " + std::to_string(rb.extended) + " where " +
-                               std::to_string(rb.first_seeds) +
-                               " left the leader within its 95% CI, for it and the rivals there"
-                         : counted(rb.seeds, "seed") + " each";
+      rb.first_seeds > 0
+          ? counted(rb.first_seeds, "seed") + " each, " + std::to_string(rb.seeds) + " in the " +
+                std::to_string(rb.extended) + " where " + std::to_string(rb.first_seeds) +
+                " left the leader within its 95% CI, for it and the rivals there"
+          : counted(rb.seeds, "seed") + " each";
   out += " [" + std::to_string(rb.points) + " worlds, Latin hypercube of the " +
          (plausible ? "plausible ranges, " : "ranges moved, ") + seeds +
          (rb.refused ? ", " + std::to_string(rb.refused) + " refused by the scenario" : "") + "]";
