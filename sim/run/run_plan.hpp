@@ -73,10 +73,11 @@ struct RunPlan {
   // Under a PilotEstimate: the rollbacks of the strategies it simulated (its `simulate`), -1 for
   // the others (estimated); empty without an estimate.
   std::vector<std::int64_t> simulated_rollbacks;
-  // faults_for keeps this plan's drawn fault lists among the process's last few, by what draws
-  // them (the topology, /failures, the horizon, the restart price, the seed, the run, the idle
-  // components), and replays a kept one: set by the verdict analysis's evaluator, whose
-  // evaluations of a moved price draw the base's faults again. Trace replay is not kept.
+  // shared_faults_for keeps this plan's drawn fault lists among the process's last few, by what
+  // draws them (the topology, /failures as resolved, the horizon, the restart price, the seed,
+  // the run, the idle components), and replays a kept one: set by the verdict analysis's
+  // evaluator, whose evaluations of a moved price draw the base's faults again. Trace replay is
+  // not kept. The key reads Scenario::resolved, as the evaluator's own plan memo does.
   bool recent_faults = false;
 };
 
