@@ -57,11 +57,18 @@ const char* const kSampler =
     "log-uniform over [lo, hi] when lo > 0 (uniform otherwise), switches take each of their values "
     "in equal shares. Every point runs the same failure seeds (common random numbers). A strategy "
     "wins a point when its mean Goodput is highest and its paired lead over the second is beyond "
-    "the 95% CI; otherwise the point is tied. A point whose first seeds leave its leader within "
-    "that CI runs the rest for the leader and the rivals within it, and is decided among them. "
-    "The deciding input is the one whose sampled values have the largest |Spearman rank "
-    "correlation| with the base winner's gap to its best rival (means over every point's first "
-    "seeds).";
+    "the 95% CI; otherwise the point is tied. The deciding input is the one whose sampled values "
+    "have the largest |Spearman rank correlation| with the base winner's gap to its best rival "
+    "(means over the seeds every point ran for every strategy).";
+// Added to kSampler where the points ran their first seeds first (Robustness::first_seeds).
+const char* const kSamplerSequential =
+    " A point whose first seeds leave its leader within the 95% CI of its lead over the second "
+    "runs the rest of its seeds for the leader and the rivals within that CI of it, and is "
+    "decided among them.";
+
+std::string sampler_text(const Robustness& rb) {
+  return std::string(kSampler) + (rb.first_seeds > 0 ? kSamplerSequential : "");
+}
 
 const char* const kStallRule =
     "Seconds of stall per fault: the winner's paired Goodput lead over a rival times the mean wall "
@@ -340,7 +347,7 @@ Json robustness_json(const SensitivityReport& r) {
           {"tied", rb.tied},
           {"rank_correlation", rho},
           {"deciding_input", rb.deciding_input},
-          {"sampler", kSampler},
+          {"sampler", sampler_text(rb)},
           {"statement", robustness_sentence(r)}};
 }
 
@@ -521,7 +528,7 @@ std::string sensitivity_markdown(const SensitivityReport& r) {
       s << "- " << switch_sentence(r, sw)
         << (sw.input.source.empty() ? "" : " (" + sw.input.source + ")") << "\n";
   }
-  s << "\n## Method\n\n" << kMethod << "\n\n" << kSampler << "\n";
+  s << "\n## Method\n\n" << kMethod << "\n\n" << sampler_text(r.robustness) << "\n";
   if (!r.command.empty()) s << "\n" << command_markdown(r.command);
   return s.str();
 }
