@@ -50,13 +50,14 @@ TEST_CASE("a kept fault list is replayed only where nothing that draws it moved"
   // What it reads: another run, the restart price, the rates, the idle components (a smaller job
   // leaves more of the cluster idle), the seed. Each draws its own, the list faults_for draws.
   CHECK(shared_faults_for(base, 1) != kept);
-  for (const auto& [pointer, value] :
+  for (const auto& assignment :
        std::vector<std::pair<std::string, Json>>{{"/recovery/restart_s", 900},
                                                  {"/failures/rate_scale", 200},
                                                  {"/job/dp", 2},
                                                  {"/seed", 7}}) {
+    const std::string& pointer = assignment.first;
     CAPTURE(pointer);
-    const RunPlan moved = plan_at(pointer, value);
+    const RunPlan moved = plan_at(pointer, assignment.second);
     const auto drawn = shared_faults_for(moved, 0);
     CHECK(drawn != kept);
     CHECK(same_faults(*drawn, faults_for(moved, 0)));
