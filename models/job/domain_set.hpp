@@ -26,6 +26,18 @@ class DomainSet {
     } while (levels_.back().size() > 1);
   }
 
+  // Makes every index of [0, size()) a member, a word at a time (as size() inserts would).
+  void fill() {
+    std::uint64_t members = size_;  // set bits at this level: the first `members`
+    for (auto& words : levels_) {
+      for (std::size_t w = 0; w < words.size(); ++w)
+        words[w] = w < members / 64   ? ~std::uint64_t{0}
+                   : w > members / 64 ? 0
+                                      : (std::uint64_t{1} << (members % 64)) - 1;
+      members = (members + 63) / 64;
+    }
+  }
+
   std::uint32_t size() const { return size_; }
   bool contains(std::uint32_t i) const { return (levels_[0][i >> 6] >> (i & 63)) & 1u; }
 

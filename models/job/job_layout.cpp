@@ -30,9 +30,13 @@ void JobLayout::reset() {
   relabel_.assign(slots_per_domain_ + 1, 0);
   total_assigned_ = 0;
   in_use_gpus_ = 0;
+  fresh_ = true;
   free_.reset(topology_->domains());
   used_.reset(topology_->domains());
-  for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);
+  if (health_->down_gpus() == 0)
+    free_.fill();  // every domain whole: capacity >= 1 (tp <= GPUs per domain), no group
+  else
+    for (std::uint32_t d = 0; d < topology_->domains(); ++d) index(d);
   health_cursor_.skip_to_end(*health_);
 }
 
@@ -195,6 +199,7 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
 
 void JobLayout::commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
                        std::uint32_t in_use, std::uint32_t cap) {
+  fresh_ = false;
   domain_in_use_[domain] = in_use;
   total_assigned_ +=
       static_cast<std::int64_t>(groups) - static_cast<std::int64_t>(assigned_[domain]);
@@ -285,10 +290,35 @@ void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
 // Lowest-index domains with free capacity first (the order of a scan from domain 0).
 void JobLayout::grow(std::int64_t groups) {
   sync_health();
+  if (fresh_ && health_->down_gpus() == 0) {
+    grow_fresh(groups);
+    return;
+  }
   for (std::uint32_t d = free_.next(0); d != DomainSet::npos && groups > 0; d = free_.next(d + 1)) {
     const std::uint32_t free = capacity(d) - assigned_[d];  // > 0: d is in free_
     const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, groups));
     assign(d, assigned_[d] + add, partial_[d]);
+    groups -= add;
+  }
+}
+
+// Every domain empty and whole: each has the same capacity `per`, so the loop above would give
+// domains 0, 1, ... `per` groups each (the last one the rest), and assign() would tag slot k of
+// each with the GPUs [k tp, (k + 1) tp) of its domain (its all-up fill). The same state, written
+// without the searches and assign()'s checks: a run's first layout costs a fill per domain.
+void JobLayout::grow_fresh(std::int64_t groups) {
+  const std::uint32_t tp = static_cast<std::uint32_t>(tp_);
+  const std::uint32_t per = topology_->gpus_per_domain() / tp;  // >= 1 (the constructor)
+  for (std::uint32_t d = 0; d < topology_->domains() && groups > 0; ++d) {
+    const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(per, groups));
+    const std::uint32_t first = topology_->domain_gpus(d).front();
+    std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(d) * slots_per_domain_];
+    for (std::uint32_t k = 0; k < add; ++k) {
+      std::fill_n(slot_.begin() + first + k * tp, tp, static_cast<std::uint16_t>(k + 1));
+      counts[k] = static_cast<std::uint16_t>(tp);
+    }
+    in_use_gpus_ += add * tp;
+    commit(d, add, 0, add * tp, per);
     groups -= add;
   }
 }

@@ -42,6 +42,8 @@ class JobLayout {
   std::int64_t total_capacity() const;  // sum of capacities (scans domains: not for per-fault use)
   std::int64_t in_use_gpus() const { return in_use_gpus_; }
   bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
+  // The GPU's tag: 0 idle, k + 1 a member of the domain's group in slot k.
+  std::uint16_t tag(std::uint32_t gpu) const { return slot_[gpu]; }
 
   // A cache hint, no effect on results: starts loading domain d's bookkeeping (its GPU tags,
   // group counts), so that a driver updating several layouts after one health change (or
@@ -80,6 +82,8 @@ class JobLayout {
   std::uint32_t next_untagged(std::uint32_t from, std::uint32_t end) const;
   std::uint32_t prev_untagged(std::uint32_t begin, std::uint32_t below) const;
   void grow(std::int64_t groups);
+  // grow() of a layout with no group placed since reset(), every GPU up (a run's first layout).
+  void grow_fresh(std::int64_t groups);
   void shrink(std::int64_t groups);
   void sync_health();  // applies the health changes logged since the cursor to free_
   void index(std::uint32_t domain) {
@@ -100,6 +104,7 @@ class JobLayout {
   std::vector<std::uint16_t> relabel_;                   // assign()'s scratch, per tag
   std::int64_t total_assigned_ = 0;
   std::int64_t in_use_gpus_ = 0;
+  bool fresh_ = true;  // no commit() since reset(): every domain empty, no partial degree
   std::vector<std::uint32_t> scratch_;
   DomainSet free_, used_;
   HealthLogCursor health_cursor_;  // entries of health_->changed_domains() already applied

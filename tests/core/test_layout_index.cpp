@@ -76,6 +76,38 @@ TEST_CASE("DomainSet next/prev agree with a linear scan") {
   }
 }
 
+TEST_CASE("DomainSet::fill makes every index a member, as inserting each would") {
+  std::mt19937_64 rng(8);
+  for (std::uint32_t n : {0u, 1u, 63u, 64u, 65u, 4095u, 4096u, 4097u, 262144u, 262145u, 300000u}) {
+    CAPTURE(n);
+    DomainSet filled, inserted;
+    filled.reset(n);
+    inserted.reset(n);
+    if (n > 0) filled.insert(n / 2);  // fill() overwrites what was there
+    filled.fill();
+    for (std::uint32_t i = 0; i < n; ++i) inserted.insert(i);
+    // Then the same random erases and inserts: every query agrees.
+    for (int step = 0; step < 2000 && n > 0; ++step) {
+      const auto i = static_cast<std::uint32_t>(rng() % n);
+      const bool on = step % 500 < 100 || rng() % 4 == 0;
+      filled.set(i, on);
+      inserted.set(i, on);
+      const auto q = static_cast<std::uint32_t>(rng() % (n + 2));
+      REQUIRE(filled.next(q) == inserted.next(q));
+      REQUIRE(filled.prev(q) == inserted.prev(q));
+      REQUIRE(filled.contains(i) == inserted.contains(i));
+    }
+    if (n == 0) {
+      CHECK(filled.next(0) == DomainSet::npos);
+      continue;
+    }
+    // Erasing everything empties it at every level.
+    for (std::uint32_t i = 0; i < n; ++i) filled.erase(i);
+    CHECK(filled.next(0) == DomainSet::npos);
+    CHECK(filled.prev(n) == DomainSet::npos);
+  }
+}
+
 TEST_CASE("JobLayout's indexes and grow/shrink order match a brute-force scan on random faults") {
   struct Case {
     ClusterShape shape;
@@ -347,5 +379,97 @@ TEST_CASE("JobLayout::refill_in_place matches assign() of each domain's own grou
       REQUIRE(fast.partial(d) == slow.partial(d));
     }
     for (std::uint32_t g = 0; g < topo.gpus(); ++g) REQUIRE(fast.in_use(g) == slow.in_use(g));
+  }
+}
+
+namespace {
+
+// Every piece of the two layouts' state a later operation reads: each GPU's tag, each domain's
+// groups and partial degree, the totals and both indexes.
+void require_same_layout(JobLayout& a, JobLayout& b, const Topology& topo) {
+  for (std::uint32_t g = 0; g < topo.gpus(); ++g) REQUIRE(a.tag(g) == b.tag(g));
+  for (std::uint32_t d = 0; d < topo.domains(); ++d) {
+    REQUIRE(a.assigned(d) == b.assigned(d));
+    REQUIRE(a.partial(d) == b.partial(d));
+    REQUIRE(a.free_domains().contains(d) == b.free_domains().contains(d));
+    REQUIRE(a.used_domains().contains(d) == b.used_domains().contains(d));
+  }
+  REQUIRE(a.total_assigned() == b.total_assigned());
+  REQUIRE(a.in_use_gpus() == b.in_use_gpus());
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a run's first grow (every domain empty and whole) leaves the state the general grow "
+    "does, and both react alike to later faults") {
+  const std::vector<std::pair<ClusterShape, int>> cases = {
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 8},
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 3},
+      {{"nvl32", "B200", 4, 8, 8, 16, 12}, 24},
+      {{"nvl32", "B200", 4, 8, 8, 16, 12}, 7},
+      {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 6}, 64},
+      {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 6}, 16},
+  };
+  std::mt19937_64 rng(33);
+  for (const auto& c : cases) {
+    const ClusterShape& shape = c.first;
+    const int tp = c.second;
+    CAPTURE(shape.preset);
+    CAPTURE(tp);
+    const Topology topo(shape);
+    const std::uint32_t domains = topo.domains();
+    const std::int64_t per_domain = topo.gpus_per_domain() / static_cast<std::uint32_t>(tp);
+    // Targets: part of one domain, an uneven share of the cluster, all of it, more than it has.
+    for (const std::int64_t target :
+         {std::int64_t{1}, per_domain * domains * 2 / 3 + (per_domain > 1 ? 1 : 0),
+          per_domain * domains, per_domain * domains + 5}) {
+      CAPTURE(target);
+      ClusterHealth health(topo);
+      JobLayout fresh(health, tp), general(health, tp);
+      // The general path: a group placed and taken away again leaves every domain empty, but
+      // the layout no longer fresh.
+      general.assign(0, 1);
+      general.assign(0, 0);
+      REQUIRE(fresh.retarget(target, {}) == general.retarget(target, {}));
+      require_same_layout(fresh, general, topo);
+      std::vector<std::uint32_t> active, gpus, dirty;
+      std::vector<GroupHit> hits_fresh, hits_general;
+      for (int step = 0; step < 300; ++step) {
+        if (active.empty() || rng() % 5 < 3) {
+          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+          active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
+          gpus.clear();
+          health.fail(active.back(), &gpus);
+          hits_fresh.clear();
+          hits_general.clear();
+          fresh.release_down(gpus, &hits_fresh);
+          general.release_down(gpus, &hits_general);
+          REQUIRE(hits_fresh.size() == hits_general.size());
+          dirty.clear();
+          for (std::size_t k = 0; k < hits_fresh.size(); ++k) {
+            REQUIRE(hits_fresh[k].domain == hits_general[k].domain);
+            REQUIRE(hits_fresh[k].slot == hits_general[k].slot);
+            dirty.push_back(hits_fresh[k].domain);
+          }
+          REQUIRE(fresh.retarget(target, dirty) == general.retarget(target, dirty));
+        } else {
+          const auto k = rng() % active.size();
+          health.repair(active[k], nullptr);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+          REQUIRE(fresh.retarget(target, {}) == general.retarget(target, {}));
+        }
+      }
+      require_same_layout(fresh, general, topo);
+      // After a reset the fresh path is taken again (and gives the same first layout).
+      health.reset();
+      fresh.reset();
+      general.reset();
+      general.assign(0, 1);
+      general.assign(0, 0);
+      fresh.retarget(target, {});
+      general.retarget(target, {});
+      require_same_layout(fresh, general, topo);
+    }
   }
 }
