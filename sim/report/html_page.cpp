@@ -1,5 +1,6 @@
 #include "sim/report/html_page.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 
 #include "sim/core/content_hash.hpp"
 #include "sim/core/data_dir.hpp"
+#include "sim/core/json_out.hpp"
 
 namespace goodput {
 
@@ -84,14 +86,15 @@ const Vendored& vendored_js() {
 }
 
 // JSON inside <script>: escape '<' so no data string can end the element.
-std::string script_json(const nlohmann::ordered_json& j) {
+std::string script_json(const std::string& json) {
   std::string out;
-  for (char c : j.dump()) {
-    if (c == '<')
-      out += "\\u003c";
-    else
-      out += c;
+  out.reserve(json.size());
+  std::size_t from = 0;
+  for (std::size_t lt; (lt = json.find('<', from)) != std::string::npos; from = lt + 1) {
+    out.append(json, from, lt - from);
+    out += "\\u003c";
   }
+  out.append(json, from);
   return out;
 }
 
@@ -186,14 +189,26 @@ std::string html_page(const std::string& title, const std::string& intro_html,
   if (!charts_available())
     s << "<div class=\"missing\" id=\"charts-missing\"><b>Charts unavailable:</b> "
       << vendored_js().note << " The tables below hold the same numbers.</div>\n";
-  nlohmann::ordered_json specs = nlohmann::ordered_json::object();
+  // The specs as one JSON object, id -> spec (a repeated id keeps its first place and takes its
+  // last spec, as the object's operator[] did), written spec by spec without copying them.
+  std::vector<const HtmlChart*> members;
   for (const auto& c : charts) {
     s << "<h2>" << html_escape(c.title) << "</h2>\n";
     if (!c.note.empty()) s << "<p class=\"note\">" << html_escape(c.note) << "</p>\n";
     s << "<div class=\"chart\" id=\"" << c.id << "\"></div>\n"
       << (charts_available() ? export_controls(c.id) : std::string());
-    specs[c.id] = c.spec;
+    auto same = [&](const HtmlChart* m) { return m->id == c.id; };
+    if (auto it = std::find_if(members.begin(), members.end(), same); it != members.end())
+      *it = &c;
+    else
+      members.push_back(&c);
   }
+  std::string specs;
+  JsonOut w(specs);
+  w.begin_object();
+  for (const HtmlChart* c : members)
+    w.key(c->id).raw(c->spec_json.empty() ? c->spec.dump() : c->spec_json);
+  w.end_object();
   s << tables_html << "\n<script id=\"chart-specs\" type=\"application/json\">"
     << script_json(specs) << "</script>\n<script>\n"
     << kEmbedScript << "</script>\n</body></html>\n";

@@ -15,6 +15,9 @@ namespace goodput {
 struct HtmlChart {
   std::string id, title, note;
   nlohmann::ordered_json spec;  // a Vega-Lite spec with its data inline
+  // When not empty: the spec as JSON text (what spec.dump() would give), written in its place;
+  // for a chart of thousands of data points, written as text without a document.
+  std::string spec_json = {};
 };
 
 bool charts_available();

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "sim/core/json_out.hpp"
 #include "sim/report/chart_colors.hpp"
 #include "sim/report/command_record.hpp"
 #include "sim/report/html_page.hpp"
@@ -102,21 +103,11 @@ OJson completion_chart(const Report& rep) {
 // small loss paints no more than its share; timeline.json keeps every span.
 constexpr int kTimelineColumns = 600;
 
-OJson timeline_chart(const RecordedTimeline& tl) {
+// The spec as JSON text (HtmlChart::spec_json): its thousands of data points are written one by
+// one (JsonOut), the rest of the spec as documents.
+std::string timeline_chart(const RecordedTimeline& tl) {
   // Days, to 1e-5 day (under a second): enough for any picture, and a smaller page.
   auto days = [](Time t) { return std::round(to_hours(t) / 24 * 1e5) / 1e5; };
-  OJson spans = OJson::array(), failed = OJson::array();
-  for (const auto& [strategy, phases] : tl.phases)
-    for (const TimelineCell& c : timeline_columns(phases, tl.horizon, kTimelineColumns))
-      spans.push_back({{"strategy", strategy},
-                       {"phase", c.phase},
-                       {"start", days(c.start)},
-                       {"end", days(c.end)},
-                       {"lo", std::round(c.lo * 1e4) / 1e4},  // to 0.01%: enough to draw
-                       {"hi", std::round(c.hi * 1e4) / 1e4}});
-  for (const auto& [t, n] : tl.failed_gpus) failed.push_back({{"day", days(t)}, {"failed", n}});
-  if (!tl.failed_gpus.empty())  // the last value holds to the horizon
-    failed.push_back({{"day", days(tl.horizon)}, {"failed", tl.failed_gpus.back().second}});
   const OJson domain = OJson::array({0, days(tl.horizon)});
   const OJson phase_axis = {{"field", "start"},
                             {"type", "quantitative"},
@@ -126,37 +117,65 @@ OJson timeline_chart(const RecordedTimeline& tl) {
                     {"type", "quantitative"},
                     {"title", "days into run " + std::to_string(tl.run)},
                     {"scale", {{"domain", domain}, {"nice", false}}}};
-  OJson phases = {
-      {"width", 600},
-      {"height", 36},
-      {"data", {{"values", spans}}},
-      {"transform", OJson::array({{{"calculate", "datum.hi - datum.lo"}, {"as", "share"}}})},
-      {"mark", {{"type", "rect"}}}};
   OJson row = strategy_rows();
   row["header"] = {{"labelAngle", 0}, {"labelAlign", "left"}};
-  phases["encoding"] = {{"row", row},
-                        {"x", phase_axis},
-                        {"x2", {{"field", "end"}}},
-                        {"y",
-                         {{"field", "lo"},
-                          {"type", "quantitative"},
-                          {"scale", {{"domain", OJson::array({0, 1})}}},
-                          {"axis", nullptr}}},
-                        {"y2", {{"field", "hi"}}},
-                        {"color", phase_color()},
-                        {"tooltip",
-                         {{{"field", "strategy"}},
-                          {{"field", "phase"}},
-                          {{"field", "share"}, {"format", ".1%"}, {"title", "share of the column"}},
-                          {{"field", "start"}, {"format", ".3f"}, {"title", "from day"}},
-                          {{"field", "end"}, {"format", ".3f"}, {"title", "to day"}}}}};
-  OJson counter = {{"width", 600}, {"height", 100}, {"data", {{"values", failed}}}};
-  counter["mark"] = {{"type", "line"}, {"interpolate", "step-after"}, {"color", "#444444"}};
-  counter["encoding"] = {
+  const OJson phases_encoding = {
+      {"row", row},
+      {"x", phase_axis},
+      {"x2", {{"field", "end"}}},
+      {"y",
+       {{"field", "lo"},
+        {"type", "quantitative"},
+        {"scale", {{"domain", OJson::array({0, 1})}}},
+        {"axis", nullptr}}},
+      {"y2", {{"field", "hi"}}},
+      {"color", phase_color()},
+      {"tooltip",
+       {{{"field", "strategy"}},
+        {{"field", "phase"}},
+        {{"field", "share"}, {"format", ".1%"}, {"title", "share of the column"}},
+        {{"field", "start"}, {"format", ".3f"}, {"title", "from day"}},
+        {{"field", "end"}, {"format", ".3f"}, {"title", "to day"}}}}};
+  const OJson counter_mark = {
+      {"type", "line"}, {"interpolate", "step-after"}, {"color", "#444444"}};
+  const OJson counter_encoding = {
       {"x", day_axis},
       {"y", {{"field", "failed"}, {"type", "quantitative"}, {"title", "failed GPUs"}}},
       {"tooltip", {{{"field", "day"}, {"format", ".3f"}}, {{"field", "failed"}}}}};
-  return {{"$schema", kSchema}, {"vconcat", OJson::array({phases, counter})}};
+  std::string out;
+  JsonOut w(out);
+  w.begin_object().member("$schema", kSchema).key("vconcat").begin_array();
+  // The job phases: per strategy, each column's share of each phase.
+  w.begin_object().member("width", 600).member("height", 36);
+  w.key("data").begin_object().key("values").begin_array();
+  for (const auto& [strategy, phases] : tl.phases)
+    for (const TimelineCell& c : timeline_columns(phases, tl.horizon, kTimelineColumns)) {
+      w.begin_object().member("strategy", strategy).member("phase", c.phase);
+      w.member("start", days(c.start)).member("end", days(c.end));
+      w.member("lo", std::round(c.lo * 1e4) / 1e4)  // to 0.01%: enough to draw
+          .member("hi", std::round(c.hi * 1e4) / 1e4)
+          .end_object();
+    }
+  w.end_array().end_object();
+  w.key("transform")
+      .raw(OJson::array({{{"calculate", "datum.hi - datum.lo"}, {"as", "share"}}}).dump());
+  w.key("mark").begin_object().member("type", "rect").end_object();
+  w.key("encoding").raw(phases_encoding.dump()).end_object();
+  // The failed GPUs, a step line; the last value holds to the horizon.
+  w.begin_object().member("width", 600).member("height", 100);
+  w.key("data").begin_object().key("values").begin_array();
+  for (const auto& [t, n] : tl.failed_gpus)
+    w.begin_object().member("day", days(t)).member("failed", n).end_object();
+  if (!tl.failed_gpus.empty())
+    w.begin_object()
+        .member("day", days(tl.horizon))
+        .member("failed", tl.failed_gpus.back().second)
+        .end_object();
+  w.end_array().end_object();
+  w.key("mark").raw(counter_mark.dump());
+  w.key("encoding").raw(counter_encoding.dump()).end_object();
+  w.end_array().end_object();
+  return out;
 }
 
 OJson badput_chart(const Report& rep) {
@@ -281,7 +300,7 @@ std::string report_html(const Report& rep) {
                           "'s job phase under each strategy (the same failures for all; each of "
                           "600 columns stacks the share of each phase in it) and the number of "
                           "failed GPUs. Every span: timeline.json (https://ui.perfetto.dev).",
-                      timeline_chart(rep.timeline)});
+                      OJson(), timeline_chart(rep.timeline)});
   // Everything report.md says, from the same source: its title line aside, one level down.
   std::string md = report_markdown(rep);
   if (md.rfind("# ", 0) == 0) md.erase(0, md.find('\n') + 1);

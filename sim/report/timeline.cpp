@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/core/json_out.hpp"
 #include "sim/core/params.hpp"
 
 namespace goodput {
@@ -244,21 +245,23 @@ std::vector<std::pair<Time, std::int64_t>> failed_gpu_counter(const RunPlan& pla
 std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
                           const FailedGpuCounter& counter,
                           const std::vector<StrategyTimeline>& strategies, std::size_t max_faults) {
-  Json events = Json::array();
-  auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
-    Json e = {{"ph", "M"}, {"pid", pid}, {"name", what}, {"args", {{"name", name}}}};
-    if (tid >= 0) e["tid"] = tid;
-    events.push_back(e);
+  // Written as it goes (JsonOut: dump()'s bytes without a document per event); the header's
+  // otherData, which counts the fault spans written, is put in front at the end.
+  std::string events;
+  JsonOut w(events);
+  w.begin_array();
+  auto meta = [&](int pid, int tid, const char* what, std::string_view name) {
+    w.begin_object().member("ph", "M").member("pid", pid).member("name", what);
+    w.key("args").begin_object().member("name", name).end_object();
+    if (tid >= 0) w.member("tid", tid);
+    w.end_object();
   };
-  auto span = [&](int pid, int tid, std::string_view name, Time a, Time b, Json args) {
-    events.push_back({{"ph", "X"},
-                      {"pid", pid},
-                      {"tid", tid},
-                      {"name", std::string(name)},
-                      {"ts", us(a)},
-                      {"dur", us(b - a)},
-                      {"args", std::move(args)}});
+  // A span's fields up to its args, whose members the caller writes, then end_span().
+  auto begin_span = [&](int pid, int tid, std::string_view name, Time a, Time b) {
+    w.begin_object().member("ph", "X").member("pid", pid).member("tid", tid).member("name", name);
+    w.member("ts", us(a)).member("dur", us(b - a)).key("args").begin_object();
   };
+  auto end_span = [&] { w.end_object().end_object(); };
   // The cluster: each fault a span from failure to repair, packed into lanes so spans don't
   // overlap.
   meta(0, -1, "process_name", "cluster failures and repairs");
@@ -275,18 +278,20 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
       meta(0, static_cast<int>(lane), "thread_name", "faults " + std::to_string(lane));
     }
     lane_end[lane] = end;
-    const std::string cls =
-        f.fault_class < faults.classes.size() ? faults.classes[f.fault_class].name : "fault";
-    span(0, static_cast<int>(lane), cls, f.start, end,
-         {{"component", plan.topology->name(f.component)}, {"repaired", f.end <= plan.horizon}});
+    const std::string_view cls = f.fault_class < faults.classes.size()
+                                     ? std::string_view(faults.classes[f.fault_class].name)
+                                     : std::string_view("fault");
+    begin_span(0, static_cast<int>(lane), cls, f.start, end);
+    w.member("component", plan.topology->name(f.component))
+        .member("repaired", f.end <= plan.horizon);
+    end_span();
     ++written;
   }
-  for (const auto& [t, n] : counter.points)
-    events.push_back({{"ph", "C"},
-                      {"pid", 0},
-                      {"name", "failed GPUs"},
-                      {"ts", us(t)},
-                      {"args", {{"failed", n}}}});
+  for (const auto& [t, n] : counter.points) {
+    w.begin_object().member("ph", "C").member("pid", 0).member("name", "failed GPUs");
+    w.member("ts", us(t)).key("args").begin_object().member("failed", n).end_object();
+    w.end_object();
+  }
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int pid = static_cast<int>(s) + 1;
     const TimelineRecorder& r = *strategies[s].recorder;
@@ -301,47 +306,56 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     for (std::size_t k = 0; k < phases.size(); ++k) {
       const TimelineSpan& p = phases[k];
       if (k + 1 >= r.max_spans() && k + 1 < phases.size()) {
-        span(pid, 1, kTruncatedName, p.start, phases.back().end,
-             {{"phase_spans_not_written", phases.size() - k},
-              {"every_phase", "report.html's timeline"}});
+        begin_span(pid, 1, kTruncatedName, p.start, phases.back().end);
+        w.member("phase_spans_not_written", phases.size() - k)
+            .member("every_phase", "report.html's timeline");
+        end_span();
         break;
       }
-      span(pid, 1, p.name, p.start, p.end, {{"rate", p.value}});
+      begin_span(pid, 1, p.name, p.start, p.end);
+      w.member("rate", p.value);
+      end_span();
     }
-    for (const auto& b : r.boosts())
-      span(pid, 2, b.name, b.start, b.end, {{"extra_power_gpus", b.value}, {"domains", b.count}});
-    for (const auto& c : r.saves()) span(pid, 4, c.name, c.start, c.end, Json::object());
-    for (const auto& [t, name] : r.instants())
-      events.push_back({{"ph", "i"},
-                        {"pid", pid},
-                        {"tid", 3},
-                        {"name", std::string(name)},
-                        {"ts", us(t)},
-                        {"s", "t"}});
-    for (const auto& [t, n] : r.replica_counts())
-      events.push_back({{"ph", "C"},
-                        {"pid", pid},
-                        {"name", "replicas"},
-                        {"ts", us(t)},
-                        {"args", {{"active", n}}}});
+    for (const auto& b : r.boosts()) {
+      begin_span(pid, 2, b.name, b.start, b.end);
+      w.member("extra_power_gpus", b.value).member("domains", b.count);
+      end_span();
+    }
+    for (const auto& c : r.saves()) {
+      begin_span(pid, 4, c.name, c.start, c.end);
+      end_span();
+    }
+    for (const auto& [t, name] : r.instants()) {
+      w.begin_object().member("ph", "i").member("pid", pid).member("tid", 3).member("name", name);
+      w.member("ts", us(t)).member("s", "t").end_object();
+    }
+    for (const auto& [t, n] : r.replica_counts()) {
+      w.begin_object().member("ph", "C").member("pid", pid).member("name", "replicas");
+      w.member("ts", us(t)).key("args").begin_object().member("active", n).end_object();
+      w.end_object();
+    }
   }
-  Json j = {{"displayTimeUnit", "ms"},
-            {"otherData",
-             {{"tool", "goodput"},
-              {"scenario", plan.scenario.name},
-              {"run", run},
-              {"horizon_ms", plan.horizon},
-              {"faults_shown", written},
-              {"faults", faults.faults.size()},
-              {"caps",
-               {{"fault_spans", max_faults},
-                {"fault_lanes", kFaultLanes},
-                {"spans_per_strategy_track",
-                 strategies.empty() ? 0 : strategies.front().recorder->max_spans()},
-                {"failed_gpus_counter_points", kMaxCounterPoints},
-                {"failed_gpus_counter_downsampled", counter.downsampled}}}}},
-            {"traceEvents", events}};
-  return j.dump() + "\n";
+  w.end_array();
+  std::string out;
+  JsonOut j(out);
+  j.begin_object().member("displayTimeUnit", "ms").key("otherData").begin_object();
+  j.member("tool", "goodput")
+      .member("scenario", plan.scenario.name)
+      .member("run", run)
+      .member("horizon_ms", plan.horizon)
+      .member("faults_shown", written)
+      .member("faults", faults.faults.size());
+  j.key("caps").begin_object();
+  j.member("fault_spans", max_faults)
+      .member("fault_lanes", kFaultLanes)
+      .member("spans_per_strategy_track",
+              strategies.empty() ? 0 : strategies.front().recorder->max_spans())
+      .member("failed_gpus_counter_points", kMaxCounterPoints)
+      .member("failed_gpus_counter_downsampled", counter.downsampled);
+  j.end_object().end_object();
+  j.key("traceEvents").raw(events).end_object();
+  out += '\n';
+  return out;
 }
 
 TimelineRecording::TimelineRecording(const RunPlan& plan) : plan_(&plan) {
