@@ -4,6 +4,7 @@
 // levels hold 262,144 domains. Used by JobLayout to find free capacity without scanning.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -26,17 +27,29 @@ class DomainSet {
     } while (levels_.back().size() > 1);
   }
 
-  // Makes every index of [0, size()) a member, a word at a time (as size() inserts would).
-  void fill() {
-    std::uint64_t members = size_;  // set bits at this level: the first `members`
-    for (auto& words : levels_) {
-      for (std::size_t w = 0; w < words.size(); ++w)
-        words[w] = w < members / 64   ? ~std::uint64_t{0}
-                   : w > members / 64 ? 0
-                                      : (std::uint64_t{1} << (members % 64)) - 1;
-      members = (members + 63) / 64;
+  // Makes the members exactly [lo, hi) (lo <= hi <= size()), a word at a time, the levels above
+  // rebuilt from the words below (as inserting each member of an empty set would leave them).
+  void assign_range(std::uint32_t lo, std::uint32_t hi) {
+    auto bits = [](std::uint64_t from, std::uint64_t to) {  // bits [from, to) of a word
+      if (from >= to) return std::uint64_t{0};
+      const std::uint64_t below_to = to >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << to) - 1;
+      return below_to & ~((std::uint64_t{1} << from) - 1);
+    };
+    auto& bottom = levels_[0];
+    for (std::size_t w = 0; w < bottom.size(); ++w) {
+      const std::uint64_t a = std::uint64_t{w} * 64;
+      bottom[w] = bits(std::clamp<std::uint64_t>(lo, a, a + 64) - a,
+                       std::clamp<std::uint64_t>(hi, a, a + 64) - a);
+    }
+    for (std::size_t level = 1; level < levels_.size(); ++level) {
+      const auto& below = levels_[level - 1];
+      auto& words = levels_[level];
+      std::fill(words.begin(), words.end(), 0);
+      for (std::size_t j = 0; j < below.size(); ++j)
+        if (below[j] != 0) words[j >> 6] |= std::uint64_t{1} << (j & 63);
     }
   }
+  void fill() { assign_range(0, size_); }  // every index of [0, size()) a member
 
   std::uint32_t size() const { return size_; }
   bool contains(std::uint32_t i) const { return (levels_[0][i >> 6] >> (i & 63)) & 1u; }

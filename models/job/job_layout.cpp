@@ -304,23 +304,34 @@ void JobLayout::grow(std::int64_t groups) {
 
 // Every domain empty and whole: each has the same capacity `per`, so the loop above would give
 // domains 0, 1, ... `per` groups each (the last one the rest), and assign() would tag slot k of
-// each with the GPUs [k tp, (k + 1) tp) of its domain (its all-up fill). The same state, written
-// without the searches and assign()'s checks: a run's first layout costs a fill per domain.
+// each with the GPUs [k tp, (k + 1) tp) of its domain (its all-up fill) and index it. The same
+// state, written directly: a fill per domain, the two indexes set as ranges at the end.
 void JobLayout::grow_fresh(std::int64_t groups) {
+  if (groups <= 0) return;
   const std::uint32_t tp = static_cast<std::uint32_t>(tp_);
   const std::uint32_t per = topology_->gpus_per_domain() / tp;  // >= 1 (the constructor)
-  for (std::uint32_t d = 0; d < topology_->domains() && groups > 0; ++d) {
-    const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(per, groups));
+  const std::uint32_t domains = topology_->domains();
+  const auto whole = static_cast<std::uint32_t>(std::min<std::int64_t>(groups / per, domains));
+  // The rest (< per) on the next domain, if there is one.
+  const auto rest =
+      whole < domains ? static_cast<std::uint32_t>(groups - std::int64_t{whole} * per) : 0u;
+  auto place = [&](std::uint32_t d, std::uint32_t n) {
     const std::uint32_t first = topology_->domain_gpus(d).front();
     std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(d) * slots_per_domain_];
-    for (std::uint32_t k = 0; k < add; ++k) {
+    for (std::uint32_t k = 0; k < n; ++k) {
       std::fill_n(slot_.begin() + first + k * tp, tp, static_cast<std::uint16_t>(k + 1));
       counts[k] = static_cast<std::uint16_t>(tp);
     }
-    in_use_gpus_ += add * tp;
-    commit(d, add, 0, add * tp, per);
-    groups -= add;
-  }
+    domain_in_use_[d] = n * tp;
+    assigned_[d] = n;
+  };
+  for (std::uint32_t d = 0; d < whole; ++d) place(d, per);
+  if (rest > 0) place(whole, rest);
+  total_assigned_ = std::int64_t{whole} * per + rest;  // fresh: none before
+  in_use_gpus_ = total_assigned_ * tp;
+  free_.assign_range(whole, domains);  // capacity above the groups: all but the whole domains
+  used_.assign_range(0, whole + (rest > 0 ? 1 : 0));
+  fresh_ = false;
 }
 
 // Highest-index domains holding groups first (the order of a scan from the last domain).

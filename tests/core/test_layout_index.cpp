@@ -76,7 +76,7 @@ TEST_CASE("DomainSet next/prev agree with a linear scan") {
   }
 }
 
-TEST_CASE("DomainSet::fill makes every index a member, as inserting each would") {
+TEST_CASE("DomainSet::fill and assign_range make the members they name, as inserting each would") {
   std::mt19937_64 rng(8);
   for (std::uint32_t n : {0u, 1u, 63u, 64u, 65u, 4095u, 4096u, 4097u, 262144u, 262145u, 300000u}) {
     CAPTURE(n);
@@ -100,6 +100,33 @@ TEST_CASE("DomainSet::fill makes every index a member, as inserting each would")
     if (n == 0) {
       CHECK(filled.next(0) == DomainSet::npos);
       continue;
+    }
+    // assign_range: exactly [lo, hi), as erasing everything and inserting each would leave it.
+    for (int k = 0; k < 20; ++k) {
+      auto lo = static_cast<std::uint32_t>(rng() % (n + 1));
+      auto hi = static_cast<std::uint32_t>(rng() % (n + 1));
+      if (k == 0) lo = 0;
+      if (k == 1) hi = n;
+      if (lo > hi) std::swap(lo, hi);
+      filled.assign_range(lo, hi);
+      for (std::uint32_t i = 0; i < n; ++i) inserted.set(i, i >= lo && i < hi);
+      for (int q = 0; q < 50; ++q) {
+        const auto i = static_cast<std::uint32_t>(rng() % (n + 2));
+        REQUIRE(filled.next(i) == inserted.next(i));
+        REQUIRE(filled.prev(i) == inserted.prev(i));
+      }
+      for (std::uint32_t i : {lo, hi, lo + 1, hi - 1, 0u, n - 1})
+        if (i < n) REQUIRE(filled.contains(i) == inserted.contains(i));
+      // Then edits on top of it agree too.
+      for (int e = 0; e < 30; ++e) {
+        const auto i = static_cast<std::uint32_t>(rng() % n);
+        const bool on = rng() % 2 == 0;
+        filled.set(i, on);
+        inserted.set(i, on);
+        const auto q = static_cast<std::uint32_t>(rng() % (n + 2));
+        REQUIRE(filled.next(q) == inserted.next(q));
+        REQUIRE(filled.prev(q) == inserted.prev(q));
+      }
     }
     // Erasing everything empties it at every level.
     for (std::uint32_t i = 0; i < n; ++i) filled.erase(i);
