@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "models/job/cluster_health.hpp"
 #include "models/job/job_layout.hpp"
@@ -102,13 +104,17 @@ class FaultFeeder final : public EventHandler {
     // Fault ends stay out of the event queue: they are sorted once, by (end, fault index), and
     // only the earliest is queued, under the sequence number reserved when its fault started,
     // so events fire in exactly the order they would with every end queued at its start.
+    // Sorted as (end, index) pairs, by value: the same order as indices compared through the
+    // list, without a load from it per comparison.
     const auto& f = faults_.faults;
+    std::vector<std::pair<Time, std::uint32_t>> by_end;
+    by_end.reserve(f.size());
     for (std::size_t i = 0; i < f.size(); ++i)
       if (f[i].start < horizon_ && f[i].end < horizon_)
-        ends_.push_back(static_cast<std::uint32_t>(i));
-    std::sort(ends_.begin(), ends_.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return f[a].end != f[b].end ? f[a].end < f[b].end : a < b;
-    });
+        by_end.emplace_back(f[i].end, static_cast<std::uint32_t>(i));
+    std::sort(by_end.begin(), by_end.end());
+    ends_.reserve(by_end.size());
+    for (const auto& e : by_end) ends_.push_back(e.second);
     end_id_.assign(f.size(), 0);
   }
 
