@@ -339,9 +339,25 @@ void JobLayout::shrink(std::int64_t groups) {
   for (std::uint32_t d = used_.prev(DomainSet::npos); d != DomainSet::npos && groups > 0;
        d = d == 0 ? DomainSet::npos : used_.prev(d - 1)) {
     const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(assigned_[d], groups));
-    assign(d, assigned_[d] - remove, partial_[d]);
+    if (remove == assigned_[d] && partial_[d] == 0)
+      release(d);
+    else
+      assign(d, assigned_[d] - remove, partial_[d]);
     groups -= remove;
   }
+}
+
+// assign(d, 0, 0) of a domain holding groups and no partial group, without its checks: its
+// tagged GPUs (domain_in_use_ of them; none: every tag and slot count is 0 already) become idle.
+void JobLayout::release(std::uint32_t d) {
+  if (const std::uint32_t tagged = domain_in_use_[d]; tagged != 0) {
+    const GpuRange gpus = topology_->domain_gpus(d);
+    std::fill_n(slot_.begin() + gpus.front(), gpus.size(), std::uint16_t{0});
+    in_use_gpus_ -= tagged;
+    std::fill_n(slot_members_.begin() + static_cast<std::ptrdiff_t>(d) * slots_per_domain_,
+                assigned_[d], std::uint16_t{0});
+  }
+  commit(d, 0, 0, 0, capacity(d));
 }
 
 std::int64_t JobLayout::retarget(std::int64_t target,

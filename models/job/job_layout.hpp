@@ -44,6 +44,10 @@ class JobLayout {
   bool in_use(std::uint32_t gpu) const { return slot_[gpu] != 0; }
   // The GPU's tag: 0 idle, k + 1 a member of the domain's group in slot k.
   std::uint16_t tag(std::uint32_t gpu) const { return slot_[gpu]; }
+  // GPUs tagged to slot k of the domain (k <= GPUs per domain / tp; 0 past its groups).
+  std::uint16_t slot_count(std::uint32_t domain, std::uint32_t k) const {
+    return slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_ + k];
+  }
 
   // A cache hint, no effect on results: starts loading domain d's bookkeeping (its GPU tags,
   // group counts), so that a driver updating several layouts after one health change (or
@@ -85,6 +89,7 @@ class JobLayout {
   // grow() of a layout with no group placed since reset(), every GPU up (a run's first layout).
   void grow_fresh(std::int64_t groups);
   void shrink(std::int64_t groups);
+  void release(std::uint32_t domain);  // shrink()'s assign(domain, 0, 0) when no partial group
   void sync_health();  // applies the health changes logged since the cursor to free_
   void index(std::uint32_t domain) {
     free_.set(domain, capacity(domain) > assigned_[domain]);

@@ -415,7 +415,9 @@ namespace {
 // groups and partial degree, the totals and both indexes.
 void require_same_layout(JobLayout& a, JobLayout& b, const Topology& topo) {
   for (std::uint32_t g = 0; g < topo.gpus(); ++g) REQUIRE(a.tag(g) == b.tag(g));
+  const std::uint32_t slots = topo.gpus_per_domain() / static_cast<std::uint32_t>(a.tp()) + 1;
   for (std::uint32_t d = 0; d < topo.domains(); ++d) {
+    for (std::uint32_t k = 0; k < slots; ++k) REQUIRE(a.slot_count(d, k) == b.slot_count(d, k));
     REQUIRE(a.assigned(d) == b.assigned(d));
     REQUIRE(a.partial(d) == b.partial(d));
     REQUIRE(a.free_domains().contains(d) == b.free_domains().contains(d));
@@ -498,5 +500,73 @@ TEST_CASE(
       general.retarget(target, {});
       require_same_layout(fresh, general, topo);
     }
+  }
+}
+
+TEST_CASE("shrink's release of a whole domain leaves the state assign(d, 0, 0) does") {
+  const std::vector<std::pair<ClusterShape, int>> cases = {
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 8},
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 3},
+      {{"nvl32", "B200", 4, 8, 8, 16, 12}, 16},
+      {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 6}, 64},
+  };
+  std::mt19937_64 rng(34);
+  for (const auto& c : cases) {
+    const ClusterShape& shape = c.first;
+    const int tp = c.second;
+    CAPTURE(shape.preset);
+    CAPTURE(tp);
+    const Topology topo(shape);
+    ClusterHealth health(topo);
+    // `shrunk` shrinks through retarget(); `assigned` the same domains, in shrink()'s order
+    // (highest index first), through assign() alone.
+    JobLayout shrunk(health, tp), assigned(health, tp);
+    const std::uint32_t domains = topo.domains();
+    const std::int64_t per_domain = topo.gpus_per_domain() / static_cast<std::uint32_t>(tp);
+    const std::int64_t job = per_domain * domains * 3 / 4;
+    shrunk.retarget(job, {});
+    assigned.retarget(job, {});
+    std::vector<std::uint32_t> active, gpus;
+    std::vector<GroupHit> hits;
+    int releases = 0;
+    for (int step = 0; step < 1500; ++step) {
+      const auto op = rng() % 8;
+      if (op < 3 || active.empty()) {
+        const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+        active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
+        gpus.clear();
+        health.fail(active.back(), &gpus);
+        shrunk.release_down(gpus, &hits);
+        assigned.release_down(gpus, &hits);
+      } else if (op < 5) {
+        const auto k = rng() % active.size();
+        health.repair(active[k], nullptr);
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+      } else if (op < 6) {  // as NTP does: a domain set directly, maybe with a partial group
+        const auto d = static_cast<std::uint32_t>(rng() % domains);
+        const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
+        const auto partial = static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp));
+        shrunk.assign(d, groups, rng() % 2 ? partial : 0);
+        assigned.assign(d, shrunk.assigned(d), shrunk.partial(d));
+      } else {  // grow back (the same code on both), then shrink by a few domains' worth
+        shrunk.retarget(job, {});
+        assigned.retarget(job, {});
+        const std::int64_t target =
+            shrunk.total_assigned() -
+            static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(per_domain * 6 + 1));
+        std::int64_t need = assigned.total_assigned() - target;
+        for (std::uint32_t d = domains; d-- > 0 && need > 0;) {
+          if (assigned.assigned(d) == 0) continue;
+          const auto remove =
+              static_cast<std::uint32_t>(std::min<std::int64_t>(assigned.assigned(d), need));
+          releases += remove == assigned.assigned(d) && assigned.partial(d) == 0;
+          assigned.assign(d, assigned.assigned(d) - remove, assigned.partial(d));
+          need -= remove;
+        }
+        shrunk.retarget(target, {});
+      }
+      require_same_layout(shrunk, assigned, topo);
+    }
+    CHECK(releases > 50);  // the release path ran, not only assign()'s
   }
 }
