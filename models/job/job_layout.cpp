@@ -95,6 +95,10 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   }
   const std::uint32_t old_slots = assigned_[domain] + (partial_[domain] ? 1 : 0);
   const std::uint32_t new_slots = groups + (partial_degree ? 1 : 0);
+  if (new_slots == 0) {
+    release(domain);
+    return 0;
+  }
   std::uint16_t* counts = &slot_members_[static_cast<std::size_t>(domain) * slots_per_domain_];
   if (domain_in_use_[domain] == 0) {
     // No GPU in a group (every slot count 0): the slots take the healthy GPUs in index order,
@@ -119,14 +123,6 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
     in_use_gpus_ += in_use;
     commit(domain, groups, partial_degree, in_use, cap);
     return groups;
-  }
-  if (new_slots == 0) {
-    // Every group released: every tag of the domain becomes 0 (the others are 0 already).
-    std::fill_n(slot_.begin() + gpus.front(), gpus.size(), std::uint16_t{0});
-    in_use_gpus_ -= domain_in_use_[domain];
-    std::fill_n(counts, old_slots, std::uint16_t{0});
-    commit(domain, 0, 0, 0, cap);
-    return 0;
   }
   // The scratch is sized once (reset), for the most slots a domain can have: plain loops over
   // the few slots in use, no vector resizing per call.
@@ -347,15 +343,16 @@ void JobLayout::shrink(std::int64_t groups) {
   }
 }
 
-// assign(d, 0, 0) of a domain holding groups and no partial group, without its checks: its
-// tagged GPUs (domain_in_use_ of them; none: every tag and slot count is 0 already) become idle.
+// Every group of domain d released (assign(d, 0, 0)'s effect, also shrink()'s when no partial
+// group stays): its tagged GPUs (domain_in_use_ of them; none: every tag and slot count is 0
+// already) become idle, its slot counts 0.
 void JobLayout::release(std::uint32_t d) {
   if (const std::uint32_t tagged = domain_in_use_[d]; tagged != 0) {
     const GpuRange gpus = topology_->domain_gpus(d);
     std::fill_n(slot_.begin() + gpus.front(), gpus.size(), std::uint16_t{0});
     in_use_gpus_ -= tagged;
     std::fill_n(slot_members_.begin() + static_cast<std::ptrdiff_t>(d) * slots_per_domain_,
-                assigned_[d], std::uint16_t{0});
+                assigned_[d] + (partial_[d] ? 1 : 0), std::uint16_t{0});
   }
   commit(d, 0, 0, 0, capacity(d));
 }

@@ -89,7 +89,7 @@ class JobLayout {
   // grow() of a layout with no group placed since reset(), every GPU up (a run's first layout).
   void grow_fresh(std::int64_t groups);
   void shrink(std::int64_t groups);
-  void release(std::uint32_t domain);  // shrink()'s assign(domain, 0, 0) when no partial group
+  void release(std::uint32_t domain);  // assign(domain, 0, 0): every group released
   void sync_health();  // applies the health changes logged since the cursor to free_
   void index(std::uint32_t domain) {
     free_.set(domain, capacity(domain) > assigned_[domain]);

@@ -262,6 +262,12 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     w.member("ts", us(a)).member("dur", us(b - a)).key("args").begin_object();
   };
   auto end_span = [&] { w.end_object().end_object(); };
+  // A counter's value from t (its one member `field`).
+  auto counter_at = [&](int pid, const char* name, Time t, const char* field, std::int64_t n) {
+    w.begin_object().member("ph", "C").member("pid", pid).member("name", name);
+    w.member("ts", us(t)).key("args").begin_object().member(field, n).end_object();
+    w.end_object();
+  };
   // The cluster: each fault a span from failure to repair, packed into lanes so spans don't
   // overlap.
   meta(0, -1, "process_name", "cluster failures and repairs");
@@ -287,11 +293,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
     end_span();
     ++written;
   }
-  for (const auto& [t, n] : counter.points) {
-    w.begin_object().member("ph", "C").member("pid", 0).member("name", "failed GPUs");
-    w.member("ts", us(t)).key("args").begin_object().member("failed", n).end_object();
-    w.end_object();
-  }
+  for (const auto& [t, n] : counter.points) counter_at(0, "failed GPUs", t, "failed", n);
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int pid = static_cast<int>(s) + 1;
     const TimelineRecorder& r = *strategies[s].recorder;
@@ -329,11 +331,7 @@ std::string timeline_json(const RunPlan& plan, int run, const FaultList& faults,
       w.begin_object().member("ph", "i").member("pid", pid).member("tid", 3).member("name", name);
       w.member("ts", us(t)).member("s", "t").end_object();
     }
-    for (const auto& [t, n] : r.replica_counts()) {
-      w.begin_object().member("ph", "C").member("pid", pid).member("name", "replicas");
-      w.member("ts", us(t)).key("args").begin_object().member("active", n).end_object();
-      w.end_object();
-    }
+    for (const auto& [t, n] : r.replica_counts()) counter_at(pid, "replicas", t, "active", n);
   }
   w.end_array();
   std::string out;
