@@ -1,8 +1,9 @@
 #include "models/job/job_layout.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
+
+#include "models/job/tag_scan.hpp"
 
 namespace goodput {
 
@@ -237,41 +238,13 @@ std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32
   return added;
 }
 
-namespace {
-
-// Whether any of the four 16-bit tags in `w` is 0 (the classic zero-lane test: exact as a
-// yes/no answer).
-bool any_zero_tag(std::uint64_t w) {
-  return ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull) != 0;
-}
-
-}  // namespace
-
-// Runs of tagged GPUs are skipped four tags at a time.
 std::uint32_t JobLayout::next_untagged(std::uint32_t from, std::uint32_t end) const {
-  for (; from + 4 <= end; from += 4) {
-    std::uint64_t w;
-    std::memcpy(&w, &slot_[from], sizeof w);
-    if (any_zero_tag(w)) break;
-  }
-  for (; from < end; ++from)
-    if (slot_[from] == 0) return from;
-  return end;
+  return tag_scan::first_zero_tag(slot_.data(), from, end);
 }
 
 std::uint32_t JobLayout::prev_untagged(std::uint32_t begin, std::uint32_t below) const {
-  while (below > begin) {
-    if (below - begin >= 4) {
-      std::uint64_t w;
-      std::memcpy(&w, &slot_[below - 4], sizeof w);
-      if (!any_zero_tag(w)) {
-        below -= 4;
-        continue;
-      }
-    }
-    if (slot_[--below] == 0) return below;
-  }
-  return kNone;
+  static_assert(kNone == tag_scan::npos);
+  return tag_scan::last_zero_tag(slot_.data(), begin, below);
 }
 
 void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
@@ -279,7 +252,11 @@ void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
     // Every slot full: its GPUs are healthy (release_down), so the groups fit and assign()
     // would change nothing (a domain refilled once is skipped the second time).
     if (domain_in_use_[d] == assigned_[d] * static_cast<std::uint32_t>(tp_) + partial_[d]) continue;
-    assign(d, assigned_[d], partial_[d]);
+    // No healthy GPU left (a whole domain down): no group can stay, as assign() would find.
+    if (health_->healthy_in_domain(d) == 0)
+      release(d);
+    else
+      assign(d, assigned_[d], partial_[d]);
   }
 }
 

@@ -21,7 +21,10 @@ void NtpJob::set_domain(std::uint32_t d, std::uint32_t full, std::uint32_t parti
   JobLayout& layout = *ctx().layout;
   const bool used = full || partial, was_used = use_full_[d] || use_partial_[d];
   new_domains_ = new_domains_ || (used && !was_used);
-  if (used ? layout.assigned(d) != full || layout.partial(d) != partial : was_used)
+  // A domain leaving the config is emptied; one the layout already holds no group in is left
+  // (assign(d, 0, 0) would find nothing to change there).
+  if (used ? layout.assigned(d) != full || layout.partial(d) != partial
+           : was_used && (layout.assigned(d) != 0 || layout.partial(d) != 0))
     layout.assign(d, full, partial);
   if (full != use_full_[d] || partial != use_partial_[d])
     note_change(use_full_[d], use_partial_[d], full, partial);

@@ -37,6 +37,8 @@ namespace {
 constexpr std::uint32_t kFaultStart = 1, kFaultEnd = 2;
 // The engine's stream slots for the fault list's next start and next end (each one at a time).
 constexpr int kStartStream = 0, kEndStream = 1;
+// The domains of a fault's blast radius whose lanes' lines are hinted when it is scheduled.
+constexpr std::uint32_t kLookahead = 4;
 
 // One strategy's view of the run (its layout and memo slot are the workspace's).
 struct Lane {
@@ -151,7 +153,11 @@ class FaultFeeder final : public EventHandler {
       impact.restart_only =
           f.fault_class < faults_.classes.size() && faults_.classes[f.fault_class].restart_only;
       impact.newly_down = gpus_;
-      prefetch_lanes(gpus_);
+      // The lanes' lines of the first kLookahead domains were hinted when this fault was
+      // scheduled (schedule_start): hinted again only for a blast radius reaching past them.
+      if (!gpus_.empty() &&
+          topo.domain_of_gpu(gpus_.back()) >= topo.domain_of_gpu(gpus_.front()) + kLookahead)
+        prefetch_lanes(gpus_);
       for (auto& lane : lanes_) {
         lane->strategy->settle(sim_.now());
         lane->hits.clear();
@@ -209,7 +215,8 @@ class FaultFeeder final : public EventHandler {
         const std::uint32_t first = health_.topology().domain_of_gpu(r.front());
         const std::uint32_t last = health_.topology().domain_of_gpu(r.back());
         for (auto& lane : lanes_)
-          for (std::uint32_t d = first; d <= last && d < first + 4; ++d) lane->prefetch_domain(d);
+          for (std::uint32_t d = first; d <= last && d < first + kLookahead; ++d)
+            lane->prefetch_domain(d);
       }
     }
   }

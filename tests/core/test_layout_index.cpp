@@ -14,6 +14,7 @@
 #include "models/job/capacity_index.hpp"
 #include "models/job/domain_set.hpp"
 #include "models/job/job_layout.hpp"
+#include "models/job/tag_scan.hpp"
 #include "models/topology/topology.hpp"
 
 using namespace goodput;
@@ -46,6 +47,50 @@ void check_indexes(JobLayout& layout, std::uint32_t domains) {
 }
 
 }  // namespace
+
+TEST_CASE("tag_scan finds the first and last zero tag a one-tag scan finds") {
+  // Tags drawn so that zeros sit next to 1s (the classic zero test flags a 1 above a 0), next
+  // to 0x8000 and 0xFFFF (a top bit alone, every bit), in runs and alone; every [lo, hi) range
+  // of each array, so every alignment to the four-tag words and every tail length is searched.
+  std::mt19937_64 rng(7);
+  const std::uint16_t values[] = {0, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFF, 3};
+  std::vector<std::uint16_t> tags;
+  for (int round = 0; round < 400; ++round) {
+    tags.resize(1 + rng() % 23);
+    const auto zero_share = rng() % 4;  // none, a few, half, most
+    for (auto& t : tags)
+      t = rng() % 4 < zero_share ? 0 : values[1 + rng() % (std::size(values) - 1)];
+    if (round % 5 == 0) tags[rng() % tags.size()] = 0;  // at least one zero
+    const auto n = static_cast<std::uint32_t>(tags.size());
+    for (std::uint32_t lo = 0; lo <= n; ++lo)
+      for (std::uint32_t hi = lo; hi <= n; ++hi) {
+        CAPTURE(round);
+        CAPTURE(lo);
+        CAPTURE(hi);
+        std::uint32_t first = hi, last = tag_scan::npos;
+        for (std::uint32_t i = lo; i < hi; ++i)
+          if (tags[i] == 0) {
+            if (first == hi) first = i;
+            last = i;
+          }
+        REQUIRE(tag_scan::first_zero_tag(tags.data(), lo, hi) == first);
+        REQUIRE(tag_scan::last_zero_tag(tags.data(), lo, hi) == last);
+      }
+  }
+  // Each tag value alone as the only zero of a word and beside one: the per-tag bits exactly.
+  for (std::uint16_t v : values)
+    for (std::uint32_t z = 0; z < 4; ++z) {
+      std::uint16_t w[4] = {v, v, v, v};
+      w[z] = 0;
+      const std::uint64_t bits = tag_scan::zero_tags(tag_scan::four_tags(w));
+      std::uint64_t want = 0;
+      for (std::uint32_t j = 0; j < 4; ++j)
+        if (w[j] == 0) want |= std::uint64_t{1} << (16 * j + 15);
+      CAPTURE(v);
+      CAPTURE(z);
+      REQUIRE(bits == want);
+    }
+}
 
 TEST_CASE("DomainSet next/prev agree with a linear scan") {
   std::mt19937_64 rng(7);
