@@ -120,7 +120,8 @@ std::vector<NtpDegreeRun> degree_runs(std::span<const NtpPartial> partials) {
 }
 
 void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs,
-                         int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost) {
+                         int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost,
+                         WordMemo<NtpWindowFigures>* windows) {
   // Replicas and their pace: the exact pipeline schedule of the replica's stages, in order.
   // `copies` identical replicas are costed once and counted `copies` times, so the work grows
   // with the number of runs, not of groups.
@@ -136,7 +137,11 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   thread_local std::vector<int> degrees;
   thread_local std::vector<NtpDegreeRun> seq;
   const double useful = cost.model().power_curve().useful_power();
-  auto add_degraded_replicas = [&](std::span<const int> stages, std::int64_t copies) {
+  // One degraded replica's figures: a pure function of its stage vector (for these options and
+  // this cost model), so remembered by it when a memo is given.
+  auto window_figures = [&](std::span<const int> stages) {
+    NtpWindowFigures w{};
+    w.min_degree = tp;
     powers.assign(stages.size(), 1.0);
     caps.assign(stages.size(), 1.0);
     int last_degree = -1;  // stages come in runs of equal degree: one power lookup per run
@@ -151,7 +156,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
       }
       powers[i] = last_power;
       caps[i] = last_cap;
-      min_degree = std::min(min_degree, deg);
+      w.min_degree = std::min(w.min_degree, deg);
     }
     double r = cost.replica_throughput(stages, powers);
     int capped = 0;
@@ -178,19 +183,44 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
           capped += stages[i] < tp && powers[i] >= caps[i];
       }
     }
-    double extra = 0;
-    int boosted = 0;
+    w.throughput = r;
+    w.capped = capped;
+    w.max_power = 1;
     for (std::size_t i = 0; i < stages.size(); ++i)
       if (stages[i] < tp && powers[i] > 1) {
-        extra += (powers[i] - 1) * stages[i];
-        ++boosted;
-        c.max_power = std::max(c.max_power, powers[i]);
+        w.extra_power_gpus += (powers[i] - 1) * stages[i];
+        ++w.boosted;
+        w.max_power = std::max(w.max_power, powers[i]);
       }
+    return w;
+  };
+  auto add_degraded_replicas = [&](std::span<const int> stages, std::int64_t copies) {
+    NtpWindowFigures w;
+    if (windows) {
+      std::vector<std::uint64_t>& key = windows->key();
+      for (std::size_t i = 0; i < stages.size();) {
+        std::size_t j = i + 1;
+        while (j < stages.size() && stages[j] == stages[i]) ++j;
+        key.push_back(static_cast<std::uint64_t>(j - i) << 32 |
+                      static_cast<std::uint32_t>(stages[i]));
+        i = j;
+      }
+      if (const NtpWindowFigures* known = windows->find()) {
+        w = *known;
+      } else {
+        w = window_figures(stages);
+        windows->insert(w);
+      }
+    } else {
+      w = window_figures(stages);
+    }
+    min_degree = std::min(min_degree, w.min_degree);
+    c.max_power = std::max(c.max_power, w.max_power);
     const auto n = static_cast<double>(copies);
-    total += n * r;
-    c.extra_power_gpus += n * extra;
-    c.boosted_domains += static_cast<int>(copies) * boosted;
-    c.capped_domains += static_cast<int>(copies) * capped;
+    total += n * w.throughput;
+    c.extra_power_gpus += n * w.extra_power_gpus;
+    c.boosted_domains += static_cast<int>(copies) * w.boosted;
+    c.capped_domains += static_cast<int>(copies) * w.capped;
     c.degraded_replicas += static_cast<int>(copies);
   };
   std::int64_t partial_groups = 0;
@@ -274,7 +304,7 @@ void NtpFigures::fill(NtpConfig& c, std::int64_t full_used, std::span<const NtpD
     c.extra_power_gpus = f->extra_power_gpus;
     return;
   }
-  ntp_replica_figures(c, full_used, runs, tp_, pp_, dp_, o_, *cost_);
+  ntp_replica_figures(c, full_used, runs, tp_, pp_, dp_, o_, *cost_, &windows_);
   memo_.insert({c.replicas, c.degraded_replicas, c.min_degree, c.boosted_domains, c.capped_domains,
                 c.throughput, c.reshard, c.extra_power_gpus, c.max_power});
 }

@@ -98,14 +98,25 @@ std::vector<NtpDegreeRun> degree_runs(std::span<const NtpPartial> partials);
 // groups and the partial groups `runs` (degree falling; at most dp x pp - full_used in all).
 // Identical replicas are costed once, so the work grows with the number of runs, not of groups.
 // The memo answers the cost queries (a strategy keeps one per lane; see cost_memo.hpp).
+// `windows` (optional): the figures of each degraded replica's stage vector, remembered for
+// these options and this cost model (NtpFigures keeps one); the values are the same without it.
+struct NtpWindowFigures {
+  double throughput;  // the replica's, with its stages' powers
+  double extra_power_gpus;
+  double max_power;  // the highest power of a boosted stage (1: none)
+  int boosted, capped, min_degree;
+};
 void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const NtpDegreeRun> runs,
-                         int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost);
+                         int tp, int pp, int dp, const NtpOptions& o, CostMemo& cost,
+                         WordMemo<NtpWindowFigures>* windows = nullptr);
 
 // ntp_replica_figures for one job (tp, pp, dp) and one set of options, remembered by
 // (full_used, runs): a long run keeps going back to the same few layouts (a handful of damaged
 // domains at a time), so most layout changes find their figures here instead of costing the
-// replicas again. One per simulation lane (single-threaded, like CostMemo). Contract: fill()
-// sets every field but `use` to exactly ntp_replica_figures' values.
+// replicas again; a layout it has not seen usually degrades replicas it has (the same stage
+// vectors beside another count of whole ones), whose figures it keeps too (windows_). One per
+// simulation lane (single-threaded, like CostMemo). Contract: fill() sets every field but `use`
+// to exactly ntp_replica_figures' values.
 class NtpFigures {
  public:
   NtpFigures(int tp, int pp, int dp, NtpOptions o, CostMemo& cost)
@@ -114,6 +125,7 @@ class NtpFigures {
   int pp() const { return pp_; }
   int dp() const { return dp_; }
   std::size_t remembered() const { return memo_.size(); }
+  std::size_t windows_remembered() const { return windows_.size(); }  // stage vectors costed
 
  private:
   struct Figures {
@@ -123,7 +135,8 @@ class NtpFigures {
   int tp_, pp_, dp_;
   NtpOptions o_;
   CostMemo* cost_;
-  WordMemo<Figures> memo_;  // key: full_used, then (count << 16 | degree) per run
+  WordMemo<Figures> memo_;              // key: full_used, then (count << 16 | degree) per run
+  WordMemo<NtpWindowFigures> windows_;  // key: (run length << 32 | degree) per run of stages
 };
 
 }  // namespace goodput
