@@ -8,7 +8,8 @@
 #   4. scaling curves (GPUs 8K..1M at 1 year; years 0.1..10 at 131K)
 #   4b. cost per simulated failure, 8K..1M GPUs on hgx-8, nvl32 and gb200-nvl72 (issue 14)
 #   5. the Python reference model (same faults, Goodput agreement, time per event ratio)
-#   6. callgrind instruction counts on a small fixed workload, top functions
+#   6. callgrind instruction counts on a small fixed workload, top functions; 6b. instructions
+#      per failure per strategy on both bench scenarios (issue 32's target table)
 #   7. MPI sweep efficiency: a 64-point sweep with 1, 2 and 4 ranks (when goodput-mpi is built)
 # Prints a markdown block for bench/RESULTS.md (also left in $OUT/results.md).
 # Knobs (env): FULL_TIMEOUT (s, full 100-seed run; default 60), MEASURE_SEEDS (seeds of the
@@ -224,6 +225,19 @@ if ! skip 6; then
   md '```'
   grep -A 16 -m1 '^Ir' "$OUT/callgrind-self.txt" | tail -n +3 | cut -c1-160 >>"$MD"
   md '```'
+  md ""
+  # Issue 32's target table: marginal instructions per failure per strategy on both benches.
+  md "#### 6b. Instructions per failure per strategy, marginal (\`tests/perf/callgrind_budget.py GOODPUT tests/perf/budget.json DIR --scenario BENCH --seeds 4 --horizon-hours 4380 --pilot-runs 2\`: 4,380 h against 8,760 h; target <= 1,000)"
+  md ""
+  md "| scenario | simulation | whole run |"
+  md "|---|---|---|"
+  for s in bench-131k bench-hgx-131k; do
+    L="$OUT/item3-$s.log"
+    python3 tests/perf/callgrind_budget.py "$GP" tests/perf/budget.json "$OUT/item3-$s" \
+      --scenario "bench/scenarios/$s.json" --seeds 4 --horizon-hours 4380 --pilot-runs 2 >"$L" 2>&1
+    fig() { grep -m1 "^$1:" "$L" | awk '{print $2}'; }
+    md "| $s | $(fig simulation) | $(fig whole_run) |"
+  done
   md ""
 fi
 if ! skip 7 && [[ -x $B/sim/goodput-mpi ]] && command -v mpirun >/dev/null; then

@@ -2,6 +2,8 @@
 """The callgrind budget (issue 32): instructions per failure per strategy, checked on any host.
 
 callgrind_budget.py GOODPUT BUDGET_JSON WORKDIR [--compiler TEXT] [--expect-exceeded] [--record]
+callgrind_budget.py GOODPUT BUDGET_JSON WORKDIR --scenario FILE [--seeds S] [--horizon-hours H]
+                    [--pilot-runs P]      (measure another scenario: the figures only)
 
 Runs `GOODPUT run SCENARIO --seeds S --threads 1 --no-break-even --quiet` under
 `valgrind --tool=callgrind` at the scenario's horizon H and at 2H (same seeds) and computes two
@@ -29,6 +31,11 @@ compiler (`--compiler "ID VERSION BUILD_TYPE"`) is not the one the budget was re
 --expect-exceeded inverts the verdict (the canary test: a build that burns extra instructions
 per fault must be caught). --record writes the figures, the date, the commit and --compiler
 into BUDGET_JSON.
+--scenario (a path, relative to the current directory) measures that scenario instead, with
+--seeds, --horizon-hours and --pilot-runs in place of the budget file's (default: the
+scenario's seeds and horizon, no pilot runs): it prints the two figures and exits 0 (1 if a run
+failed); nothing is compared or recorded. bench/run.sh measures the bench scenarios this way
+(issue 32's target table: 4 seeds, 4,380 h, 2 pilot runs for their adaptive interval).
 """
 import argparse
 import csv
@@ -115,7 +122,16 @@ def main():
     ap.add_argument("--compiler", default="")
     ap.add_argument("--expect-exceeded", action="store_true")
     ap.add_argument("--record", action="store_true")
+    ap.add_argument("--scenario", help="measure this scenario instead (figures only)")
+    ap.add_argument("--seeds", type=int)
+    ap.add_argument("--horizon-hours", type=float)
+    ap.add_argument("--pilot-runs", type=int)
     a = ap.parse_args()
+    overrides = a.seeds is not None or a.horizon_hours is not None or a.pilot_runs is not None
+    if overrides and not a.scenario:
+        ap.error("--seeds, --horizon-hours and --pilot-runs go with --scenario")
+    if a.scenario and (a.record or a.expect_exceeded):
+        ap.error("--scenario measures only: not with --record or --expect-exceeded")
     root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     with open(a.budget) as f:
         budget = json.load(f)
@@ -123,16 +139,31 @@ def main():
         print("SKIP: valgrind (callgrind) not found; Debian: apt-get install valgrind")
         return SKIP
     recorded_build = budget.get("build", "")
-    if a.compiler and recorded_build and not a.record and \
+    if a.compiler and recorded_build and not a.record and not a.scenario and \
             a.compiler.split()[0] != recorded_build.split()[0]:
         print(f"SKIP: the budget was recorded with {recorded_build}; this build is {a.compiler} "
               "(instruction counts are not comparable across compilers)")
         return SKIP
-    scenario = os.path.join(root, budget["scenario"])
-    with open(scenario) as f:
-        scen = json.load(f)
-    hours = float(budget.get("horizon_hours", scen["horizon_hours"]))
-    seeds = int(budget.get("seeds", scen["seeds"]))
+    if a.scenario:
+        budget = {"scenario": a.scenario}
+        if a.seeds is not None:
+            budget["seeds"] = a.seeds
+        if a.horizon_hours is not None:
+            budget["horizon_hours"] = a.horizon_hours
+        if a.pilot_runs is not None:
+            budget["pilot_runs"] = a.pilot_runs
+    scenario = os.path.abspath(a.scenario) if a.scenario else os.path.join(root, budget["scenario"])
+    try:
+        with open(scenario) as f:
+            scen = json.load(f)
+        hours = float(budget.get("horizon_hours", scen["horizon_hours"]))
+        seeds = int(budget.get("seeds", scen["seeds"]))
+    except (OSError, ValueError) as e:
+        print(f"FAIL: cannot read the scenario {scenario}: {e}")
+        return 1
+    except KeyError as e:
+        print(f"FAIL: {scenario} has no {e}: give --horizon-hours and --seeds")
+        return 1
     pilot_runs = int(budget.get("pilot_runs", 0))
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
@@ -151,6 +182,10 @@ def main():
     print(f"{budget['scenario']} ({seeds} seeds, {s1} strategies), instructions inside "
           f"simulate_all / in all: {hours:g} h, {f1} failures: {sim1:,} / {all1:,}; "
           f"{2 * hours:g} h, {f2} failures: {sim2:,} / {all2:,}")
+    if a.scenario:
+        for name, value in figures.items():
+            print(f"{name}: {value:,.0f} instructions per failure per strategy")
+        return 0
     if a.record:
         for name, value in figures.items():
             print(f"{name}: {value:,.0f} instructions per failure per strategy")
