@@ -171,8 +171,12 @@ void NtpJob::on_layout_reset() {
 
 JobController::Steps NtpJob::reconfiguration_steps(bool planned, std::uint32_t groups,
                                                    double reshard_s, std::uint32_t extras) const {
-  if (!o_.inplace) return {pay(Mechanism::JobRestart), pay(Mechanism::CheckpointLoad)};
-  Steps steps;
+  Steps steps;  // the one object returned, built in place (no copy of its 8 places)
+  if (!o_.inplace) {
+    steps.push_back(pay(Mechanism::JobRestart));
+    steps.push_back(pay(Mechanism::CheckpointLoad));
+    return steps;
+  }
   if (new_domains_) steps.push_back(pay(Mechanism::SpareSwapIn));
   // The lost GPUs' shards (a fault), and each attached extra replica's state, from a DP peer,
   // all at once: one stall, each paid.
