@@ -37,6 +37,8 @@ class ClusterHealth {
     __builtin_prefetch(&domain_healthy_[topology_->domain_of_gpu(r.front())]);
   }
   bool up(std::uint32_t gpu) const { return down_count_[gpu] == 0; }
+  // Per GPU, the faults holding it down (0: up): the array up() reads, for scans of many GPUs.
+  const std::uint16_t* down_counts() const { return down_count_.data(); }
   std::uint32_t healthy_in_domain(std::uint32_t domain) const { return domain_healthy_[domain]; }
   std::uint32_t down_gpus() const { return down_gpus_; }
   const Topology& topology() const { return *topology_; }

@@ -175,9 +175,8 @@ std::uint32_t JobLayout::assign(std::uint32_t domain, std::uint32_t groups,
   };
   next_short();
   const std::uint32_t end = gpus.back() + 1;
-  for (std::uint32_t g = next_untagged(gpus.front(), end); k < new_slots && g < end;
-       g = next_untagged(g + 1, end)) {
-    if (!health_->up(g)) continue;
+  for (std::uint32_t g = next_free(gpus.front(), end); k < new_slots && g < end;
+       g = next_free(g + 1, end)) {
     slot_[g] = static_cast<std::uint16_t>(k + 1);
     ++members[k];
     ++in_use_gpus_;
@@ -226,9 +225,8 @@ std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32
   };
   next_short();
   for (std::uint32_t g = gpus.back() + 1; added < idle && k < slots;) {
-    g = prev_untagged(gpus.front(), g);
+    g = prev_free(gpus.front(), g);
     if (g == kNone) break;
-    if (!health_->up(g)) continue;
     slot_[g] = static_cast<std::uint16_t>(k + 1);
     ++counts[k];
     ++in_use_gpus_;
@@ -238,13 +236,13 @@ std::uint32_t JobLayout::refill(std::uint32_t domain, GpuRange gpus, std::uint32
   return added;
 }
 
-std::uint32_t JobLayout::next_untagged(std::uint32_t from, std::uint32_t end) const {
-  return tag_scan::first_zero_tag(slot_.data(), from, end);
+std::uint32_t JobLayout::next_free(std::uint32_t from, std::uint32_t end) const {
+  return tag_scan::first_zero_pair(slot_.data(), health_->down_counts(), from, end);
 }
 
-std::uint32_t JobLayout::prev_untagged(std::uint32_t begin, std::uint32_t below) const {
+std::uint32_t JobLayout::prev_free(std::uint32_t begin, std::uint32_t below) const {
   static_assert(kNone == tag_scan::npos);
-  return tag_scan::last_zero_tag(slot_.data(), begin, below);
+  return tag_scan::last_zero_pair(slot_.data(), health_->down_counts(), begin, below);
 }
 
 void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {

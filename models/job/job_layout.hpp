@@ -80,11 +80,11 @@ class JobLayout {
   // group of `partial_degree` (0: none), `in_use` GPUs tagged; updates the totals and indexes.
   void commit(std::uint32_t domain, std::uint32_t groups, std::uint32_t partial_degree,
               std::uint32_t in_use, std::uint32_t cap);
-  // GPUs with tag 0 (idle, or down): the first in [from, end) (end: none), the last in
+  // Idle healthy GPUs (tag 0, up): the first in [from, end) (end: none), the last in
   // [begin, below) (kNone: none).
   static constexpr std::uint32_t kNone = UINT32_MAX;
-  std::uint32_t next_untagged(std::uint32_t from, std::uint32_t end) const;
-  std::uint32_t prev_untagged(std::uint32_t begin, std::uint32_t below) const;
+  std::uint32_t next_free(std::uint32_t from, std::uint32_t end) const;
+  std::uint32_t prev_free(std::uint32_t begin, std::uint32_t below) const;
   void grow(std::int64_t groups);
   // grow() of a layout with no group placed since reset(), every GPU up (a run's first layout).
   void grow_fresh(std::int64_t groups);

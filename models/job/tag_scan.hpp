@@ -1,7 +1,8 @@
-// Searches of an array of 16-bit tags for a zero tag, four tags at a time (JobLayout's GPU
-// tags: 0 is an idle or down GPU). Each returns exactly what a one-tag-at-a-time scan would:
-// first_zero_tag the lowest index in [from, end) whose tag is 0 (end: none), last_zero_tag the
-// highest in [begin, below) (npos: none). The position inside a word comes from its bits.
+// Searches of two arrays of 16-bit entries for an index where both are 0, four entries at a
+// time (JobLayout: a GPU's tag, 0 when idle, and ClusterHealth's down count, 0 when up: an idle
+// healthy GPU). Each returns exactly what a one-entry-at-a-time scan would: first_zero_pair the
+// lowest such index in [from, end) (end: none), last_zero_pair the highest in [begin, below)
+// (npos: none). The position inside a word comes from its bits.
 #pragma once
 
 #include <bit>
@@ -30,23 +31,26 @@ inline std::uint64_t zero_tags(std::uint64_t w) {
   return ~(((w & kLow) + kLow) | w) & ~kLow;
 }
 
-inline std::uint32_t first_zero_tag(const std::uint16_t* tags, std::uint32_t from,
-                                    std::uint32_t end) {
+inline std::uint32_t first_zero_pair(const std::uint16_t* a, const std::uint16_t* b,
+                                     std::uint32_t from, std::uint32_t end) {
   for (; from + 4 <= end; from += 4)
-    if (const std::uint64_t z = zero_tags(four_tags(tags + from)); z != 0)
+    if (const std::uint64_t z = zero_tags(four_tags(a + from) | four_tags(b + from)); z != 0)
       return from + static_cast<std::uint32_t>(std::countr_zero(z)) / 16;
   for (; from < end; ++from)
-    if (tags[from] == 0) return from;
+    if ((a[from] | b[from]) == 0) return from;
   return end;
 }
 
-inline std::uint32_t last_zero_tag(const std::uint16_t* tags, std::uint32_t begin,
-                                   std::uint32_t below) {
+inline std::uint32_t last_zero_pair(const std::uint16_t* a, const std::uint16_t* b,
+                                    std::uint32_t begin, std::uint32_t below) {
   for (; below >= begin + 4; below -= 4)
-    if (const std::uint64_t z = zero_tags(four_tags(tags + below - 4)); z != 0)
+    if (const std::uint64_t z = zero_tags(four_tags(a + below - 4) | four_tags(b + below - 4));
+        z != 0)
       return below - 4 + static_cast<std::uint32_t>(63 - std::countl_zero(z)) / 16;
-  while (below > begin)
-    if (tags[--below] == 0) return below;
+  while (below > begin) {
+    --below;
+    if ((a[below] | b[below]) == 0) return below;
+  }
   return npos;
 }
 

@@ -48,19 +48,25 @@ void check_indexes(JobLayout& layout, std::uint32_t domains) {
 
 }  // namespace
 
-TEST_CASE("tag_scan finds the first and last zero tag a one-tag scan finds") {
-  // Tags drawn so that zeros sit next to 1s (the classic zero test flags a 1 above a 0), next
-  // to 0x8000 and 0xFFFF (a top bit alone, every bit), in runs and alone; every [lo, hi) range
-  // of each array, so every alignment to the four-tag words and every tail length is searched.
+TEST_CASE("tag_scan finds the first and last index where both arrays are 0, as a scan does") {
+  // Entries drawn so that zeros sit next to 1s (the classic zero test flags a 1 above a 0), next
+  // to 0x8000 and 0xFFFF (a top bit alone, every bit), in runs and alone, and a zero in one
+  // array faces a nonzero in the other; every [lo, hi) range of each pair, so every alignment
+  // to the four-entry words and every tail length is searched.
   std::mt19937_64 rng(7);
   const std::uint16_t values[] = {0, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFF, 3};
-  std::vector<std::uint16_t> tags;
+  std::vector<std::uint16_t> tags, down;
+  int found = 0;
   for (int round = 0; round < 400; ++round) {
     tags.resize(1 + rng() % 23);
+    down.resize(tags.size());
     const auto zero_share = rng() % 4;  // none, a few, half, most
+    const auto down_share = rng() % 3;  // all up, a few down, half down
     for (auto& t : tags)
       t = rng() % 4 < zero_share ? 0 : values[1 + rng() % (std::size(values) - 1)];
-    if (round % 5 == 0) tags[rng() % tags.size()] = 0;  // at least one zero
+    for (auto& d : down)
+      d = rng() % 4 < down_share ? values[1 + rng() % (std::size(values) - 1)] : 0;
+    if (round % 5 == 0) tags[rng() % tags.size()] = 0;  // at least one zero tag
     const auto n = static_cast<std::uint32_t>(tags.size());
     for (std::uint32_t lo = 0; lo <= n; ++lo)
       for (std::uint32_t hi = lo; hi <= n; ++hi) {
@@ -69,15 +75,17 @@ TEST_CASE("tag_scan finds the first and last zero tag a one-tag scan finds") {
         CAPTURE(hi);
         std::uint32_t first = hi, last = tag_scan::npos;
         for (std::uint32_t i = lo; i < hi; ++i)
-          if (tags[i] == 0) {
+          if (tags[i] == 0 && down[i] == 0) {
             if (first == hi) first = i;
             last = i;
           }
-        REQUIRE(tag_scan::first_zero_tag(tags.data(), lo, hi) == first);
-        REQUIRE(tag_scan::last_zero_tag(tags.data(), lo, hi) == last);
+        found += first != hi;
+        REQUIRE(tag_scan::first_zero_pair(tags.data(), down.data(), lo, hi) == first);
+        REQUIRE(tag_scan::last_zero_pair(tags.data(), down.data(), lo, hi) == last);
       }
   }
-  // Each tag value alone as the only zero of a word and beside one: the per-tag bits exactly.
+  CHECK(found > 10000);  // ranges with an entry found, and (above) ranges without
+  // Each value alone as the only zero of a word and beside one: the per-entry bits exactly.
   for (std::uint16_t v : values)
     for (std::uint32_t z = 0; z < 4; ++z) {
       std::uint16_t w[4] = {v, v, v, v};
