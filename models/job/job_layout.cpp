@@ -250,11 +250,7 @@ void JobLayout::refill_in_place(std::span<const std::uint32_t> domains) {
     // Every slot full: its GPUs are healthy (release_down), so the groups fit and assign()
     // would change nothing (a domain refilled once is skipped the second time).
     if (domain_in_use_[d] == assigned_[d] * static_cast<std::uint32_t>(tp_) + partial_[d]) continue;
-    // No healthy GPU left (a whole domain down): no group can stay, as assign() would find.
-    if (health_->healthy_in_domain(d) == 0)
-      release(d);
-    else
-      assign(d, assigned_[d], partial_[d]);
+    assign(d, assigned_[d], partial_[d]);
   }
 }
 
