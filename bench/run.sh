@@ -231,12 +231,12 @@ if ! skip 6; then
   md ""
   md "| scenario | simulation | whole run |"
   md "|---|---|---|"
+  fig() { grep -m1 "^$1:" "$2" | awk '{print $2}'; }  # fig NAME LOG: "NAME: N instructions ..."
   for s in bench-131k bench-hgx-131k; do
     L="$OUT/item3-$s.log"
     python3 tests/perf/callgrind_budget.py "$GP" tests/perf/budget.json "$OUT/item3-$s" \
       --scenario "bench/scenarios/$s.json" --seeds 4 --horizon-hours 4380 --pilot-runs 2 >"$L" 2>&1
-    fig() { grep -m1 "^$1:" "$L" | awk '{print $2}'; }
-    md "| $s | $(fig simulation) | $(fig whole_run) |"
+    md "| $s | $(fig simulation "$L") | $(fig whole_run "$L") |"
   done
   md ""
 fi

@@ -182,14 +182,11 @@ def main():
     print(f"{budget['scenario']} ({seeds} seeds, {s1} strategies), instructions inside "
           f"simulate_all / in all: {hours:g} h, {f1} failures: {sim1:,} / {all1:,}; "
           f"{2 * hours:g} h, {f2} failures: {sim2:,} / {all2:,}")
-    if a.scenario:
+    if a.scenario or a.record:  # the figures alone (--scenario), or recorded too
         for name, value in figures.items():
             print(f"{name}: {value:,.0f} instructions per failure per strategy")
-        return 0
-    if a.record:
-        for name, value in figures.items():
-            print(f"{name}: {value:,.0f} instructions per failure per strategy")
-        record(a.budget, budget, figures, a.compiler or recorded_build, root)
+        if a.record:
+            record(a.budget, budget, figures, a.compiler or recorded_build, root)
         return 0
     tolerance = float(budget["tolerance"])
     print(f"recorded with {recorded_build} at commit {budget['commit']} ({budget['measured']}); "
