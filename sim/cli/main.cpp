@@ -25,6 +25,7 @@
 #include "sim/cli/validate_command.hpp"
 #include "sim/core/data_dir.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/progress_line.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/report/depends_on.hpp"
@@ -299,6 +300,9 @@ int main(int argc, char** argv) {
   if (*run) run_args.command = goodput::canonical_command(*run);
   if (*sweep) sw.command = goodput::canonical_command(*sweep);
   if (*sens) sens_args.command = goodput::canonical_command(*sens);
+  // The commands that write reports leave nothing behind on Ctrl-C, kill or a closed terminal
+  // (before any worker thread starts: they inherit the blocked signals).
+  if (*run || *sweep || *sens) goodput::watch_interrupts();
   try {
     if (*run) return command_run(run_args);
     if (*validate) return goodput::command_validate(validate_files);

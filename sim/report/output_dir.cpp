@@ -153,13 +153,39 @@ OutputDir::OutputDir(const std::string& path, std::string flag) : flag_(std::mov
   if (ec) refuse("cannot create the folder " + parent.string() + ": " + ec.message());
   lock_path_ = parent / ("." + short_name(target_) + ".goodput-lock");
   lock();
+  on_interrupt_.emplace([this] { return abandon(); });
   try {
     recover_leftovers();
     check_target(false);  // again, now that no other goodput can be changing it
     in_place_ = is_mount_point(target_);
   } catch (...) {
-    unlock();
+    {
+      InterruptLock guard;
+      unlock();
+    }
+    on_interrupt_.reset();
     throw;
+  }
+}
+
+std::string OutputDir::abandon() noexcept {
+  try {
+    if (!staging_.empty() && leftover_role(staging_, target_)) remove_owned(staging_);
+    staging_.clear();
+  } catch (...) {  // left for the next writer to recognise
+  }
+  unlock();
+  try {
+    std::error_code ec;
+    std::string line = display_path(target_);
+    line += published_                                    ? " holds the new report"
+            : fs::exists(fs::symlink_status(target_, ec)) ? " was left as it was"
+                                                          : " was not written";
+    if (!records_.empty())
+      line += "; the finished points are kept: rerun the same command with --resume to go on";
+    return line;
+  } catch (...) {
+    return "";
   }
 }
 
@@ -336,6 +362,7 @@ fs::path OutputDir::make_temp(const fs::path& where, const char* kind) const {
 }
 
 const fs::path& OutputDir::staging() {
+  InterruptLock guard;
   if (staging_.empty())
     staging_ = make_temp(in_place_ ? target_ : target_.parent_path(), "staging");
   return staging_;
@@ -343,7 +370,8 @@ const fs::path& OutputDir::staging() {
 
 void OutputDir::publish() {
   if (staging_.empty()) throw std::logic_error("OutputDir::publish without a staging folder");
-  hold_point();
+  hold_point();         // before the guard: a test interrupts a writer that has staged its files
+  InterruptLock guard;  // an interruption waits for the publish to finish
   crash_point("staged");
   write_file_durable(staging_ / kMarkerFile, manifest_text(digest_tree(staging_)));
   fsync_tree(staging_);
@@ -382,6 +410,7 @@ void OutputDir::publish() {
     fsync_dir(parent);
   }
   staging_.clear();
+  published_ = true;
 }
 
 // A mount point: every old file goodput wrote and every new one are listed in the target's
@@ -420,6 +449,7 @@ void OutputDir::publish_in_place() {
 }
 
 fs::path OutputDir::records(bool resume) {
+  InterruptLock guard;
   const fs::path parent = target_.parent_path();
   std::error_code ec;
   fs::path found;
@@ -437,11 +467,13 @@ fs::path OutputDir::records(bool resume) {
 }
 
 void OutputDir::drop_records() {
+  InterruptLock guard;
   if (!records_.empty() && leftover_role(records_, target_)) remove_owned(records_);
   records_.clear();
 }
 
 OutputDir::~OutputDir() {
+  InterruptLock guard;
   if (!staging_.empty() && leftover_role(staging_, target_)) {
     try {
       remove_owned(staging_);

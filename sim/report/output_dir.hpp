@@ -10,6 +10,10 @@
 // file edited since) is refused too, naming those entries: goodput replaces only what it
 // wrote and never deletes or moves anyone else's files. Nothing refused is ever changed.
 //
+// Interrupted by SIGINT, SIGTERM or SIGHUP (where main called watch_interrupts), an OutputDir
+// removes its unpublished staging folder and its lock, keeps a sweep's records for --resume,
+// and says so; the path holds the earlier report (or, once published, the new one).
+//
 // While an OutputDir lives it holds an exclusive lock (`.<name>.goodput-lock` beside the
 // target, flock; a file of that name goodput did not write is refused, never removed), so a
 // second concurrent writer fails with InputError instead of mixing files. Reports are written
@@ -33,7 +37,10 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+
+#include "sim/core/interrupt.hpp"
 
 namespace goodput {
 
@@ -73,6 +80,9 @@ class OutputDir {
   std::filesystem::path make_temp(const std::filesystem::path& where, const char* kind) const;
   void publish_in_place();
   void remove_displaced(const std::filesystem::path& dir) const;
+  // On SIGINT, SIGTERM or SIGHUP (interrupt.hpp): removes the unpublished staging folder and
+  // the lock, keeps a sweep's records; returns the line that tells the user what is left.
+  std::string abandon() noexcept;
 
   std::string flag_;
   std::filesystem::path target_;  // absolute, normalised, parents resolved
@@ -81,6 +91,9 @@ class OutputDir {
   std::filesystem::path records_;  // the records folder, once records() is called
   int lock_fd_ = -1;
   bool in_place_ = false;
+  bool published_ = false;
+  // Last, so destroyed first: once it is gone no interruption touches the other members.
+  std::optional<InterruptCleanup> on_interrupt_;
 };
 
 // Where a report goes when no --out is given: goodput-out/<name><suffix> in the working folder

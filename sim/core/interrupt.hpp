@@ -1,0 +1,48 @@
+// Ctrl-C, kill and a closed terminal without leftovers.
+//
+// Contract: watch_interrupts(), called first in main while no other thread exists, blocks
+// SIGINT, SIGTERM and SIGHUP in the calling thread (so in every thread started after it) and
+// starts a watcher thread that waits for them. On one, the watcher takes the interrupt lock
+// (so it never cuts into a step held under InterruptLock), runs the registered cleanups, newest
+// first, prints the lines they return on stderr, and ends the process by the same signal with its
+// default action: the exit status is 128 + the signal number, as a shell expects. It never
+// releases the lock, so no guarded step starts after it.
+//
+// A cleanup (InterruptCleanup, registered for its lifetime) removes only what its owner made
+// for a while (output_dir.hpp: an unpublished staging folder and the lock file). Without
+// watch_interrupts() (goodput-mpi, whose launcher owns the signals) or on SIGKILL the process
+// dies at once, and the next writer of the same path recognises and removes the leftovers.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <string>
+
+namespace goodput {
+
+void watch_interrupts();
+
+// Holds the interrupt lock: a cleanup never runs while one lives.
+class InterruptLock {
+ public:
+  InterruptLock();
+  ~InterruptLock();
+  InterruptLock(const InterruptLock&) = delete;
+  InterruptLock& operator=(const InterruptLock&) = delete;
+};
+
+// Registers `cleanup` until destroyed (create and destroy it outside an InterruptLock, or
+// inside one: either is safe). The cleanup runs on the watcher thread under the interrupt
+// lock and returns a line for the user ("" for none); it must not throw.
+class InterruptCleanup {
+ public:
+  explicit InterruptCleanup(std::function<std::string()> cleanup);
+  ~InterruptCleanup();
+  InterruptCleanup(const InterruptCleanup&) = delete;
+  InterruptCleanup& operator=(const InterruptCleanup&) = delete;
+
+ private:
+  unsigned long id_;
+};
+
+}  // namespace goodput

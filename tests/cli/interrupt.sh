@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# interrupt.sh GOODPUT SCENARIO LONG_SCENARIO SWEEP_SCENARIO WORKDIR
+# Ctrl-C (SIGINT), kill (SIGTERM) and a closed terminal (SIGHUP) end `goodput run` and
+# `goodput sweep` with exit status 128 + the signal, say so on stderr, leave the earlier report
+# exactly as it was and nothing of goodput's beside it (no lock file, no staging folder), and
+# keep a sweep's finished points, which `--resume` then takes without redoing them. A signal
+# the caller ignores (nohup) stays ignored.
+set -u
+g=$1; scenario=$2; long_scenario=$3; sweep_scenario=$4; work=$5
+rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
+set -m  # background jobs in their own group, so they do not ignore SIGINT
+fail() { echo "FAIL: $*"; exit 1; }
+same() { diff -r "$1" "$2" >/dev/null; }
+leftovers() { ls -A -d ."$1".goodput-* 2>/dev/null; }
+# wait_for GLOB: up to 60 s for a path matching GLOB to exist
+wait_for() {
+  for _ in $(seq 600); do
+    compgen -G "$1" >/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+"$g" run "$scenario" --quiet --threads 1 --set /seed=1 --out ref-old || fail "reference run"
+
+# Interrupted with its files staged (held before publishing), by each signal: the earlier
+# report stays, the staging folder and the lock go.
+for sig in INT TERM HUP; do
+  rm -rf target .target.goodput-*
+  cp -r ref-old target
+  GOODPUT_TEST_HOLD_S=60 "$g" run "$scenario" --quiet --threads 1 --set /seed=2 --out target 2>err.log &
+  pid=$!
+  wait_for '.target.goodput-staging-*/report.json' || fail "SIG$sig: no staged report appeared"
+  kill -s "$sig" $pid
+  wait $pid
+  code=$?
+  want=$((128 + $(kill -l "$sig")))
+  [ "$code" = "$want" ] || fail "SIG$sig: exit $code, expected $want: $(cat err.log)"
+  same target ref-old || fail "SIG$sig: the earlier report changed"
+  [ -z "$(leftovers target)" ] || fail "SIG$sig left $(leftovers target)"
+  grep -q "interrupted (SIG$sig)" err.log && grep -q "target was left as it was" err.log ||
+    fail "SIG$sig: stderr does not say what happened: $(cat err.log)"
+done
+
+# An inherited "ignore" (nohup) stays in force: the hang-up changes nothing.
+"$g" run "$scenario" --quiet --threads 1 --set /seed=2 --out ref-new || fail "reference run"
+rm -rf target .target.goodput-*
+cp -r ref-old target
+(trap '' HUP; GOODPUT_TEST_HOLD_S=2 exec "$g" run "$scenario" --quiet --threads 1 --set /seed=2 --out target) 2>err.log &
+pid=$!
+wait_for '.target.goodput-staging-*/report.json' || fail "nohup: no staged report appeared"
+kill -s HUP $pid
+wait $pid || fail "a run that ignores SIGHUP ended on one: $(cat err.log)"
+same target ref-new || fail "nohup: the run did not publish its report"
+
+# Interrupted while simulating a new report: nothing is written, nothing is left.
+rm -rf fresh .fresh.goodput-*
+"$g" run "$long_scenario" --quiet --threads 1 --out fresh 2>err.log &
+pid=$!
+wait_for '.fresh.goodput-lock' || fail "the long run never took its lock"
+kill -s INT $pid
+wait $pid
+code=$?
+[ "$code" = 130 ] || fail "interrupted run: exit $code, expected 130: $(cat err.log)"
+[ ! -e fresh ] && [ -z "$(leftovers fresh)" ] || fail "interrupted run left $(ls -A -d fresh .fresh.* 2>/dev/null)"
+grep -q "fresh was not written" err.log || fail "interrupted run: $(cat err.log)"
+
+# A sweep interrupted after its points (held before publishing) keeps them for --resume.
+axis=/job/step_s=10,11,12,13
+"$g" sweep "$sweep_scenario" --axis $axis --threads 1 --quiet --out sweep-ref || fail "reference sweep"
+rm -rf sweep .sweep.goodput-*
+GOODPUT_TEST_HOLD_S=60 "$g" sweep "$sweep_scenario" --axis $axis --threads 1 --quiet --out sweep 2>err.log &
+pid=$!
+wait_for '.sweep.goodput-staging-*/sweep.json' || fail "the sweep staged nothing"
+kill -s INT $pid
+wait $pid
+code=$?
+[ "$code" = 130 ] || fail "interrupted sweep: exit $code: $(cat err.log)"
+[ ! -e sweep ] || fail "the interrupted sweep published"
+[ -z "$(ls -A -d .sweep.goodput-lock .sweep.goodput-staging-* 2>/dev/null)" ] ||
+  fail "the interrupted sweep left its lock or staging folder"
+[ "$(ls .sweep.goodput-records-*/records/*.json 2>/dev/null | wc -l)" = 4 ] ||
+  fail "the interrupted sweep lost its finished points"
+grep -q -- "--resume" err.log || fail "the interrupted sweep does not say how to go on: $(cat err.log)"
+out=$("$g" sweep "$sweep_scenario" --axis $axis --threads 1 --resume --out sweep) || fail "resume"
+grep -q "0 run now, 4 resumed" <<<"$out" || fail "resume redid finished points: $out"
+same sweep sweep-ref || fail "the resumed sweep differs from the uninterrupted one"
+[ -z "$(leftovers sweep)" ] || fail "leftovers after the resumed sweep: $(leftovers sweep)"
+echo "interrupt tests: all passed"
