@@ -20,6 +20,12 @@ wait_for() {
   done
   return 1
 }
+# signal_run SIG: sends SIG to the background goodput $pid and sets $code to its exit status
+signal_run() {
+  kill -s "$1" "$pid"
+  wait "$pid"
+  code=$?
+}
 
 "$g" run "$scenario" --quiet --threads 1 --set /seed=1 --out ref-old || fail "reference run"
 
@@ -31,9 +37,7 @@ for sig in INT TERM HUP; do
   GOODPUT_TEST_HOLD_S=60 "$g" run "$scenario" --quiet --threads 1 --set /seed=2 --out target 2>err.log &
   pid=$!
   wait_for '.target.goodput-staging-*/report.json' || fail "SIG$sig: no staged report appeared"
-  kill -s "$sig" $pid
-  wait $pid
-  code=$?
+  signal_run "$sig"
   want=$((128 + $(kill -l "$sig")))
   [ "$code" = "$want" ] || fail "SIG$sig: exit $code, expected $want: $(cat err.log)"
   same target ref-old || fail "SIG$sig: the earlier report changed"
@@ -58,9 +62,7 @@ rm -rf fresh .fresh.goodput-*
 "$g" run "$long_scenario" --quiet --threads 1 --out fresh 2>err.log &
 pid=$!
 wait_for '.fresh.goodput-lock' || fail "the long run never took its lock"
-kill -s INT $pid
-wait $pid
-code=$?
+signal_run INT
 [ "$code" = 130 ] || fail "interrupted run: exit $code, expected 130: $(cat err.log)"
 [ ! -e fresh ] && [ -z "$(leftovers fresh)" ] || fail "interrupted run left $(ls -A -d fresh .fresh.* 2>/dev/null)"
 grep -q "fresh was not written" err.log || fail "interrupted run: $(cat err.log)"
@@ -72,9 +74,7 @@ rm -rf sweep .sweep.goodput-*
 GOODPUT_TEST_HOLD_S=60 "$g" sweep "$sweep_scenario" --axis $axis --threads 1 --quiet --out sweep 2>err.log &
 pid=$!
 wait_for '.sweep.goodput-staging-*/sweep.json' || fail "the sweep staged nothing"
-kill -s INT $pid
-wait $pid
-code=$?
+signal_run INT
 [ "$code" = 130 ] || fail "interrupted sweep: exit $code: $(cat err.log)"
 [ ! -e sweep ] || fail "the interrupted sweep published"
 [ -z "$(ls -A -d .sweep.goodput-lock .sweep.goodput-staging-* 2>/dev/null)" ] ||
