@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rewrites the generated tables of README.md and calibrate/README.md between the
-# <!-- describe:TOPIC --> markers from `goodput describe TOPIC`, the same declarations the
-# loaders use. Usage: SCRIPT GOODPUT_BINARY [--check] (check: exit 1 if a README is out of
+# <!-- describe:TOPIC --> markers from `goodput describe TOPIC`, and the scenario JSON Schema
+# sim/report/schema/scenario.schema.json from `goodput describe schema --json`: the same
+# declarations the loaders use. Usage: SCRIPT GOODPUT_BINARY [--check] (check: exit 1 if a README is out of
 # date, change nothing).
 set -euo pipefail
 bin=$1; mode=${2:-write}
@@ -32,5 +33,20 @@ PY
     rm -f "$tmp"
   fi
 done
-if [ "$mode" = "--check" ] && [ "$status" = 0 ]; then echo "README tables up to date"; fi
+# The scenario JSON Schema, from the same declarations.
+schema="$root/sim/report/schema/scenario.schema.json"
+tmp=$(mktemp)
+"$bin" describe schema --json >"$tmp"
+if [ "$mode" = "--check" ]; then
+  if ! diff -q "$schema" "$tmp" >/dev/null 2>&1; then
+    echo "sim/report/schema/scenario.schema.json is out of date: run scripts/update-readme-tables.sh $bin"
+    diff "$schema" "$tmp" | head -20
+    status=1
+  fi
+  rm -f "$tmp"
+else
+  cat "$tmp" >"$schema"
+  rm -f "$tmp"
+fi
+if [ "$mode" = "--check" ] && [ "$status" = 0 ]; then echo "README tables and the scenario schema up to date"; fi
 exit "$status"

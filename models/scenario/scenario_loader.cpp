@@ -425,7 +425,18 @@ Scenario parse_scenario(const Json& input, const std::string& file) {
   s.file = file;
   s.input = input;
   Json resolved = Json::object();
-  const ParamReader top(input, sections::scenario(), file, "", &resolved);
+  // "$schema" names the JSON Schema an editor checks the file with (`goodput describe schema
+  // --json`); it changes nothing, so it is neither read nor resolved.
+  Json without_schema;
+  if (input.is_object() && input.contains("$schema")) {
+    if (!input["$schema"].is_string())
+      throw InputError(file, "/$schema",
+                       "expected a string (the JSON Schema's path or URL, for editors)");
+    without_schema = input;
+    without_schema.erase("$schema");
+  }
+  const ParamReader top(without_schema.is_null() ? input : without_schema, sections::scenario(),
+                        file, "", &resolved);
   sections::scenario_fields().fill(top, s);
   if (s.name.empty()) s.name = std::filesystem::path(file).stem().string();
 

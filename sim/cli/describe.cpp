@@ -11,7 +11,9 @@
 #include "models/scenario/scenario_params.hpp"
 #include "models/strategies/strategy.hpp"
 #include "models/topology/cluster_presets.hpp"
+#include "sim/core/param_json_schema.hpp"
 #include "sim/report/plausible.hpp"
+#include "sim/report/report.hpp"
 #include "sim/report/strategy_metrics.hpp"
 #include "sim/run/run_metrics.hpp"
 
@@ -203,6 +205,41 @@ const std::vector<std::string>& describe_topics() {
     return out;
   }();
   return names;
+}
+
+std::string scenario_json_schema_text() {
+  Json body = section_json_schema(sections::scenario());
+  Json& strategies = body["properties"]["strategies"];
+  Json each = Json::object();
+  for (const auto& st : strategy_table()) {
+    Json p = section_json_schema(*st.params);
+    p["description"] = std::string(st.doc) + ". " + st.params->doc;
+    each[st.name] = std::move(p);
+  }
+  strategies["properties"] = std::move(each);
+  strategies["additionalProperties"] = false;
+  strategies["minProperties"] = 1;
+  // The loader always reads /job (tp, pp, dp) and refuses a file without strategies to compare.
+  Json& required = body["required"];
+  if (!required.is_array()) required = Json::array();
+  required.push_back("job");
+  required.push_back("strategies");
+  Json properties = {
+      {"$schema",
+       {{"description", "the JSON Schema this file follows, for editors (goodput ignores it)"},
+        {"type", "string"}}}};
+  for (auto& [k, v] : body["properties"].items()) properties[k] = v;
+  body["properties"] = std::move(properties);
+  Json out = {{"$schema", kJsonSchemaDialect},
+              {"title", "goodput scenario"},
+              {"description", "A goodput scenario file (goodput " + std::string(kToolVersion) +
+                                  "; `goodput describe schema` explains every key). Generated "
+                                  "by `goodput describe schema --json`: the loader's own "
+                                  "declarations. The loader also checks keys against each "
+                                  "other, which a schema cannot say."}};
+  for (auto& [k, v] : body.items())
+    if (k != "description") out[k] = v;
+  return out.dump(2) + "\n";
 }
 
 std::string describe(const std::string& topic) {

@@ -12,5 +12,9 @@ namespace goodput {
 const std::vector<std::string>& describe_topics();
 // topic: one of describe_topics(), or "" (all). Markdown.
 std::string describe(const std::string& topic);
+// The scenario file's JSON Schema (draft 2020-12), from the same declarations: every key with
+// its type, range, choices, default, unit and doc; /strategies from the strategy table
+// (`goodput describe schema --json`, sim/report/schema/scenario.schema.json).
+std::string scenario_json_schema_text();
 
 }  // namespace goodput

@@ -50,6 +50,8 @@ const std::vector<CommandExamples>& examples() {
          "goodput validate scenarios/default.json scenarios/llama3-16k-h100.json"}}},
       {"describe",
        {{"every key a scenario accepts", "goodput describe schema"},
+        {"the scenario JSON Schema, for an editor's completion and checks",
+         "goodput describe schema --json > scenario.schema.json"},
         {"the strategies and their parameters", "goodput describe strategies"},
         {"the GPU catalogue: datasheet figures and their sources", "goodput describe hardware"}}},
       {"explain-step",

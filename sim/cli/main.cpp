@@ -241,6 +241,10 @@ int main(int argc, char** argv) {
                                   "metrics, the calibration profile format and the GPU catalogue");
   goodput::one_of(desc->add_option("topic", topic, "one topic (all when absent)"),
                   goodput::describe_topics());
+  bool describe_json = false;
+  desc->add_flag("--json", describe_json,
+                 "with the topic schema: the scenario file's JSON Schema (draft 2020-12), for "
+                 "editors and validators, instead of the Markdown tables");
 
   goodput::ExplainArgs explain_args;
   auto* explain = goodput::add_explain_step(app, explain_args);
@@ -312,7 +316,12 @@ int main(int argc, char** argv) {
     if (*import) return goodput::command_import(import_args);
     if (*diff) return goodput::command_diff(diff_args);
     if (*desc) {
-      std::cout << goodput::describe(topic);
+      if (describe_json && topic != "schema") {
+        std::cerr << "error: --json goes with the topic schema (goodput describe schema --json)\n";
+        return 2;
+      }
+      std::cout << (describe_json ? goodput::scenario_json_schema_text()
+                                  : goodput::describe(topic));
       return 0;
     }
     if (*completion) {
