@@ -178,8 +178,8 @@ int command_run(const RunArgs& a) {
                       : "")
               << " (" << elapsed_text(total_secs)
               << (depends_on.max_runs > 0
-                      ? ": runs " + elapsed_text(secs) + ", what the verdict depends on " +
-                            elapsed_text(analysis_secs)
+                      ? ": " + elapsed_text(secs) + " for the runs, " +
+                            elapsed_text(analysis_secs) + " for what the verdict depends on"
                       : "")
               << ")\n\n"
               << terminal_table(report) << "\nreport: " << display_path(out.target())
