@@ -2,7 +2,8 @@
 """scenario_schema.py GOODPUT SOURCE_DIR WORKDIR
 
 The scenario JSON Schema (`goodput describe schema --json`, committed as
-sim/report/schema/scenario.schema.json) is a valid draft 2020-12 schema; it never refuses a file
+sim/report/schema/scenario.schema.json) is a valid draft 2020-12 schema whose every default lies
+in its own key's type and range; it never refuses a file
 the loader accepts (every shipped scenario and every JSON file under scenarios/, bench/, tests/
 and validation/ that `goodput validate` accepts, with and without a "$schema" key); and it refuses
 what the loader refuses key by key (unknown keys at each level, wrong types, out-of-range values,
@@ -41,6 +42,26 @@ with open(os.path.join(src, "sim/report/schema/scenario.schema.json")) as f:
     if f.read() != text:
         fail("sim/report/schema/scenario.schema.json is out of date: run "
              "scripts/update-readme-tables.sh GOODPUT")
+
+
+# Every declared default lies in its key's own declared type and range (the loader never checks a
+# default, so a declaration could contradict itself unseen).
+def check_defaults(node, path):
+    if isinstance(node, dict):
+        if "default" in node:
+            own = {k: v for k, v in node.items() if k != "default"}
+            errors = list(Draft202012Validator(own).iter_errors(node["default"]))
+            if errors:
+                fail(f"{path}: the default {node['default']!r} breaks its own declaration: "
+                     + errors[0].message)
+        for k, v in node.items():
+            check_defaults(v, f"{path}/{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            check_defaults(v, f"{path}/{i}")
+
+
+check_defaults(schema, "")
 
 
 def schema_ok(doc):
