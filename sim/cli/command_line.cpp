@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "sim/core/error.hpp"
@@ -28,6 +29,11 @@ std::mutex& marked_mutex() {
   static std::mutex m;
   return m;
 }
+std::map<const CLI::Option*, std::string>& pointer_options() {
+  static std::map<const CLI::Option*, std::string> p;
+  return p;
+}
+
 std::map<const CLI::Option*, std::vector<std::string>>& choices() {
   static std::map<const CLI::Option*, std::vector<std::string>> c;
   return c;
@@ -62,6 +68,19 @@ CLI::Option* one_of(CLI::Option* option, const std::vector<std::string>& values)
   std::lock_guard<std::mutex> lock(marked_mutex());
   choices()[option] = values;
   return option;
+}
+
+CLI::Option* takes_pointer(CLI::Option* option, const std::string& then) {
+  std::lock_guard<std::mutex> lock(marked_mutex());
+  pointer_options()[option] = then;
+  return option;
+}
+
+std::optional<std::string> pointer_suffix(const CLI::Option* option) {
+  std::lock_guard<std::mutex> lock(marked_mutex());
+  const auto it = pointer_options().find(option);
+  if (it == pointer_options().end()) return std::nullopt;
+  return it->second;
 }
 
 std::vector<std::string> option_choices(const CLI::Option* option) {

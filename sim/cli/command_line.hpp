@@ -6,6 +6,7 @@
 // arguments give the same command in any order, from goodput and from goodput-mpi alike.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,12 @@ CLI::Validator positive_number();
 CLI::Option* one_of(CLI::Option* option, const std::vector<std::string>& values);
 // The values one_of recorded for `option` (empty: any value).
 std::vector<std::string> option_choices(const CLI::Option* option);
+// Records that `option`'s value starts with a scenario JSON pointer (--set, --axis, --seek,
+// --param), followed by `then` ("=": a value comes next; "": the pointer alone), so shell
+// completion offers the declared keys; returns it, for chaining.
+CLI::Option* takes_pointer(CLI::Option* option, const std::string& then = "=");
+// What takes_pointer recorded for `option` (nullopt: not a pointer).
+std::optional<std::string> pointer_suffix(const CLI::Option* option);
 
 // After CLI11 refused unexpected arguments (CLI::ExtrasError): when the first of them looks like
 // a flag ("--seed", "--seed=3", "-x"), "goodput run: unknown flag '--seed' (did you mean

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -16,7 +17,8 @@ struct Flag {
   std::vector<std::string> names;  // "-h", "--help"
   bool takes_value = false;
   bool repeatable = false;
-  std::vector<std::string> choices;  // of its value (one_of); empty: any
+  std::vector<std::string> choices;    // of its value (one_of); empty: any
+  std::optional<std::string> pointer;  // its value starts with a scenario pointer, then this
   std::string doc;
 };
 
@@ -59,6 +61,7 @@ Command read_command(const CLI::App& app, const std::string& name) {
     f.takes_value = o->get_expected_max() > 0;  // a flag expects none
     f.repeatable = o->get_expected_max() > 1;
     f.choices = option_choices(o);
+    f.pointer = pointer_suffix(o);
     f.doc = brief(o->get_description());
     c.flags.push_back(std::move(f));
   }
@@ -68,6 +71,7 @@ Command read_command(const CLI::App& app, const std::string& name) {
 struct Model {
   Command top;
   std::vector<Command> commands;
+  std::vector<std::string> pointers;  // the scenario's keys (takes_pointer flags complete them)
 };
 
 Model read_model(CLI::App& app, const std::string& program) {
@@ -112,6 +116,7 @@ std::string bash(const Model& m, const std::string& program) {
     << " completion bash` from its command line.\n"
     << "# Install: " << program << " completion bash > ~/.local/share/bash-completion/completions/"
     << program << "\n"
+    << fn << "_pointers=" << sh_quoted(join(m.pointers)) << "\n"
     << fn << "() {\n"
     << "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" cmd=\"\" i\n"
     << "  COMPREPLY=()\n"
@@ -130,6 +135,14 @@ std::string bash(const Model& m, const std::string& program) {
     std::vector<std::string> plain_values;
     for (const Flag& f : c.flags) {
       if (!f.takes_value) continue;
+      if (f.pointer) {  // the scenario's keys, then "=" (no space) or nothing
+        s << "      case \"$prev\" in " << join(f.names, "|") << ") "
+          << (f.pointer->empty() ? "" : "compopt -o nospace 2>/dev/null; ")
+          << "COMPREPLY=($(compgen -W \"$" << fn << "_pointers\""
+          << (f.pointer->empty() ? "" : " -S " + sh_quoted(*f.pointer)) << " -- \"$cur\")); "
+          << "return ;; esac\n";
+        continue;
+      }
       if (f.choices.empty()) {
         plain_values.insert(plain_values.end(), f.names.begin(), f.names.end());
         continue;
@@ -164,11 +177,15 @@ std::string zsh_doc(const std::string& doc) {
   return out;
 }
 
-void zsh_flags(std::ostringstream& s, const Command& c, const std::string& indent) {
+void zsh_flags(std::ostringstream& s, const Command& c, const std::string& indent,
+               const std::string& fn) {
   for (const Flag& f : c.flags)
     for (const auto& n : f.names) {
       std::string spec = (f.repeatable ? "*" : "") + n + "[" + zsh_doc(f.doc) + "]";
-      if (f.takes_value)
+      if (f.takes_value && f.pointer)  // the scenario's keys, then "=" (kept) or nothing
+        spec += ":pointer:{compadd" + (f.pointer->empty() ? "" : " -S " + *f.pointer) + " -a " +
+                fn + "_pointers}";
+      else if (f.takes_value)
         spec += f.choices.empty() ? ":value:_files" : ":value:(" + join(f.choices) + ")";
       s << indent << sh_quoted(spec) << " \\\n";
     }
@@ -185,8 +202,10 @@ std::string zsh(const Model& m, const std::string& program) {
     << "# (or, after compinit: source <(" << program << " completion zsh)).\n\n"
     << fn << "() {\n"
     << "  local curcontext=\"$curcontext\" state line\n"
+    << "  local -a " << fn << "_pointers\n"
+    << "  " << fn << "_pointers=(" << join(m.pointers) << ")\n"
     << "  _arguments -C \\\n";
-  zsh_flags(s, m.top, "    ");
+  zsh_flags(s, m.top, "    ", fn);
   s << "    '1: :->command' \\\n"
     << "    '*:: :->args' && return 0\n"
     << "  case $state in\n"
@@ -201,7 +220,7 @@ std::string zsh(const Model& m, const std::string& program) {
   for (const Command& c : m.commands) {
     s << "        " << c.name << ")\n"
       << "          _arguments \\\n";
-    zsh_flags(s, c, "            ");
+    zsh_flags(s, c, "            ", fn);
     if (!c.positional_choices.empty())
       s << "            " << sh_quoted("1:value:(" + join(c.positional_choices) + ")") << " ;;\n";
     else if (c.positional)
@@ -230,12 +249,18 @@ std::string fish_quoted(const std::string& text) {
   return out + "'";
 }
 
-void fish_flags(std::ostringstream& s, const Command& c, const std::string& head) {
+void fish_flags(std::ostringstream& s, const Command& c, const std::string& head,
+                const std::vector<std::string>& pointers) {
   for (const Flag& f : c.flags) {
     s << head;
     for (const auto& n : f.names)
       s << (n.rfind("--", 0) == 0 ? " -l " + n.substr(2) : " -s " + n.substr(1));
     if (f.takes_value) s << " -r";
+    if (f.pointer) {  // the scenario's keys; fish adds no space after a trailing "="
+      std::vector<std::string> values;
+      for (const auto& p : pointers) values.push_back(p + *f.pointer);
+      s << " -f -a " << fish_quoted(join(values));
+    }
     if (!f.choices.empty()) s << " -f -a " << fish_quoted(join(f.choices));
     s << " -d " << fish_quoted(f.doc) << "\n";
   }
@@ -248,13 +273,13 @@ std::string fish(const Model& m, const std::string& program) {
     << "# Install: " << program << " completion fish > ~/.config/fish/completions/" << program
     << ".fish\n";
   const std::string top = "complete -c " + program + " -n __fish_use_subcommand";
-  fish_flags(s, m.top, top);
+  fish_flags(s, m.top, top, m.pointers);
   for (const Command& c : m.commands)
     s << top << " -f -a " << c.name << " -d " << fish_quoted(c.doc) << "\n";
   for (const Command& c : m.commands) {
     const std::string head =
         "complete -c " + program + " -n " + fish_quoted("__fish_seen_subcommand_from " + c.name);
-    fish_flags(s, c, head);
+    fish_flags(s, c, head, m.pointers);
     if (!c.positional_choices.empty())
       s << head << " -f -a " << fish_quoted(join(c.positional_choices)) << "\n";
   }
@@ -268,8 +293,10 @@ const std::vector<std::string>& completion_shells() {
   return shells;
 }
 
-std::string completion_script(CLI::App& app, const std::string& program, const std::string& shell) {
-  const Model m = read_model(app, program);
+std::string completion_script(CLI::App& app, const std::string& program, const std::string& shell,
+                              const std::vector<std::string>& pointers) {
+  Model m = read_model(app, program);
+  m.pointers = pointers;
   if (shell == "bash") return bash(m, program);
   if (shell == "zsh") return zsh(m, program);
   if (shell == "fish") return fish(m, program);

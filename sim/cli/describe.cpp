@@ -207,6 +207,31 @@ const std::vector<std::string>& describe_topics() {
   return names;
 }
 
+namespace {
+void pointers_under(const std::string& base, const ParamSection& sec,
+                    std::vector<std::string>* out) {
+  for (const ParamDecl& d : sec.params) {
+    const std::string p = base + "/" + d.key;
+    if (d.type == ParamType::Object && d.nested) {
+      pointers_under(p, *d.nested, out);
+      continue;
+    }
+    out->push_back(p);
+    if (d.type == ParamType::ObjectList && d.nested) pointers_under(p + "/0", *d.nested, out);
+  }
+}
+}  // namespace
+
+std::vector<std::string> scenario_pointers() {
+  std::vector<std::string> out;
+  pointers_under("", sections::scenario(), &out);
+  for (const auto& st : strategy_table()) {
+    out.push_back("/strategies/" + std::string(st.name));
+    pointers_under("/strategies/" + std::string(st.name), *st.params, &out);
+  }
+  return out;
+}
+
 std::string scenario_json_schema_text() {
   Json body = section_json_schema(sections::scenario());
   Json& strategies = body["properties"]["strategies"];

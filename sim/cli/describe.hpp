@@ -16,5 +16,9 @@ std::string describe(const std::string& topic);
 // its type, range, choices, default, unit and doc; /strategies from the strategy table
 // (`goodput describe schema --json`, sim/report/schema/scenario.schema.json).
 std::string scenario_json_schema_text();
+// Every key a scenario declares, as the JSON pointer --set, --axis, --seek and --param take
+// ("/cluster/spare_domains"; a list of objects once whole and once through its first element,
+// "/failures/classes/0/mtbf_hours"; "/strategies/NAME" and its parameters), for completion.
+std::vector<std::string> scenario_pointers();
 
 }  // namespace goodput

@@ -174,7 +174,7 @@ CLI::App* add_explain_step(CLI::App& app, ExplainArgs& a) {
   cmd->add_option("scenario", a.scenario, "scenario JSON")->required();
   cmd->add_option("--tp", a.tp, "also explain a stage at this TP degree")
       ->check(goodput::positive_number());
-  cmd->add_option("--set", a.sets, "override: /json/pointer=value (repeatable)")
+  takes_pointer(cmd->add_option("--set", a.sets, "override: /json/pointer=value (repeatable)"))
       ->allow_extra_args(false);  // one value per --set: never the scenario after it
   return cmd;
 }

@@ -210,8 +210,8 @@ int main(int argc, char** argv) {
   affects_results(run->add_option("--baseline", run_args.baseline,
                                   "compare every strategy with this one, paired (overrides "
                                   "/report/baseline; default: checkpoint_restart when compared)"));
-  affects_results(
-      run->add_option("--set", run_args.sets, "override: /json/pointer=value (repeatable)"))
+  takes_pointer(affects_results(run->add_option("--set", run_args.sets,
+                                                "override: /json/pointer=value (repeatable)")))
       ->allow_extra_args(false);  // one value per --set: never the scenario after it
   run->add_option("--threads", run_args.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1, kMaxThreads));
@@ -336,7 +336,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*completion) {
-      std::cout << goodput::completion_script(app, "goodput", shell);
+      std::cout << goodput::completion_script(app, "goodput", shell, goodput::scenario_pointers());
       return 0;
     }
   } catch (const std::exception&) {

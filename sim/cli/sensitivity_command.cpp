@@ -53,13 +53,14 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
                                  "a tornado table of each strategy's Goodput and the break-even "
                                  "value at which the top two swap");
   affects_results(cmd->add_option("scenario", a.scenario, "scenario JSON"))->required();
-  affects_results(
-      cmd->add_option(
+  takes_pointer(
+      affects_results(cmd->add_option(
           "--param", a.params,
           "input to move: /json/pointer of a number, or /json/pointer=LO:HI (repeatable). Default: "
           "every input of the plausible table that applies (`goodput describe plausible`), its "
           "model switches included. PTR alone: 0.25x..4x of the scenario's value (0..60 s, 0..1 "
-          "h when it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range"))
+          "h when it is 0); 0.5x..2x for /failures/rate_scale; clamped to the declared range")),
+      "")
       ->allow_extra_args(false);  // one value per flag: never the scenario after it
   cmd->add_option("--out", a.out,
                   "report folder: new, empty or an earlier goodput report (default: "
@@ -71,9 +72,9 @@ CLI::App* add_sensitivity(CLI::App& app, SensitivityArgs& a) {
       ->check(goodput::positive_number());
   affects_results(
       cmd->add_option("--strategies", a.strategies, "comma-separated strategies to compare"));
-  affects_results(cmd->add_option("--set", a.sets,
-                                  "override: /json/pointer=value (repeatable), applied before "
-                                  "--param"))
+  takes_pointer(affects_results(cmd->add_option("--set", a.sets,
+                                                "override: /json/pointer=value (repeatable), "
+                                                "applied before --param")))
       ->allow_extra_args(false);
   cmd->add_option("--threads", a.threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1, 1024));

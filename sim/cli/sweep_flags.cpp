@@ -11,7 +11,8 @@ void add_sweep_flags(CLI::App& sweep, SweepArgs& sw, SweepFlagSet set) {
   affects_results(sweep.add_option("scenario", sw.scenario,
                                    local ? "scenario JSON" : "scenario JSON (read on rank 0 only)"))
       ->required();
-  affects_results(sweep.add_option("--axis", sw.axes, "axis: /json/pointer=v1,v2,... (repeatable)"))
+  takes_pointer(affects_results(sweep.add_option("--axis", sw.axes,
+                                                 "axis: /json/pointer=v1,v2,... (repeatable)")))
       ->allow_extra_args(false);  // one value per flag: never the scenario after it
   sweep.add_option("--out", sw.out,
                    std::string("sweep folder") + (local ? "" : " on rank 0") +
@@ -20,11 +21,13 @@ void add_sweep_flags(CLI::App& sweep, SweepArgs& sw, SweepFlagSet set) {
   add_seed_flags(sweep, sw.seed, "per point");
   sweep.add_flag("--resume", sw.resume,
                  "reuse the finished points of an interrupted sweep into the same --out");
-  affects_results(sweep.add_option(
-      "--seek", sw.seek,
-      "goal seek: /json/pointer of an integer field (instead of --axis); the answer is its "
-      "smallest value in [--min, --max] meeting --target, by bisection (assumes the metric "
-      "moves toward the target as the value grows)"));
+  takes_pointer(
+      affects_results(sweep.add_option(
+          "--seek", sw.seek,
+          "goal seek: /json/pointer of an integer field (instead of --axis); the answer is its "
+          "smallest value in [--min, --max] meeting --target, by bisection (assumes the metric "
+          "moves toward the target as the value grows)")),
+      "");
   affects_results(sweep.add_option("--min", sw.seek_min, "goal seek: smallest value to consider"));
   affects_results(sweep.add_option("--max", sw.seek_max, "goal seek: largest value to consider"));
   affects_results(sweep.add_option(
@@ -38,7 +41,8 @@ void add_sweep_flags(CLI::App& sweep, SweepArgs& sw, SweepFlagSet set) {
       ->check(CLI::Range(0.0, 1.0));
   affects_results(sweep.add_option("--strategy", sw.strategy,
                                    "goal seek: the strategy whose metric must reach the target"));
-  affects_results(sweep.add_option("--set", sw.sets, "override: /json/pointer=value (repeatable)"))
+  takes_pointer(affects_results(sweep.add_option("--set", sw.sets,
+                                                 "override: /json/pointer=value (repeatable)")))
       ->allow_extra_args(false);
   affects_results(
       sweep.add_option("--strategies", sw.strategies, "comma-separated strategies to compare"));

@@ -2,7 +2,8 @@
 # completion.sh GOODPUT: `goodput completion bash|zsh|fish` scripts are generated from the
 # command line itself. The bash script passes `bash -n`, names every subcommand `goodput --help`
 # lists, and, sourced, completes as a user types: commands, each subcommand's flags (every long
-# flag its --help lists), describe's topics and completion's shells. zsh and fish: `zsh -n` /
+# flag its --help lists), describe's topics, completion's shells and the scenario's keys after
+# --set, --axis, --seek and --param. zsh and fish: `zsh -n` /
 # `fish -n` where installed, else the script's shape (every subcommand present).
 set -u
 bin=$1
@@ -38,12 +39,30 @@ for s in $subs; do
   flags=$("$bin" "$s" --help | grep -oE '^  (-[a-zA-Z],)?--[a-z][a-z-]*' | grep -oE -- '--[a-z][a-z-]*')
   [ -z "$flags" ] || offers "goodput $s --" $flags
 done
+# Flags whose value starts with a scenario JSON pointer offer the declared keys: with "=" after
+# --set and --axis (a value follows), alone after --seek and --param.
+offers "goodput run x.json --set /cluster/spa" /cluster/spare_domains=
+offers "goodput run x.json --set /strategies/ntp_boost/max" /strategies/ntp_boost/max_power=
+offers "goodput run x.json --set /failures/classes/0/mt" /failures/classes/0/mtbf_hours=
+offers "goodput sweep x.json --axis /job/t" /job/tp=
+offers "goodput sweep x.json --set /recovery/det" /recovery/detection_s=
+offers "goodput sweep x.json --seek /cluster/spare_d" /cluster/spare_domains
+offers "goodput sensitivity x.json --param /recovery/rest" /recovery/restart_s
+offers "goodput explain-step x.json --set /job/model/hi" /job/model/hidden=
+[ "$(complete_words goodput run x.json --set /)" = "$(complete_words goodput sweep x.json --set /)" ] ||
+  fail "run and sweep offer different keys after --set"
+[ "$(complete_words goodput run x.json --set / | wc -l)" -ge 150 ] || fail "too few keys offered after --set"
+complete_words goodput run x.json --set / | grep -vq '=$' && fail "a key offered after --set lacks its ="
+complete_words goodput sweep x.json --seek / | grep -q '=$' && fail "a key offered after --seek has an ="
 # A value flag's value is left to file names: nothing offered after --out.
 [ -z "$(complete_words goodput run --out '')" ] || fail "completion offers words after --out"
 
 "$bin" completion zsh >"$tmp/_goodput" || fail "completion zsh"
 head -1 "$tmp/_goodput" | grep -qx '#compdef goodput' || fail "zsh script lacks #compdef"
 for s in $subs; do grep -q "^        '$s:" "$tmp/_goodput" || fail "zsh script lacks $s"; done
+grep -q "'\*--set\[[^]]*\]:pointer:{compadd -S = -a _goodput_pointers}'" "$tmp/_goodput" ||
+  fail "zsh script does not complete keys after --set"
+grep -q '^  _goodput_pointers=(/name ' "$tmp/_goodput" || fail "zsh script lacks the keys"
 if command -v zsh >/dev/null; then zsh -n "$tmp/_goodput" || fail "zsh -n"; fi
 
 "$bin" completion fish >"$tmp/goodput.fish" || fail "completion fish"
@@ -51,5 +70,7 @@ for s in $subs; do
   grep -q "__fish_use_subcommand -f -a $s " "$tmp/goodput.fish" || fail "fish script lacks $s"
 done
 grep -v '^#' "$tmp/goodput.fish" | grep -qv '^complete -c goodput ' && fail "fish script has a line that is not a complete command"
+grep -q -- "-l set -r -f -a '/name= .*/cluster/spare_domains= " "$tmp/goodput.fish" ||
+  fail "fish script does not complete keys after --set"
 if command -v fish >/dev/null; then fish -n "$tmp/goodput.fish" || fail "fish -n"; fi
 echo "ok: completion scripts for $(wc -w <<<"$subs") commands"
