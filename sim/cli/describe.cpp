@@ -65,7 +65,9 @@ std::string failure_models_text() {
 std::string schema_text() {
   namespace S = sections;
   std::ostringstream s;
-  s << "## Scenario schema\n\n";
+  s << "## Scenario schema\n\n"
+    << "The same keys as a JSON Schema (draft 2020-12), for an editor's completion and checks: "
+       "`goodput describe schema --json` (sim/report/schema/scenario.schema.json).\n\n";
   // Every section under "/" (/report included) but those of the two topics named below.
   sections_under(s, "/", S::scenario(), {&S::failures(), &S::strategies()});
   s << "`/failures`: see `goodput describe failure-models`; `/strategies`: see `goodput describe "
