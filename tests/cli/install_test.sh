@@ -2,7 +2,8 @@
 # install_test.sh CMAKE BUILD_DIR SOURCE_DIR WORKDIR
 # `cmake --install` into a temporary prefix, then the installed goodput, run from an unrelated
 # folder, finds and runs the installed default scenario (and its calibration profile, and the
-# plotting libraries when they were vendored), and validates the installed scenarios.
+# plotting libraries when they were vendored), and validates the installed scenarios; the
+# installed scenario JSON Schema is the installed binary's.
 set -euo pipefail
 cmake=$1 build=$2 src=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/elsewhere"
@@ -24,4 +25,7 @@ if [ -f "$src/third_party/js/vega.min.js" ]; then
   grep -q "report.html has no charts" run.log && fail "the installed goodput found no plotting libraries"
   [ -f "$data/js/vega.min.js" ] || fail "the plotting libraries were not installed"
 fi
+# The installed scenario schema is the installed binary's own.
+"$g" describe schema --json | cmp -s - "$data/schema/scenario.schema.json" ||
+  fail "the installed scenario.schema.json differs from goodput describe schema --json"
 echo "installed into $prefix; the installed goodput ran its default scenario"
