@@ -412,11 +412,26 @@ void apply_override(Json& scenario, const std::string& assignment, const std::st
     if (declared && (chain.empty() || scenario.contains(chain.front().parent_pointer())))
       for (const auto& p : chain) scenario[p] = Json::object();
   }
-  if (!scenario.contains(parent) || !scenario.at(parent).is_object())
+  if (!scenario.contains(parent) || !scenario.at(parent).is_object()) {
+    // The first missing step below an object the scenario has: a near miss of one of its keys
+    // ("/strategies/ntpboost"), else how to add it ("--set /strategies/ntp_boost={}" first).
+    std::string hint;
+    auto above = parent;
+    Json::json_pointer missing;
+    for (; !above.empty() && !scenario.contains(above); above = above.parent_pointer())
+      missing = above;
+    if (!missing.empty() && scenario.contains(above) && scenario.at(above).is_object()) {
+      std::vector<std::string> keys;
+      for (const auto& [k, v] : scenario.at(above).items()) keys.push_back(k);
+      hint = did_you_mean(missing.back(), keys);
+      if (hint.empty())
+        hint = "; to add it, give --set " + missing.to_string() + "={} before this one";
+    }
     throw InputError("--set", ptr,
                      "the parent " +
                          (parent.to_string().empty() ? std::string("/") : parent.to_string()) +
-                         " is not an object in the scenario");
+                         " is not an object in the scenario" + hint);
+  }
   scenario[jp] = value;
 }
 

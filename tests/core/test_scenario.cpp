@@ -117,6 +117,33 @@ TEST_CASE("--set overrides: JSON values, strings, and a missing parent is an err
   CHECK_THROWS_AS(apply_override(j, "horizon_hours=1", "f.json"), InputError);
 }
 
+TEST_CASE("--set under a missing parent names a near miss, or how to add the parent") {
+  Json j = small_scenario();
+  REQUIRE(j["strategies"].contains("dp_drop"));
+  REQUIRE_FALSE(j["strategies"].contains("ntp_boost"));
+  auto message = [&](const std::string& assignment) {
+    try {
+      apply_override(j, assignment, "f.json", &sections::scenario());
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string typo = message("/strategies/dpdrop/min_replicas=2");
+  CHECK(typo.find("did you mean 'dp_drop'") != std::string::npos);
+  const std::string absent = message("/strategies/ntp_boost/max_power=1.2");
+  CHECK(absent.find("give --set /strategies/ntp_boost={} before this one") != std::string::npos);
+  CHECK(absent.find("did you mean") == std::string::npos);
+  // Following the advice works.
+  apply_override(j, "/strategies/ntp_boost={}", "f.json", &sections::scenario());
+  apply_override(j, "/strategies/ntp_boost/max_power=1.2", "f.json", &sections::scenario());
+  CHECK(j["strategies"]["ntp_boost"]["max_power"] == 1.2);
+  // A parent that is not an object gets neither.
+  const std::string scalar = message("/horizon_hours/x=1");
+  CHECK(scalar.find("did you mean") == std::string::npos);
+  CHECK(scalar.find("to add it") == std::string::npos);
+}
+
 TEST_CASE("every declared parameter has a doc line and a valid default") {
   std::vector<const ParamSection*> all = {&sections::scenario(), &sections::cluster(),
                                           &sections::job(),      &sections::failures(),
