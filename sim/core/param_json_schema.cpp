@@ -93,10 +93,12 @@ Json section_json_schema(const ParamSection& section) {
             {"additionalProperties", false}};
   if (required.empty()) return s;
   const ParamDecl* preset = section.find("preset");
-  if (preset && !is_required(*preset))  // a preset fills the rest
-    s["if"] = {{"required", Json::array({"preset"})}}, s["else"] = {{"required", required}};
-  else
+  if (preset && !is_required(*preset)) {  // a preset fills the rest
+    s["if"] = {{"required", Json::array({"preset"})}};
+    s["else"] = {{"required", std::move(required)}};
+  } else {
     s["required"] = std::move(required);
+  }
   return s;
 }
 
