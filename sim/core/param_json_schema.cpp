@@ -27,14 +27,6 @@ Json list_of(Json item) {
   return {{"type", "array"}, {"items", std::move(item)}};
 }
 
-// As ParamReader decides. An object is required only where declared so: one absent is read as
-// empty where its loader reads it at all, which the declaration does not say (/job: the scenario
-// schema requires it).
-bool is_required(const ParamDecl& d) {
-  return d.required || (d.default_value.is_null() && !d.optional && d.type != ParamType::Object &&
-                        d.type != ParamType::ObjectList);
-}
-
 }  // namespace
 
 Json param_json_schema(const ParamDecl& d) {
@@ -85,7 +77,7 @@ Json section_json_schema(const ParamSection& section) {
   Json required = Json::array();
   for (const ParamDecl& d : section.params) {
     properties[d.key] = param_json_schema(d);
-    if (is_required(d)) required.push_back(d.key);
+    if (must_be_given(d)) required.push_back(d.key);
   }
   Json s = {{"type", "object"},
             {"description", section.doc},
@@ -93,7 +85,7 @@ Json section_json_schema(const ParamSection& section) {
             {"additionalProperties", false}};
   if (required.empty()) return s;
   const ParamDecl* preset = section.find("preset");
-  if (preset && !is_required(*preset)) {  // a preset fills the rest
+  if (preset && !must_be_given(*preset)) {  // a preset fills the rest
     s["if"] = {{"required", Json::array({"preset"})}};
     s["else"] = {{"required", std::move(required)}};
   } else {

@@ -38,6 +38,11 @@ std::string range_text(const ParamDecl& d) {
 
 }  // namespace
 
+bool must_be_given(const ParamDecl& d) {
+  return d.required || (d.default_value.is_null() && !d.optional && d.type != ParamType::Object &&
+                        d.type != ParamType::ObjectList);
+}
+
 const ParamDecl* ParamSection::find(const std::string& key) const {
   for (const auto& p : params)
     if (p.key == key) return &p;
@@ -110,8 +115,7 @@ ParamReader::ParamReader(const Json& in, const ParamSection& section, std::strin
   }
   for (const auto& d : section.params) {
     const bool given = in.contains(d.key);
-    if (!given && (d.required || (d.default_value.is_null() && !d.optional &&
-                                  d.type != ParamType::Object && d.type != ParamType::ObjectList)))
+    if (!given && must_be_given(d))
       throw InputError(file_, pointer_append(pointer_, d.key),
                        "missing required key '" + d.key + "' (" + d.doc + ")");
     if (out_ && d.type != ParamType::Object && d.type != ParamType::ObjectList) {

@@ -96,6 +96,10 @@ class ParamReader {
   Json* out_;
 };
 
+// Whether `d` must be given: declared required, or a value without a default that is neither
+// optional nor an object or list of objects (those, absent, are empty).
+bool must_be_given(const ParamDecl& d);
+
 // Markdown table of a section (name, type, unit, default, range, doc).
 std::string describe_section_markdown(const ParamSection& section);
 std::string param_type_name(const ParamDecl& d);
