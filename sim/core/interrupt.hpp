@@ -9,9 +9,10 @@
 // releases the lock, so no guarded step starts after it.
 //
 // A cleanup (InterruptCleanup, registered for its lifetime) removes only what its owner made
-// for a while (output_dir.hpp: an unpublished staging folder and the lock file). Without
-// watch_interrupts() (goodput-mpi, whose launcher owns the signals) or on SIGKILL the process
-// dies at once, and the next writer of the same path recognises and removes the leftovers.
+// for a while (output_dir.hpp: an unpublished staging folder and the lock file). goodput-mpi
+// calls watch_interrupts() before MPI_Init, so MPI's own threads inherit the blocked signals.
+// On SIGKILL the process dies at once, and the next writer of the same path recognises and
+// removes the leftovers.
 #pragma once
 
 #include <functional>

@@ -16,6 +16,7 @@
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/sweep_flags.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/mpi/mpi_sweep.hpp"
 #include "sim/report/report.hpp"
 
@@ -69,6 +70,10 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before MPI starts its threads, so they inherit the blocked signals: when the launcher passes
+  // on a Ctrl-C or kill (mpirun: SIGTERM), rank 0 removes its staging folder and lock and keeps
+  // the finished points for --resume (interrupt.hpp); the other ranks have nothing to clean up.
+  goodput::watch_interrupts();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   int rank = 0, ranks = 1;
