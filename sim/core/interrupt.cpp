@@ -95,6 +95,11 @@ void write_err(const std::string& s) {
 
 }  // namespace
 
+void block_interrupts() {
+  const sigset_t set = watched();
+  if (!sigisemptyset(&set)) pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
 void watch_interrupts() {
   static bool started = false;
   if (started) return;

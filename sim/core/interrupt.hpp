@@ -10,9 +10,10 @@
 //
 // A cleanup (InterruptCleanup, registered for its lifetime) removes only what its owner made
 // for a while (output_dir.hpp: an unpublished staging folder and the lock file). goodput-mpi
-// calls watch_interrupts() before MPI_Init, so MPI's own threads inherit the blocked signals.
-// On SIGKILL the process dies at once, and the next writer of the same path recognises and
-// removes the leftovers.
+// blocks the signals before MPI_Init, so MPI's own threads inherit the mask, and rank 0 alone
+// watches them: the other ranks do not end first (mpirun would then SIGKILL rank 0 in the
+// middle of its cleanup). On SIGKILL the process dies at once, and the next writer of the same
+// path recognises and removes the leftovers.
 #pragma once
 
 #include <functional>
@@ -22,6 +23,9 @@
 namespace goodput {
 
 void watch_interrupts();
+// Only blocks them, in the calling thread and every thread it starts after: for a process that
+// leaves them to another (goodput-mpi's ranks but 0, which end when the launcher ends the job).
+void block_interrupts();
 
 // Holds the interrupt lock: a cleanup never runs while one lives.
 class InterruptLock {

@@ -70,10 +70,12 @@ int rank0(int argc, char** argv, goodput::mpi::Dispatcher& dispatcher) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before MPI starts its threads, so they inherit the blocked signals: when the launcher passes
+  // Before MPI starts its threads, so they inherit the blocked signals. When the launcher passes
   // on a Ctrl-C or kill (mpirun: SIGTERM), rank 0 removes its staging folder and lock and keeps
-  // the finished points for --resume (interrupt.hpp); the other ranks have nothing to clean up.
-  goodput::watch_interrupts();
+  // the finished points for --resume (interrupt.hpp). The other ranks leave the signals to it:
+  // were one to end first, mpirun would SIGKILL rank 0 in the middle of its cleanup; they end
+  // when the launcher ends the job.
+  goodput::block_interrupts();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   int rank = 0, ranks = 1;
@@ -87,6 +89,7 @@ int main(int argc, char** argv) {
   }
   int rc = 0;
   if (rank == 0) {
+    goodput::watch_interrupts();
     goodput::mpi::Dispatcher dispatcher(ranks);
     rc = rank0(argc, argv, dispatcher);
     dispatcher.shutdown();  // every other rank stops, whatever happened here
