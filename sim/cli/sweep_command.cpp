@@ -17,7 +17,6 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/strategy_choice.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/interrupt.hpp"
 #include "sim/core/progress_line.hpp"
 #include "sim/core/suggest.hpp"
 #include "sim/report/html_page.hpp"
@@ -242,10 +241,7 @@ int seek(const SweepArgs& a, const SeedPolicy& seeds, const std::vector<std::str
         ++resumed;
       } else {
         if (a.stop_after >= 0 && computed >= a.stop_after) throw Stopped{};
-        {
-          InterruptLock whole;  // Ctrl-C waits for the record: none is left half-written
-          write_point_record(pt, v, record_path(v));
-        }
+        write_point_record(pt, v, record_path(v));
         ++computed;
       }
       const Summary s = summary_of(pt);

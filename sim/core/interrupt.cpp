@@ -93,18 +93,24 @@ void write_err(const std::string& s) {
   std::_Exit(128 + sig);  // not reached: the default action ends the process
 }
 
+// Blocks the watched signals in the calling thread; false when there are none or it failed.
+bool block(sigset_t* set) {
+  *set = watched();
+  return !sigisemptyset(set) && pthread_sigmask(SIG_BLOCK, set, nullptr) == 0;
+}
+
 }  // namespace
 
 void block_interrupts() {
-  const sigset_t set = watched();
-  if (!sigisemptyset(&set)) pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  sigset_t set;
+  block(&set);
 }
 
 void watch_interrupts() {
   static bool started = false;
   if (started) return;
-  sigset_t set = watched();
-  if (sigisemptyset(&set) || pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;
+  sigset_t set;
+  if (!block(&set)) return;
   try {
     std::thread(watch, set).detach();
     started = true;

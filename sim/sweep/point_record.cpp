@@ -13,6 +13,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/content_hash.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 
 namespace goodput {
 
@@ -246,7 +247,9 @@ void write_point_record(const SweepPoint& point, long index, const std::string& 
                   {"inputs", inputs},
                   {"pilot", pilot_to_json(point.plan.pilot)},
                   {"runs", runs_to_json(point.report.runs)}};
-  write_file_atomic(path, j.dump() + "\n");
+  const std::string text = j.dump() + "\n";
+  InterruptLock whole;  // Ctrl-C waits for the record: none is left half-written (interrupt.hpp)
+  write_file_atomic(path, text);
 }
 
 RecordRead check_point_record(std::string_view bytes, const std::string& path,

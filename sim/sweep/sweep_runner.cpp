@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "sim/core/interrupt.hpp"
 #include "sim/core/parallel_for.hpp"
 #include "sim/report/output_dir.hpp"
 #include "sim/run/monte_carlo.hpp"
@@ -114,10 +113,7 @@ SweepOutcome run_sweep(Sweep& sweep, const std::vector<Scenario>& scenarios,
             opt.runner ? opt.runner(scenarios[p], w) : run_point(scenarios[p], inner, opt.seeds);
         pt.values = values[p];
         pt.report.plan = &pt.plan;
-        {
-          InterruptLock whole;  // Ctrl-C waits for the record: none is left half-written
-          write_point_record(pt, static_cast<long>(p), record_path(staging, p));
-        }
+        write_point_record(pt, static_cast<long>(p), record_path(staging, p));
         points[p] = std::move(pt);
       },
       [&](int) {  // under parallel_for's lock
