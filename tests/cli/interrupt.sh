@@ -9,17 +9,9 @@ set -u
 g=$1; scenario=$2; long_scenario=$3; sweep_scenario=$4; work=$5
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
 set -m  # background jobs in their own group, so they do not ignore SIGINT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # fail, wait_for, interrupted_sweep_kept
 same() { diff -r "$1" "$2" >/dev/null; }
 leftovers() { ls -A -d ."$1".goodput-* 2>/dev/null; }
-# wait_for GLOB: up to 60 s for a path matching GLOB to exist
-wait_for() {
-  for _ in $(seq 600); do
-    compgen -G "$1" >/dev/null && return 0
-    sleep 0.1
-  done
-  return 1
-}
 # signal_run SIG: sends SIG to the background goodput $pid and sets $code to its exit status
 signal_run() {
   kill -s "$1" "$pid"
@@ -76,12 +68,7 @@ pid=$!
 wait_for '.sweep.goodput-staging-*/sweep.json' || fail "the sweep staged nothing"
 signal_run INT
 [ "$code" = 130 ] || fail "interrupted sweep: exit $code: $(cat err.log)"
-[ ! -e sweep ] || fail "the interrupted sweep published"
-[ -z "$(ls -A -d .sweep.goodput-lock .sweep.goodput-staging-* 2>/dev/null)" ] ||
-  fail "the interrupted sweep left its lock or staging folder"
-[ "$(ls .sweep.goodput-records-*/records/*.json 2>/dev/null | wc -l)" = 4 ] ||
-  fail "the interrupted sweep lost its finished points"
-grep -q -- "--resume" err.log || fail "the interrupted sweep does not say how to go on: $(cat err.log)"
+interrupted_sweep_kept sweep 4 err.log
 out=$("$g" sweep "$sweep_scenario" --axis $axis --threads 1 --resume --out sweep) || fail "resume"
 grep -q "0 run now, 4 resumed" <<<"$out" || fail "resume redid finished points: $out"
 same sweep sweep-ref || fail "the resumed sweep differs from the uninterrupted one"

@@ -9,3 +9,23 @@ expect() {
   [ "$got" = "$want" ] || fail "expected exit $want, got $got from: goodput $*"$'\n'"$out"
   grep -Eq -- "$pattern" <<<"$out" || fail "output of goodput $* does not match /$pattern/:"$'\n'"$out"
 }
+# wait_for GLOB: up to 60 s for a path matching GLOB (in the working folder) to exist.
+wait_for() {
+  for _ in $(seq 600); do
+    compgen -G "$1" >/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# interrupted_sweep_kept NAME POINTS LOG: the sweep into NAME, interrupted with POINTS points
+# done, published nothing, left neither its lock nor its staging folder, kept the POINTS point
+# records for --resume and said so in LOG (its stderr).
+interrupted_sweep_kept() {
+  local name=$1 points=$2 log=$3
+  [ ! -e "$name" ] || fail "the interrupted sweep published"
+  [ -z "$(ls -A -d ".$name.goodput-lock" ".$name".goodput-staging-* 2>/dev/null)" ] ||
+    fail "the interrupted sweep left its lock or staging folder: $(ls -A -d ".$name".goodput-* 2>/dev/null)"
+  [ "$(ls ".$name".goodput-records-*/records/*.json 2>/dev/null | wc -l)" = "$points" ] ||
+    fail "the interrupted sweep did not keep its $points finished points"
+  grep -q -- "--resume" "$log" || fail "the interrupted sweep does not say how to go on: $(cat "$log")"
+}

@@ -7,7 +7,7 @@
 set -u
 gp=$1 gpm=$2 mpiexec=$3 work=$4
 src=$(cd "$(dirname "$0")/../.." && pwd)
-fail() { echo "FAIL: $*"; exit 1; }
+. "$src/tests/cli/lib.sh"  # fail, wait_for, interrupted_sweep_kept
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 set -m  # mpirun in its own process group, so it does not ignore SIGINT
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -16,19 +16,10 @@ args=("$src/tests/report/data/small-stat.json" --axis /job/step_s=10,11,12,13 --
 GOODPUT_TEST_HOLD_S=60 "${mpi[@]}" -x GOODPUT_TEST_HOLD_S "$gpm" sweep "${args[@]}" --quiet \
   --out sweep 2>err.log &
 job=$!
-for _ in $(seq 1200); do  # up to 60 s for the staged sweep
-  compgen -G '.sweep.goodput-staging-*/sweep.json' >/dev/null && break
-  sleep 0.05
-done
-compgen -G '.sweep.goodput-staging-*/sweep.json' >/dev/null || fail "the sweep staged nothing"
+wait_for '.sweep.goodput-staging-*/sweep.json' || fail "the sweep staged nothing"
 kill -s INT "$job"
 wait "$job" && fail "mpirun reported success after Ctrl-C"
-[ ! -e sweep ] || fail "the interrupted sweep published"
-[ -z "$(ls -A -d .sweep.goodput-lock .sweep.goodput-staging-* 2>/dev/null)" ] ||
-  fail "rank 0 left its lock or staging folder: $(ls -A -d .sweep.goodput-* 2>/dev/null)"
-[ "$(ls .sweep.goodput-records-*/records/*.json 2>/dev/null | wc -l)" = 4 ] ||
-  fail "the finished points were not kept"
-grep -q -- "--resume" err.log || fail "rank 0 does not say how to go on: $(cat err.log)"
+interrupted_sweep_kept sweep 4 err.log
 "$gp" sweep "${args[@]}" --quiet --threads 2 --out single || fail "single-process sweep"
 out=$("${mpi[@]}" "$gpm" sweep "${args[@]}" --out sweep --resume) || fail "resume: $out"
 grep -q "0 run now, 4 resumed" <<<"$out" || fail "resume redid finished points: $out"
