@@ -12,7 +12,9 @@
 //
 // Interrupted by SIGINT, SIGTERM or SIGHUP (where main called watch_interrupts), an OutputDir
 // removes its unpublished staging folder and its lock, keeps a sweep's records for --resume,
-// and says so; the path holds the earlier report (or, once published, the new one).
+// and says so; the path holds the earlier report (or, once published, the new one). Writers
+// add files to the staging folder under the interrupt lock (text_util.hpp's write_file and
+// make_folder), so the removal never races a file being added.
 //
 // While an OutputDir lives it holds an exclusive lock (`.<name>.goodput-lock` beside the
 // target, flock; a file of that name goodput did not write is refused, never removed), so a

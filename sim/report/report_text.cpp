@@ -232,7 +232,7 @@ std::string terminal_table(const Report& rep) {
 }
 
 void write_report_files(const Report& rep, const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
+  make_folder(dir);
   write_file(dir / "report.json", report_json(rep).dump(2) + "\n");
   write_file(dir / "runs.csv", runs_csv(rep));
   write_file(dir / "report.md", report_markdown(rep));

@@ -567,7 +567,7 @@ std::string sensitivity_terminal(const SensitivityReport& r) {
 }
 
 void write_sensitivity_files(const SensitivityReport& r, const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
+  make_folder(dir);
   write_file(dir / "sensitivity.json", sensitivity_json(r).dump(2) + "\n");
   write_file(dir / "sensitivity.md", sensitivity_markdown(r));
   write_file(dir / "sensitivity.html", sensitivity_html(r));

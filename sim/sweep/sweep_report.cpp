@@ -276,7 +276,7 @@ Json point_strategy_json(const StrategySummary& st, RunMode mode) {
 }  // namespace
 
 void write_sweep_files(const Sweep& sw, const std::filesystem::path& tmp) {
-  std::filesystem::create_directories(tmp);
+  make_folder(tmp);
   // points.csv: runs.csv's columns (runs_csv.hpp) after the point and its axis values.
   std::string csv = "point";
   for (const auto& a : sw.axes) csv += "," + csv_cell(a.pointer);

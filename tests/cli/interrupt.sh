@@ -3,8 +3,8 @@
 # Ctrl-C (SIGINT), kill (SIGTERM) and a closed terminal (SIGHUP) end `goodput run` and
 # `goodput sweep` with exit status 128 + the signal, say so on stderr, leave the earlier report
 # exactly as it was and nothing of goodput's beside it (no lock file, no staging folder), and
-# keep a sweep's finished points, which `--resume` then takes without redoing them. A signal
-# the caller ignores (nohup) stays ignored.
+# keep a sweep's finished points, which `--resume` then takes without redoing them, whenever the
+# signal comes. A signal the caller ignores (nohup) stays ignored.
 set -u
 g=$1; scenario=$2; long_scenario=$3; sweep_scenario=$4; work=$5
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
@@ -36,6 +36,21 @@ for sig in INT TERM HUP; do
   [ -z "$(leftovers target)" ] || fail "SIG$sig left $(leftovers target)"
   grep -q "interrupted (SIG$sig)" err.log && grep -q "target was left as it was" err.log ||
     fail "SIG$sig: stderr does not say what happened: $(cat err.log)"
+done
+
+# Interrupted while its files are being staged (as soon as the first one appears, so most
+# signals land among the writes of the others): still nothing left. Before the staged writes
+# took the interrupt lock, some such signals left the staging folder behind.
+for i in $(seq 20); do
+  rm -rf target .target.goodput-*
+  cp -r ref-old target
+  GOODPUT_TEST_HOLD_S=60 "$g" run "$scenario" --quiet --threads 1 --set /seed=2 --out target 2>err.log &
+  pid=$!
+  for _ in $(seq 30000); do compgen -G '.target.goodput-staging-*/report.json' >/dev/null && break; done
+  signal_run TERM
+  [ "$code" = 143 ] || fail "early SIGTERM $i: exit $code, expected 143: $(cat err.log)"
+  same target ref-old || fail "early SIGTERM $i: the earlier report changed"
+  [ -z "$(leftovers target)" ] || fail "early SIGTERM $i left $(leftovers target)"
 done
 
 # An inherited "ignore" (nohup) stays in force: the hang-up changes nothing.
