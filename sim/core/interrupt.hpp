@@ -27,7 +27,9 @@ void watch_interrupts();
 // leaves them to another (goodput-mpi's ranks but 0, which end when the launcher ends the job).
 void block_interrupts();
 
-// Holds the interrupt lock: a cleanup never runs while one lives.
+// Holds the interrupt lock: a cleanup never runs while one lives. Whatever a cleanup removes
+// must be added to only under it (a staging folder's files: text_util.hpp), or the removal can
+// race a file being added and leave the folder behind.
 class InterruptLock {
  public:
   InterruptLock();
