@@ -152,8 +152,11 @@ OutputDir::OutputDir(const std::string& path, std::string flag) : flag_(std::mov
   fs::create_directories(parent, ec);
   if (ec) refuse("cannot create the folder " + parent.string() + ": " + ec.message());
   lock_path_ = parent / ("." + short_name(target_) + ".goodput-lock");
-  lock();
-  on_interrupt_.emplace([this] { return abandon(); });
+  {
+    InterruptLock guard;  // a signal waits until the lock file has its cleanup: none is left
+    lock();
+    on_interrupt_.emplace([this] { return abandon(); });
+  }
   try {
     recover_leftovers();
     check_target(false);  // again, now that no other goodput can be changing it
