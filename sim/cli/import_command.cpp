@@ -15,6 +15,7 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/report/report.hpp"
 
 namespace goodput {
@@ -114,8 +115,10 @@ int command_import(const ImportArgs& a) {
   const std::string text = trace::to_goodput_csv(tr, comments);
   if (a.out == "-")
     std::cout << text << std::flush;
-  else
+  else {
+    InterruptLock whole;  // Ctrl-C waits for the file: no temporary is left beside it
     write_file_atomic(a.out, text);
+  }
   if (a.quiet) return 0;
   const auto overlaps = trace::overlapping_records(tr);
   constexpr std::size_t kShown = 10;

@@ -315,9 +315,9 @@ int main(int argc, char** argv) {
   if (*run) run_args.command = goodput::canonical_command(*run);
   if (*sweep) sw.command = goodput::canonical_command(*sweep);
   if (*sens) sens_args.command = goodput::canonical_command(*sens);
-  // The commands that write reports leave nothing behind on Ctrl-C, kill or a closed terminal
+  // The commands that write files leave nothing behind on Ctrl-C, kill or a closed terminal
   // (before any worker thread starts: they inherit the blocked signals).
-  if (*run || *sweep || *sens) goodput::watch_interrupts();
+  if (*run || *sweep || *sens || *import) goodput::watch_interrupts();
   try {
     if (*run) return command_run(run_args);
     if (*validate) return goodput::command_validate(validate_files);

@@ -4,7 +4,8 @@
 # `goodput sweep` with exit status 128 + the signal, say so on stderr, leave the earlier report
 # exactly as it was and nothing of goodput's beside it (no lock file, no staging folder), and
 # keep a sweep's finished points, which `--resume` then takes without redoing them, whenever the
-# signal comes. A signal the caller ignores (nohup) stays ignored.
+# signal comes. A signal the caller ignores (nohup) stays ignored. `goodput import` finishes the
+# file it is writing.
 set -u
 g=$1; scenario=$2; long_scenario=$3; sweep_scenario=$4; work=$5
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
@@ -88,4 +89,23 @@ out=$("$g" sweep "$sweep_scenario" --axis $axis --threads 1 --resume --out sweep
 grep -q "0 run now, 4 resumed" <<<"$out" || fail "resume redid finished points: $out"
 same sweep sweep-ref || fail "the resumed sweep differs from the uninterrupted one"
 [ -z "$(leftovers sweep)" ] || fail "leftovers after the resumed sweep: $(leftovers sweep)"
+# `goodput import` interrupted while writing its CSV (as soon as its temporary appears) finishes
+# the file: no temporary is left, and the CSV is either absent or whole. Before import took the
+# interrupt lock around the write, every such signal left `out.csv.tmp.<pid>`.
+python3 -c '
+print("time_hours,component,event,class")
+for i in range(100000):
+    print(f"{i / 100:.2f},gpu/{i % 4096},fault_start,GPU\n{i / 100 + 0.005:.3f},gpu/{i % 4096},fault_end,GPU")
+' >big-log.csv
+"$g" import --format csv big-log.csv --out ref.csv --quiet || fail "reference import"
+for i in $(seq 10); do
+  rm -f out.csv out.csv.tmp.*
+  "$g" import --format csv big-log.csv --out out.csv --quiet 2>err.log &
+  pid=$!
+  for _ in $(seq 30000); do compgen -G 'out.csv.tmp.*' >/dev/null && break; done
+  signal_run INT
+  [ "$code" = 130 ] || fail "interrupted import $i: exit $code, expected 130: $(cat err.log)"
+  [ -z "$(ls out.csv.tmp.* 2>/dev/null)" ] || fail "interrupted import $i left $(ls out.csv.tmp.*)"
+  [ ! -e out.csv ] || cmp -s out.csv ref.csv || fail "interrupted import $i left a partial out.csv"
+done
 echo "interrupt tests: all passed"
