@@ -34,14 +34,17 @@ goodput_header_package(nlohmann_json 3.10 nlohmann/json.hpp nlohmann_json::nlohm
 goodput_header_package(CLI11 2.1 CLI/CLI.hpp CLI11::CLI11 libcli11-dev)  # the tools' arguments
 
 # The part of goodput_core calibrate uses, from the root build's sources: the strict reader of
-# declared parameters (sim/core/params.*, which reads profiles) and what it needs, and the
-# progress display; headers at the repository root, as there.
+# declared parameters (sim/core/params.*, which reads profiles) and what it needs, the
+# progress display and the signal watcher; headers at the repository root, as there.
+find_package(Threads REQUIRED)
 add_library(goodput_core STATIC "${_goodput_repo_root}/sim/core/params.cpp"
                                 "${_goodput_repo_root}/sim/core/json_text.cpp"
                                 "${_goodput_repo_root}/sim/core/input_file.cpp"
-                                "${_goodput_repo_root}/sim/core/progress_line.cpp")
+                                "${_goodput_repo_root}/sim/core/progress_line.cpp"
+                                "${_goodput_repo_root}/sim/core/interrupt.cpp")
 target_include_directories(goodput_core PUBLIC "${_goodput_repo_root}")
-target_link_libraries(goodput_core PUBLIC nlohmann_json::nlohmann_json PRIVATE goodput_warnings)
+target_link_libraries(goodput_core PUBLIC nlohmann_json::nlohmann_json Threads::Threads
+                                   PRIVATE goodput_warnings)
 target_compile_features(goodput_core PUBLIC cxx_std_20)
 
 # doctest: an installed package, else the vendored header (+ vendored doctest.cmake if any).

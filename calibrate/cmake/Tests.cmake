@@ -38,6 +38,10 @@ add_test(NAME calibrate.analytical_tool
           -DEXE=$<TARGET_FILE:goodput-profile-analytical>
           -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR}/analytical_tool_test
           -P ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_analytical_tool.cmake)
+# Ctrl-C while the profile is written: no temporary left, the profile whole or absent.
+add_test(NAME calibrate.analytical_interrupt
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tests/check_analytical_interrupt.sh
+          $<TARGET_FILE:goodput-profile-analytical> ${CMAKE_CURRENT_BINARY_DIR}/analytical_interrupt)
 
 if(GOODPUT_HAVE_CUDA)
   # Without a GPU the harness must exit 3 and leave no file. On a GPU machine this test is

@@ -10,9 +10,13 @@
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/interrupt.hpp"
 
 int main(int argc, char** argv) {
   using namespace goodput::calib;
+  // Ctrl-C, kill or a closed terminal while the profile is written finishes it (save_profile):
+  // watched before any other thread starts (CUDA's inherit the blocked signals).
+  goodput::watch_interrupts();
   try {
     const CalibrateArgs args =
         parse_calibrate_args(std::vector<std::string>(argv + 1, argv + argc));

@@ -7,6 +7,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
+#include "sim/core/interrupt.hpp"
 #include "sim/core/json_pointer.hpp"
 #include "sim/core/json_text.hpp"
 
@@ -83,7 +84,9 @@ std::string profile_text(const Profile& profile) {
 }
 
 void save_profile(const Profile& profile, const std::string& path) {
-  write_file_atomic(path, profile_text(profile));
+  const std::string text = profile_text(profile);
+  InterruptLock whole;  // Ctrl-C waits for the file: no temporary is left beside it
+  write_file_atomic(path, text);
 }
 
 std::string profile_hash(const Profile& profile) {

@@ -3,7 +3,9 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <utility>
@@ -19,6 +21,8 @@ struct Registry {
   std::mutex cleanups;  // guards `list`; held while the cleanups run
   std::vector<std::pair<unsigned long, std::function<std::string()>>> list;
   unsigned long next_id = 1;
+  sigset_t set{};                   // the watched signals
+  std::atomic<bool> caught{false};  // the watcher has taken one
 };
 
 Registry& registry() {
@@ -67,6 +71,7 @@ void write_err(const std::string& s) {
   int sig = 0;
   while (sigwait(&set, &sig) != 0) {
   }
+  registry().caught = true;
   // From here a second signal ends the process at once (default action, on this thread, the
   // only one that does not block it), even while a cleanup is under way.
   struct sigaction dfl {};
@@ -93,6 +98,21 @@ void write_err(const std::string& s) {
   std::_Exit(128 + sig);  // not reached: the default action ends the process
 }
 
+// At exit (main returned, or exit()): a signal taken or waiting ends the process by that signal,
+// as it would have a moment earlier, not by the exit status. The watcher is left to do it: it
+// takes the interrupt lock, runs the cleanups and raises the signal, while this thread waits
+// (with the signals blocked, pause() never returns).
+void finish_by_signal_at_exit() {
+  Registry& r = registry();
+  bool waiting = r.caught;
+  sigset_t pending;
+  if (!waiting && sigpending(&pending) == 0)
+    for (const int s : {SIGINT, SIGTERM, SIGHUP})
+      if (sigismember(&r.set, s) && sigismember(&pending, s)) waiting = true;
+  if (!waiting) return;
+  for (;;) ::pause();
+}
+
 // Blocks the watched signals in the calling thread; false when there are none or it failed.
 bool block(sigset_t* set) {
   *set = watched();
@@ -112,8 +132,10 @@ void watch_interrupts() {
   sigset_t set;
   if (!block(&set)) return;
   try {
+    registry().set = set;
     std::thread(watch, set).detach();
     started = true;
+    std::atexit(finish_by_signal_at_exit);
   } catch (const std::system_error&) {  // no thread: signals act as before
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
   }

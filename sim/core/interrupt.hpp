@@ -6,7 +6,9 @@
 // (so it never cuts into a step held under InterruptLock), runs the registered cleanups, newest
 // first, prints the lines they return on stderr, and ends the process by the same signal with its
 // default action: the exit status is 128 + the signal number, as a shell expects. It never
-// releases the lock, so no guarded step starts after it.
+// releases the lock, so no guarded step starts after it. A signal that comes as the process
+// ends (during its last guarded write, say) still ends it so: at exit, a signal taken or
+// pending is left to the watcher, never reported as exit status 0.
 //
 // A cleanup (InterruptCleanup, registered for its lifetime) removes only what its owner made
 // for a while (output_dir.hpp: an unpublished staging folder and the lock file). goodput-mpi

@@ -90,22 +90,30 @@ grep -q "0 run now, 4 resumed" <<<"$out" || fail "resume redid finished points: 
 same sweep sweep-ref || fail "the resumed sweep differs from the uninterrupted one"
 [ -z "$(leftovers sweep)" ] || fail "leftovers after the resumed sweep: $(leftovers sweep)"
 # `goodput import` interrupted while writing its CSV (as soon as its temporary appears) finishes
-# the file: no temporary is left, and the CSV is either absent or whole. Before import took the
-# interrupt lock around the write, every such signal left `out.csv.tmp.<pid>`.
+# the file: no temporary is left, the CSV is either absent or whole, and the exit status is 130
+# (0 where the signal came after the process had ended). Before import took the interrupt lock
+# around the write, every such signal left `out.csv.tmp.<pid>`.
 python3 -c '
 print("time_hours,component,event,class")
 for i in range(100000):
     print(f"{i / 100:.2f},gpu/{i % 4096},fault_start,GPU\n{i / 100 + 0.005:.3f},gpu/{i % 4096},fault_end,GPU")
 ' >big-log.csv
 "$g" import --format csv big-log.csv --out ref.csv --quiet || fail "reference import"
+caught=0
 for i in $(seq 10); do
   rm -f out.csv out.csv.tmp.*
   "$g" import --format csv big-log.csv --out out.csv --quiet 2>err.log &
   pid=$!
   for _ in $(seq 30000); do compgen -G 'out.csv.tmp.*' >/dev/null && break; done
   signal_run INT
-  [ "$code" = 130 ] || fail "interrupted import $i: exit $code, expected 130: $(cat err.log)"
   [ -z "$(ls out.csv.tmp.* 2>/dev/null)" ] || fail "interrupted import $i left $(ls out.csv.tmp.*)"
   [ ! -e out.csv ] || cmp -s out.csv ref.csv || fail "interrupted import $i left a partial out.csv"
+  # 130; or 0 where the signal came after the process had ended (the CSV then written).
+  if [ "$code" = 130 ]; then
+    caught=$((caught + 1))
+  elif [ "$code" != 0 ] || ! cmp -s out.csv ref.csv; then
+    fail "interrupted import $i: exit $code: $(cat err.log)"
+  fi
 done
+[ "$caught" -gt 0 ] || fail "no signal reached import while it wrote (all 10 came after it ended)"
 echo "interrupt tests: all passed"
