@@ -7,7 +7,6 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"
-#include "sim/core/interrupt.hpp"
 #include "sim/core/json_pointer.hpp"
 #include "sim/core/json_text.hpp"
 
@@ -84,9 +83,7 @@ std::string profile_text(const Profile& profile) {
 }
 
 void save_profile(const Profile& profile, const std::string& path) {
-  const std::string text = profile_text(profile);
-  InterruptLock whole;  // Ctrl-C waits for the file: no temporary is left beside it
-  write_file_atomic(path, text);
+  write_file_atomic(path, profile_text(profile));  // Ctrl-C waits for it: no temporary left
 }
 
 std::string profile_hash(const Profile& profile) {

@@ -15,7 +15,6 @@
 #include "sim/cli/command_line.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/interrupt.hpp"
 #include "sim/report/report.hpp"
 
 namespace goodput {
@@ -115,10 +114,8 @@ int command_import(const ImportArgs& a) {
   const std::string text = trace::to_goodput_csv(tr, comments);
   if (a.out == "-")
     std::cout << text << std::flush;
-  else {
-    InterruptLock whole;  // Ctrl-C waits for the file: no temporary is left beside it
-    write_file_atomic(a.out, text);
-  }
+  else
+    write_file_atomic(a.out, text);  // Ctrl-C waits for it: no temporary is left beside it
   if (a.quiet) return 0;
   const auto overlaps = trace::overlapping_records(tr);
   constexpr std::size_t kShown = 10;

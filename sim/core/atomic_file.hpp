@@ -1,9 +1,10 @@
 // Whole-file writes that never leave a partial file behind (one writer for the simulator's
-// sweep point records and the calibration profiles; header-only, so calibrate/ builds it
-// standalone).
+// sweep point records, goodput import's CSV and the calibration profiles; header-only).
 // Contract: write_file_atomic() writes `text` to a temporary file in the same directory,
 // fsyncs it and renames it over `path` (the folder fsync'd after); on any failure the temporary is
-// removed, `path` is untouched and std::runtime_error is thrown.
+// removed, `path` is untouched and std::runtime_error is thrown. It holds the interrupt lock
+// (interrupt.hpp) throughout, so Ctrl-C waits for the file and never leaves the temporary: call
+// it outside an InterruptLock.
 #pragma once
 
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <system_error>
 
 #include "sim/core/durable_file.hpp"
+#include "sim/core/interrupt.hpp"
 
 namespace goodput {
 
@@ -22,6 +24,7 @@ inline void write_file_atomic(const std::string& path, const std::string& text) 
   const fs::path target(path);
   fs::path tmp = target;
   tmp += ".tmp." + std::to_string(::getpid());
+  InterruptLock whole;
   try {
     write_file_durable(tmp, text);
   } catch (...) {

@@ -13,7 +13,6 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/content_hash.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/interrupt.hpp"
 
 namespace goodput {
 
@@ -247,9 +246,7 @@ void write_point_record(const SweepPoint& point, long index, const std::string& 
                   {"inputs", inputs},
                   {"pilot", pilot_to_json(point.plan.pilot)},
                   {"runs", runs_to_json(point.report.runs)}};
-  const std::string text = j.dump() + "\n";
-  InterruptLock whole;  // Ctrl-C waits for the record: none is left half-written (interrupt.hpp)
-  write_file_atomic(path, text);
+  write_file_atomic(path, j.dump() + "\n");  // Ctrl-C waits for it: none is left half-written
 }
 
 RecordRead check_point_record(std::string_view bytes, const std::string& path,
