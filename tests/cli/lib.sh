@@ -29,3 +29,28 @@ interrupted_sweep_kept() {
     fail "the interrupted sweep did not keep its $points finished points"
   grep -q -- "--resume" "$log" || fail "the interrupted sweep does not say how to go on: $(cat "$log")"
 }
+# interrupted_at_write OUT REF COMMAND...: 10 times, runs COMMAND (which writes OUT through
+# OUT.tmp.<pid>, write_file_atomic) in the background and sends it SIGINT as soon as the
+# temporary appears. Each time no temporary is left, OUT is absent or byte-equal to REF, and the
+# exit status is 130, or 0 where the signal came after the process had ended (OUT then whole);
+# at least one signal must land while it writes. Needs `set -m` (so the job takes SIGINT).
+interrupted_at_write() {
+  local out=$1 ref=$2 i pid code caught=0; shift 2
+  for i in $(seq 10); do
+    rm -f "$out" "$out".tmp.*
+    "$@" >/dev/null 2>err.log &
+    pid=$!
+    for _ in $(seq 30000); do compgen -G "$out.tmp.*" >/dev/null && break; done
+    kill -s INT "$pid"
+    wait "$pid"
+    code=$?
+    [ -z "$(ls "$out".tmp.* 2>/dev/null)" ] || fail "interrupted write $i left $(ls "$out".tmp.*)"
+    [ ! -e "$out" ] || cmp -s "$out" "$ref" || fail "interrupted write $i left a partial $out"
+    if [ "$code" = 130 ]; then
+      caught=$((caught + 1))
+    elif [ "$code" != 0 ] || ! cmp -s "$out" "$ref"; then
+      fail "interrupted write $i: exit $code: $(cat err.log)"
+    fi
+  done
+  [ "$caught" -gt 0 ] || fail "no signal reached $1's writer while it wrote (all 10 came after it ended)"
+}
