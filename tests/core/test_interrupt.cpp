@@ -9,6 +9,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -44,19 +45,23 @@ void say(int fd, const char* s) {
   (void)n;
 }
 
+// A cleanup that, after `delay`, writes `word` to `fd` and returns no line.
+std::function<std::string()> saying(int fd, const char* word,
+                                    std::chrono::milliseconds delay = {}) {
+  return [=] {
+    std::this_thread::sleep_for(delay);
+    say(fd, word);
+    return std::string();
+  };
+}
+
 }  // namespace
 
 TEST_CASE("a signal runs the cleanups newest first and ends the process by that signal") {
   const auto [status, out] = in_child([](int fd) {
     goodput::watch_interrupts();
-    goodput::InterruptCleanup first([fd] {
-      say(fd, "first;");
-      return std::string();
-    });
-    goodput::InterruptCleanup second([fd] {
-      say(fd, "second;");
-      return std::string();
-    });
+    goodput::InterruptCleanup first(saying(fd, "first;"));
+    goodput::InterruptCleanup second(saying(fd, "second;"));
     ::kill(::getpid(), SIGTERM);
     for (;;) ::pause();
   });
@@ -69,11 +74,8 @@ TEST_CASE("a signal during the last guarded step before exit still ends the proc
   // The cleanup is slow, so without the exit hook exit(0) would win the race with the watcher.
   const auto [status, out] = in_child([](int fd) {
     goodput::watch_interrupts();
-    static auto* const alive = new goodput::InterruptCleanup([fd] {  // never destroyed
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      say(fd, "cleaned;");
-      return std::string();
-    });
+    static auto* const alive =  // never destroyed
+        new goodput::InterruptCleanup(saying(fd, "cleaned;", std::chrono::milliseconds(200)));
     (void)alive;
     {
       goodput::InterruptLock step;
@@ -91,10 +93,7 @@ TEST_CASE("a signal during the last guarded step before exit still ends the proc
 TEST_CASE("without a signal the process exits with its own status") {
   const auto [status, out] = in_child([](int fd) {
     goodput::watch_interrupts();
-    goodput::InterruptCleanup unused([fd] {
-      say(fd, "cleaned;");
-      return std::string();
-    });
+    goodput::InterruptCleanup unused(saying(fd, "cleaned;"));
     std::exit(7);
   });
   REQUIRE(WIFEXITED(status));
