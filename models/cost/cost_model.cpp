@@ -63,6 +63,12 @@ double CostModel::boost_power(int degree, double max_power) const {
                       [&](double power) { return replica_throughput(degree, power) >= 1.0; });
 }
 
+double CostModel::slow_boost_power(double slowdown, double max_power) const {
+  const double kept = slow_replica_throughput(slowdown, max_power);
+  return bisect_boost(
+      max_power, [&](double power) { return slow_replica_throughput(slowdown, power) >= kept; });
+}
+
 namespace {
 
 class ProportionalCost final : public CostModel {

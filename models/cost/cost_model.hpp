@@ -57,6 +57,9 @@ class CostModel {
   // of the batch when its local batch is cut to fit the healthy step (replica_throughput's rule).
   virtual double slow_step_ratio(double slowdown) const = 0;
   virtual double slow_replica_throughput(double slowdown, double power) const = 0;
+  // The least power in [1, max_power] at which that slow group keeps what it keeps at
+  // max_power (slow_replica_throughput): what a boosting strategy draws for it.
+  double slow_boost_power(double slowdown, double max_power) const;
   // Derived prices of state moves (the price list's defaults for /recovery/state_copy_s and
   // /recovery/ntp_reshard_s; 0 under the proportional model, which has no model shape).
   // Training state on a GPU: bf16 weights plus fp32 master weights and Adam moments over the

@@ -8,6 +8,11 @@
 // slow replica's local batch is cut to fit the healthy step, the others run on. A span that
 // touches no GPU in the job's layout costs nothing. When a span starts or ends the current
 // phase is emitted again at that time with the new rate. The strategy never sees slow spans.
+// A boosting strategy (boost_cap > 1) boosts a Rebalanced span's TP group (tp GPUs) to the
+// least power that keeps what its cap keeps (cost.slow_boost_power): while the job runs with
+// that group in its layout, (power - 1) x tp GPU-TDP units and one boosted domain (a capped
+// one when the group still falls short of its batch) are added to the strategy's own boost
+// signal, so the energy and the boost figures count it.
 #pragma once
 
 #include <vector>
@@ -27,6 +32,7 @@ class SlowPacer final : public JobObserver {
   void configure(const CostModel* cost, double boost_cap, int dp) {
     cost_ = cost;
     boost_cap_ = boost_cap;
+    tp_ = cost ? cost->tp() : 1;
     replicas_ = dp;
   }
 
@@ -40,7 +46,7 @@ class SlowPacer final : public JobObserver {
   void interruption(Time t) override { out_.interruption(t); }
   void gpus_in_use(Time t, std::int64_t in_use) override;
   void replicas(Time t, int active, int total) override;
-  void boost(Time t, double p, int d, int c) override { out_.boost(t, p, d, c); }
+  void boost(Time t, double p, int d, int c) override;
   void paid(Time t, Mechanism m, Time s) override { out_.paid(t, m, s); }
 
  private:
@@ -48,16 +54,30 @@ class SlowPacer final : public JobObserver {
     const Fault* fault;
     double stretch;  // Undetected: the step's stretch; Rebalanced: 1
     double kept;     // Rebalanced: the slow replica's share of its batch; Undetected: 1
+    double power;    // Rebalanced by a boosting strategy: its TP group's power; else 1
   };
-  double multiplier() const;
+  // What the spans touching the job's layout do to it: the rate multiplier and their boost.
+  struct Boost {
+    double extra_power_gpus = 0;
+    int boosted_domains = 0;
+    int capped_domains = 0;
+    bool operator==(const Boost&) const = default;
+  };
+  double effect(Boost* boost) const;
   void emit(Time t);
+  // Passes on the strategy's boost plus the spans' (unless `always`, only when it changed).
+  void send_boost(Time t, bool always);
 
   JobObserver& out_;
   const JobLayout& layout_;
   const Topology& topology_;
   const CostModel* cost_ = nullptr;
   double boost_cap_ = 1;
+  int tp_ = 1;
   int replicas_ = 1;
+  Boost own_;   // the strategy's last boost signal
+  Boost slow_;  // the spans' boost while the job runs, as of the last emit
+  Boost sent_;  // the sum last passed on
   std::vector<Span> spans_;
   Phase phase_;
   bool have_phase_ = false;

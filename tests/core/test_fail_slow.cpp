@@ -105,6 +105,25 @@ TEST_CASE("fail-slow: the iteration model stretches the step by the step model's
   }
   CHECK(cost->slow_step_ratio(1.5) > 1.0);
   CHECK(cost->slow_step_ratio(1.5) < 1.5);  // communication and the tail do not slow down
+  // slow_boost_power: the least power that keeps what the cap keeps (1 when power 1 does).
+  for (const double s : {1.02, 1.1, 1.5}) {
+    CAPTURE(s);
+    const double cap = 1.3;
+    const double p = cost->slow_boost_power(s, cap);
+    const double kept = cost->slow_replica_throughput(s, cap);
+    CHECK(p >= 1.0);
+    CHECK(p <= cap);
+    CHECK(cost->slow_replica_throughput(s, p) >= kept);
+    if (p > 1.0) CHECK(cost->slow_replica_throughput(s, p - 1e-6) < kept);
+  }
+  CHECK(cost->slow_boost_power(1.0, 1.3) == 1.0);  // not slow: no boost
+  // 4 samples per replica (whole samples): at s = 1.1 some power brings back the 4th sample;
+  // at s = 1.5 even the cap keeps only 3 of them, which power 1 keeps already: no boost.
+  CHECK(cost->slow_replica_throughput(1.1, 1.0) == 0.75);
+  CHECK(cost->slow_replica_throughput(1.1, 1.3) == 1.0);
+  CHECK(cost->slow_boost_power(1.1, 1.3) > 1.0);
+  CHECK(cost->slow_replica_throughput(1.5, 1.3) == 0.75);
+  CHECK(cost->slow_boost_power(1.5, 1.3) == 1.0);
 }
 
 TEST_CASE("fail-slow: evict = paced until detection, then the fail-stop fault from detection") {
@@ -181,6 +200,60 @@ TEST_CASE("fail-slow: ntp excludes a slow GPU exactly when TP7 keeps more than r
   const double lost = (detect_s * (1 - 1 / s) + (10 * 3600.0 - detect_s) * (1 - 1 / s) / 3) / H;
   CHECK(bucket(m, Bucket::SlowComponents) == doctest::Approx(lost).epsilon(1e-9));
   CHECK(m.interruptions == 0);
+}
+
+TEST_CASE("fail-slow: ntp_boost boosts a tolerated slow group to the least power, and counts it") {
+  // Two TP32 replicas (NVL32, proportional model, fractional batch); min_tp 32 leaves ntp_boost
+  // no lower degree, so it tolerates the slow GPU and, once it is detected, boosts its TP group
+  // (32 GPUs) to the least power that keeps what its cap keeps: curve.power_for_speed(s) when
+  // that is within the cap (the full batch kept), else the cap (the batch cut to speed(cap) / s,
+  // a capped domain). That power, minus 1, x 32 GPUs x the detected span is its boost energy.
+  Json j = Json::parse(R"({
+    "name": "slow-boost", "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "domains": 3},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10},
+    "failures": {"preset": "none"},
+    "checkpoint": {"interval": "none"},
+    "cost": {"model": "proportional", "local_batch": "fractional"},
+    "strategies": {"ntp": {"min_tp": 32}, "ntp_boost": {"min_tp": 32, "max_power": 1.2}}
+  })");
+  const RunPlan plan = make_plan(scenario_from(j));
+  const double cap = find_strategy("ntp_boost")
+                         ->slow_rule(plan.scenario, plan.scenario.strategy("ntp_boost")->params)
+                         .boost_cap;
+  REQUIRE(cap == doctest::Approx(1.2));  // max_power binds (the B200's board allows more)
+  const PowerCurve& curve = plan.cost->power_curve();
+  const double detect_s = 600, span_s = 10 * 3600.0 - detect_s;  // detected part of 10 h
+  for (const float slowdown : {1.05f, 1.5f}) {
+    CAPTURE(slowdown);
+    const double s = static_cast<double>(slowdown);
+    const FaultList faults = one_slow(*plan.topology, "gpu/3", 10, 20, slowdown, detect_s);
+    const RunMetrics m = run(j, "ntp_boost", faults);
+    const bool keeps = curve.speed(cap) >= s;
+    CHECK(keeps == (slowdown < 1.1f));
+    const double power = keeps ? curve.power_for_speed(s) : cap;
+    const double kept = std::min(1.0, curve.speed(cap) / s);
+    CHECK(m.boost_energy_gpu_hours ==
+          doctest::Approx((power - 1) * 32 * span_s / 3600).epsilon(1e-6));
+    CHECK(m.boosted_domain_hours == doctest::Approx(span_s / 3600).epsilon(1e-9));
+    CHECK(m.capped_domain_hours == doctest::Approx(keeps ? 0.0 : span_s / 3600).epsilon(1e-9));
+    // The job waits for the slow GPU until detection; then only the slow replica's batch is
+    // cut (to `kept`), the other replica whole.
+    const double lost = (detect_s * (1 - 1 / s) + span_s * (1 - kept) / 2) / H;
+    CHECK(bucket(m, Bucket::SlowComponents) == doctest::Approx(lost).epsilon(1e-9));
+    // ntp, the same fault without boost: no energy, and the batch cut to 1 / s.
+    const RunMetrics n = run(j, "ntp", faults);
+    CHECK(n.boost_energy_gpu_hours == 0);
+    CHECK(n.boosted_domain_hours == 0);
+    CHECK(n.capped_domain_hours == 0);
+    CHECK(bucket(n, Bucket::SlowComponents) ==
+          doctest::Approx((detect_s * (1 - 1 / s) + span_s * (1 - 1 / s) / 2) / H).epsilon(1e-9));
+  }
+  // A slow GPU the job does not use (domain 2 holds no group) draws no boost.
+  const RunMetrics idle =
+      run(j, "ntp_boost", one_slow(*plan.topology, "gpu/70", 10, 20, 1.05f, 600));
+  CHECK(idle.boost_energy_gpu_hours == 0);
+  CHECK(idle.boosted_domain_hours == 0);
 }
 
 TEST_CASE("fail-slow: per-strategy fault lists") {
