@@ -16,6 +16,9 @@ EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale) {
     return pointer.size() > tail.size() &&
            pointer.compare(pointer.size() - tail.size(), tail.size(), tail) == 0;
   };
+  // What strategies do about a slow component decides which slow faults stop the job (and roll
+  // it back): a price no longer.
+  if (pointer == "/recovery/slow_response") return Pilot::Simulate;
   if (under("/recovery/") || under("/checkpoint/")) return Pilot::Keep;
   // The failures, or only how fast the job trains (the cost model's inputs: strategies see
   // them as throughputs): which faults roll it back is unchanged.

@@ -1,5 +1,6 @@
 #include "sim/report/plausible.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "sim/report/text_util.hpp"
@@ -14,8 +15,17 @@ PlausibleRow absolute(std::string pointer, double lo, double hi, std::string sou
 PlausibleRow relative(std::string pointer, double lo, double hi, std::string source) {
   return {std::move(pointer), PlausibleRow::Kind::Relative, lo, hi, {}, std::move(source)};
 }
-PlausibleRow values(std::string pointer, std::vector<Json> v, std::string source) {
-  return {std::move(pointer), PlausibleRow::Kind::Values, 0, 0, std::move(v), std::move(source)};
+PlausibleRow values(std::string pointer, std::vector<Json> v, std::string source,
+                    bool (*applies)(const Scenario&) = nullptr) {
+  return {std::move(pointer), PlausibleRow::Kind::Values, 0,      0,
+          std::move(v),       std::move(source),          applies};
+}
+
+// Fail-slow's response matters only where some failure class is slow.
+bool has_slow_class(const Scenario& s) {
+  return std::any_of(
+      s.failures.classes.begin(), s.failures.classes.end(),
+      [](const FailureClassSpec& c) { return c.kind == FailureClassSpec::Kind::Slow; });
 }
 
 // The parent object of a pointer ("/strategies/ntp" for "/strategies/ntp/reconfig").
@@ -100,6 +110,12 @@ const std::vector<PlausibleRow>& plausible_table() {
              "framework cannot"),
       values("/strategies/ntp_boost/reconfig", {"inplace", "restart"},
              "as /strategies/ntp/reconfig"),
+      values("/recovery/slow_response", {"declared", "tolerate", "evict"},
+             "what is done about a detected slow component: each strategy's declared response, "
+             "keep it (the job paced by it, a cut batch where the strategy can) or treat it as "
+             "failed. Assumption: operators and frameworks differ, so any of the three. Only "
+             "with a slow failure class",
+             &has_slow_class),
   };
   return rows;
 }
@@ -107,6 +123,7 @@ const std::vector<PlausibleRow>& plausible_table() {
 PlausibleInputs plausible_inputs(const Scenario& s) {
   PlausibleInputs out;
   for (const PlausibleRow& row : plausible_table()) {
+    if (row.applies && !row.applies(s)) continue;
     std::vector<std::string> pointers;
     const auto star = row.pointer.find("/*/");
     if (star == std::string::npos) {

@@ -3,9 +3,10 @@
 // stated assumption behind it. `goodput run` (depends_on.hpp), `goodput sensitivity` and the
 // robustness line (robustness.hpp) all read it; `goodput describe plausible` prints it (README).
 // Contract: a row applies to a scenario when the row's parent object exists in it (a strategy
-// row only when the strategy is compared); numeric rows become SensitivityParams (their range
-// clamped to the declared bounds), switch rows become SwitchInputs (the scenario's own value
-// first, values the declaration refuses dropped). Adding an input is one row.
+// row only when the strategy is compared) and its `applies` test, if any, holds; numeric rows
+// become SensitivityParams (their range clamped to the declared bounds), switch rows become
+// SwitchInputs (the scenario's own value first, values the declaration refuses dropped). Adding an
+// input is one row.
 #pragma once
 
 #include <string>
@@ -22,6 +23,8 @@ struct PlausibleRow {
   double lo = 0, hi = 0;     // Absolute: the values; Relative: multiples of the scenario's value
   std::vector<Json> values;  // Values: the discrete values a switch may take
   std::string source;        // the public source, or the stated assumption
+  // When set, the row applies only where it holds (e.g. only with a slow failure class).
+  bool (*applies)(const Scenario&) = nullptr;
 };
 
 const std::vector<PlausibleRow>& plausible_table();

@@ -81,6 +81,18 @@ TEST_CASE("verdict: the plausible table applies by scenario, derived prices and 
   for (const auto& sw : plausible_inputs(s).switches)
     CHECK(sw.pointer.find("/strategies/ntp") == std::string::npos);
   CHECK(plausible_table_markdown().find("`/recovery/detection_s`") != std::string::npos);
+  // What is done about slow components is a switch only where a failure class is slow.
+  for (const auto& sw : in.switches) CHECK(sw.pointer != "/recovery/slow_response");
+  const Scenario slow =
+      load_scenario(std::string(GOODPUT_REPORT_TEST_DATA) + "/../../../scenarios/fail-slow.json");
+  bool response = false;
+  for (const auto& sw : plausible_inputs(slow).switches)
+    if (sw.pointer == "/recovery/slow_response") {
+      response = true;
+      CHECK(sw.base == "declared");
+      CHECK(sw.values == std::vector<Json>{"tolerate", "evict"});
+    }
+  CHECK(response);
 }
 
 TEST_CASE("verdict: regula falsi with a probe brackets a linear crossing in two evaluations") {
