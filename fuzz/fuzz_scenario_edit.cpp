@@ -137,10 +137,11 @@ Json edge_value(FuzzedDataProvider& in, const ParamDecl* d) {
     case 32:
       return std::isfinite(hi) ? Json(std::nextafter(hi, 1e308)) : Json(9.3e18);
     case 33:
-      return d && !d->choices.empty()
-                 ? Json(
-                       d->choices[in.ConsumeIntegralInRange<std::size_t>(0, d->choices.size() - 1)])
-                 : Json(in.ConsumeIntegralInRange<std::int64_t>(0, 100));
+      if (d && !d->choices.empty())
+        return d->choices[in.ConsumeIntegralInRange<std::size_t>(0, d->choices.size() - 1)];
+      if (d && !d->words.empty())  // a number's word ("seeds": "auto")
+        return d->words[in.ConsumeIntegralInRange<std::size_t>(0, d->words.size() - 1)];
+      return in.ConsumeIntegralInRange<std::int64_t>(0, 100);
     default:
       return d && !d->default_value.is_null() ? d->default_value : Json(3.0);
   }
