@@ -22,20 +22,6 @@ class ClusterHealth {
   void fail(std::uint32_t component, std::vector<std::uint32_t>* newly_down);
   void repair(std::uint32_t component, std::vector<std::uint32_t>* newly_up);
 
-  // A cache hint, no effect on results: starts loading what fail/repair of `component` and a
-  // scan of its domains' GPUs will read.
-  void prefetch(std::uint32_t component) const {
-    const GpuRange r = topology_->blast_radius(component);
-    if (r.empty()) return;
-    const GpuRange d = topology_->domain_gpus(topology_->domain_of_gpu(r.front()));
-    constexpr std::size_t kLine = 64 / sizeof(down_count_[0]);
-    for (std::size_t i = d.front(); i < d.front() + d.size(); i += kLine)
-      __builtin_prefetch(&down_count_[i]);
-    __builtin_prefetch(&down_count_[d.back()]);
-    for (std::size_t i = r.front(); i < r.front() + r.size(); i += kLine)
-      __builtin_prefetch(&down_count_[i]);
-    __builtin_prefetch(&domain_healthy_[topology_->domain_of_gpu(r.front())]);
-  }
   bool up(std::uint32_t gpu) const { return down_count_[gpu] == 0; }
   // Per GPU, the faults holding it down (0: up): the array up() reads, for scans of many GPUs.
   const std::uint16_t* down_counts() const { return down_count_.data(); }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/job/tag_scan.hpp"
+#include "sim/core/cache_hint.hpp"
 
 namespace goodput {
 
@@ -55,13 +56,12 @@ std::int64_t JobLayout::total_capacity() const {
 void JobLayout::prefetch_domain(std::uint32_t d) const {
   const GpuRange r = topology_->domain_gpus(d);
   constexpr std::size_t kLine = 64 / sizeof(slot_[0]);  // tags per cache line
-  for (std::size_t i = r.front(); i < r.front() + r.size(); i += kLine)
-    __builtin_prefetch(&slot_[i]);
-  __builtin_prefetch(&slot_[r.back()]);
-  __builtin_prefetch(&domain_in_use_[d]);
-  __builtin_prefetch(&slot_members_[static_cast<std::size_t>(d) * slots_per_domain_]);
-  __builtin_prefetch(&assigned_[d]);
-  __builtin_prefetch(&partial_[d]);
+  for (std::size_t i = r.front(); i < r.front() + r.size(); i += kLine) cache_hint(&slot_[i]);
+  cache_hint(&slot_[r.back()]);
+  cache_hint(&domain_in_use_[d]);
+  cache_hint(&slot_members_[static_cast<std::size_t>(d) * slots_per_domain_]);
+  cache_hint(&assigned_[d]);
+  cache_hint(&partial_[d]);
 }
 
 void JobLayout::release_down(std::span<const std::uint32_t> newly_down,

@@ -21,6 +21,7 @@
 #include "models/strategies/ntp_config.hpp"
 #include "models/strategies/ntp_partial_index.hpp"
 #include "models/strategies/strategy_factories.hpp"
+#include "sim/core/cache_hint.hpp"
 
 namespace goodput {
 
@@ -39,8 +40,8 @@ class NtpJob final : public JobController {
   explicit NtpJob(NtpStrategyOptions o) : o_(std::move(o)) {}
   void prefetch_domain(std::uint32_t d) const override {
     if (d >= use_full_.size()) return;
-    __builtin_prefetch(&use_full_[d]);
-    __builtin_prefetch(&use_partial_[d]);
+    cache_hint(&use_full_[d]);
+    cache_hint(&use_partial_[d]);
   }
 
  protected:

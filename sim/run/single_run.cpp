@@ -208,9 +208,7 @@ class FaultFeeder final : public EventHandler {
       sim_.schedule_stream(kStartStream, sim_.reserve(), faults_.faults[i].start, this, kFaultStart,
                            i);
       // Cache hints for that fault, so its lines arrive while other events run.
-      const std::uint32_t c = faults_.faults[i].component;
-      health_.prefetch(c);
-      const GpuRange r = health_.topology().blast_radius(c);
+      const GpuRange r = health_.topology().blast_radius(faults_.faults[i].component);
       if (!r.empty()) {
         const std::uint32_t first = health_.topology().domain_of_gpu(r.front());
         const std::uint32_t last = health_.topology().domain_of_gpu(r.back());
