@@ -175,8 +175,7 @@ std::string boost_markdown(const Report& rep) {
   s << "\n## Power boost\n\nCapped: degraded domains (or a slow group's) held at a power cap (the "
        "GPU's rated board power, /cluster/domain_power_budget_kw, max_power) while their replica "
        "still fell short of its batch.\n\n| strategy | extra energy (GPU-TDP-hours) | boosted "
-       "domain-hours | "
-       "capped domain-hours |\n|---|---|---|---|\n";
+       "domain-hours | capped domain-hours |\n|---|---|---|---|\n";
   for (const auto& st : rep.strategies)
     s << "| " << st.name << " | " << num_ci(st.boost_energy_gpu_hours, "%.0f") << " | "
       << num_ci(st.boosted_domain_hours, "%.0f") << " | " << num_ci(st.capped_domain_hours, "%.0f")

@@ -38,7 +38,7 @@ double SlowPacer::effect(Boost* boost) const {
     stretch = std::max(stretch, s.stretch);
     lost += (1 - s.kept) / std::max(1, replicas_);
     if (s.power > 1) {
-      boost->extra_power_gpus += (s.power - 1) * tp_;
+      boost->extra_power_gpus += (s.power - 1) * cost_->tp();  // its TP group's GPUs
       ++boost->boosted_domains;
     }
     if (boost_cap_ > 1 && s.kept < 1) ++boost->capped_domains;  // held short by its cap

@@ -32,7 +32,6 @@ class SlowPacer final : public JobObserver {
   void configure(const CostModel* cost, double boost_cap, int dp) {
     cost_ = cost;
     boost_cap_ = boost_cap;
-    tp_ = cost ? cost->tp() : 1;
     replicas_ = dp;
   }
 
@@ -73,7 +72,6 @@ class SlowPacer final : public JobObserver {
   const Topology& topology_;
   const CostModel* cost_ = nullptr;
   double boost_cap_ = 1;
-  int tp_ = 1;
   int replicas_ = 1;
   Boost own_;   // the strategy's last boost signal
   Boost slow_;  // the spans' boost while the job runs, as of the last emit
