@@ -104,8 +104,8 @@ class JobObserver {
   virtual void gpus_in_use(Time t, std::int64_t in_use) = 0;
   virtual void replicas(Time t, int active, int total) = 0;
   // Power boost in force from t: extra power in GPU-TDP units, domains boosted, and degraded
-  // domains held at a power cap (board power, domain budget, max_power) whose replica still
-  // falls short of its batch.
+  // domains whose power cap (board power, domain budget, max_power) keeps their replica short
+  // of its batch.
   virtual void boost(Time t, double extra_power_gpus, int boosted_domains, int capped_domains) = 0;
   // A recovery mechanism was paid (at t, when it ended); `stalled`: how long the job stood
   // still for it (0 for work done in the background, e.g. a rejoining replica's state copy).

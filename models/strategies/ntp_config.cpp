@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace goodput {
 
@@ -134,7 +135,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   // Scratch reused across calls (this runs on every layout-changing event): no allocation once
   // warm. One set per thread; the function does not recurse.
   thread_local std::vector<double> powers, base, caps;
-  thread_local std::vector<int> degrees;
+  thread_local std::vector<int> degrees, distinct;  // distinct: lower_to_least's
   thread_local std::vector<NtpDegreeRun> seq;
   const double useful = cost.model().power_curve().useful_power();
   // One degraded replica's figures: a pure function of its stage vector (for these options and
@@ -160,6 +161,32 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
     }
     double r = cost.replica_throughput(stages, powers);
     int capped = 0;
+    auto lower_to_least = [&](double kept) {
+      distinct.clear();
+      for (int deg : stages)
+        if (deg < tp) distinct.push_back(deg);
+      std::sort(distinct.begin(), distinct.end(), std::greater<>());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+      for (int deg : distinct) {
+        const auto first =
+            static_cast<std::size_t>(std::find(stages.begin(), stages.end(), deg) - stages.begin());
+        const double now = powers[first];
+        if (now <= 1.0) continue;
+        auto keeps = [&](double p) {
+          for (std::size_t i = first; i < stages.size(); ++i)
+            if (stages[i] == deg) powers[i] = p;
+          return cost.replica_throughput(stages, powers) >= kept;
+        };
+        double lo = 1.0, hi = now;  // !keeps(lo), keeps(hi)
+        if (!keeps(lo)) {
+          for (int k = 0; k < 60 && hi - lo > 1e-9; ++k) {
+            const double mid = (lo + hi) / 2;
+            (keeps(mid) ? hi : lo) = mid;
+          }
+          keeps(hi);
+        }
+      }
+    };
     if (o.boost && r < 1.0) {
       // Each stage's power kept pace were it the only degraded one; together they fall short
       // (a stage's slack no longer hides another's): raise them together toward their caps,
@@ -179,9 +206,19 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
         r = at(hi);
       } else {
         r = at(1.0);
+        // Capped: the stages that fall short alone at their cap (they keep the replica short,
+        // whatever the others draw), or every degraded stage where only together they do.
+        bool alone = false;
         for (std::size_t i = 0; i < stages.size(); ++i)
-          capped += stages[i] < tp && powers[i] >= caps[i];
+          alone = alone || (stages[i] < tp && base[i] >= caps[i]);
+        for (std::size_t i = 0; i < stages.size(); ++i)
+          capped += stages[i] < tp && (!alone || base[i] >= caps[i]);
       }
+      // Raised together, a stage may run above what it needs: one with slack beside the stage
+      // that sets the pace, or any stage where whole samples round the batch down to what less
+      // power also keeps. Each degree in turn, from the highest (the most slack), gets the least
+      // power that still keeps r; power that buys nothing is not drawn.
+      lower_to_least(r);
     }
     w.throughput = r;
     w.capped = capped;

@@ -7,7 +7,10 @@
 // order (full groups first, then partial groups by falling degree) and its throughput is the
 // cost model's for that stage vector; with boost, each degraded stage gets the least power
 // that would keep the full batch were it the only degraded stage (up to its cap), raised
-// together toward their caps when the replica's stages together still fall short. A stage's
+// together toward their caps when the replica's stages together still fall short, then each
+// degree, highest first, lowered to the least power that still keeps what the replica keeps
+// (no power that buys no sample). Capped: the stages short alone at their cap (every degraded
+// stage of a replica whose stages fall short only together). A stage's
 // cap (boost_cap) is the least of max_power, the GPU's rated board power over its nominal
 // power, the domain's power budget and the power past which the curve buys no speed.
 #pragma once

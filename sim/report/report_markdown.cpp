@@ -172,9 +172,10 @@ std::string boost_markdown(const Report& rep) {
   for (const auto& st : rep.strategies)
     boosted = boosted || st.boost_energy_gpu_hours.mean > 0 || st.boosted_domain_hours.mean > 0;
   if (!boosted) return "";
-  s << "\n## Power boost\n\nCapped: degraded domains (or a slow group's) held at a power cap (the "
-       "GPU's rated board power, /cluster/domain_power_budget_kw, max_power) while their replica "
-       "still fell short of its batch.\n\n| strategy | extra energy (GPU-TDP-hours) | boosted "
+  s << "\n## Power boost\n\nCapped: degraded domains (or a slow group's) whose power cap (the "
+       "GPU's rated board power, /cluster/domain_power_budget_kw, max_power) kept their replica "
+       "short of its batch. A boosted domain draws the least power that keeps what its cap "
+       "keeps.\n\n| strategy | extra energy (GPU-TDP-hours) | boosted "
        "domain-hours | capped domain-hours |\n|---|---|---|---|\n";
   for (const auto& st : rep.strategies)
     s << "| " << st.name << " | " << num_ci(st.boost_energy_gpu_hours, "%.0f") << " | "

@@ -108,9 +108,8 @@ const std::vector<RunMetricField>& run_metric_fields() {
       field("boosted_domain_hours", "domain-hours", "domains boosted x time", kNonNegative,
             &RunMetrics::boosted_domain_hours),
       field("capped_domain_hours", "domain-hours",
-            "degraded domains (or a slow group's) held at a power cap (board power, domain "
-            "budget, max_power) while their replica still fell short of its batch x time "
-            "(ntp_boost)",
+            "degraded domains (or a slow group's) whose power cap (board power, domain budget, "
+            "max_power) kept their replica short of its batch x time (ntp_boost)",
             kNonNegative, &RunMetrics::capped_domain_hours),
       field("healthy_tp_groups_fraction", "fraction",
             "snapshot mode: job TP groups with no failed GPU", kFraction,

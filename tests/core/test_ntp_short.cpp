@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,25 @@ NtpConfig reference_figures(std::int64_t full_used, const std::vector<NtpPartial
         r = at(hi);
       } else {
         r = at(1.0);
+      }
+      // Then each degree, highest first, down to the least power that still keeps r.
+      const std::set<int, std::greater<>> lowered(degrees.begin(), degrees.end());
+      for (const int deg : lowered) {
+        if (deg >= tp) continue;
+        auto keeps = [&](double p) {
+          for (std::size_t i = 0; i < degrees.size(); ++i)
+            if (degrees[i] == deg) powers[i] = p;
+          return cost.replica_throughput(degrees, powers) >= r;
+        };
+        const double now = powers[static_cast<std::size_t>(
+            std::find(degrees.begin(), degrees.end(), deg) - degrees.begin())];
+        double lo = 1.0, hi = now;
+        if (keeps(lo)) continue;
+        while (hi - lo > 1e-9) {
+          const double mid = (lo + hi) / 2;
+          (keeps(mid) ? hi : lo) = mid;
+        }
+        keeps(hi);
       }
     }
     for (std::size_t i = 0; i < degrees.size(); ++i)

@@ -168,12 +168,14 @@ TEST_CASE("a per-domain power budget caps the boosted group's power (closed form
   Health h(j);
   h.fail_gpus(0, 1);
   // The failed GPU's 1000 W is free: the 31 survivors may draw 32/31 each, speed 1 + 0.692 x
-  // (1/31) < 32/31: the replica still falls to 7/8, at its cap.
+  // (1/31) < 32/31: the replica still falls to 7/8, capped. 31/32 at nominal power keeps 7/8
+  // too (whole samples), so the boost would buy nothing: none is drawn.
   NtpConfig c = h.config("ntp_boost");
   CHECK(c.throughput == (3 + 7.0 / 8) / 4);
   CHECK(c.capped_domains == 1);
-  CHECK(c.extra_power_gpus == doctest::Approx(31 * (32.0 / 31 - 1)).epsilon(1e-9));
-  CHECK(31 * c.max_power <= 32 + 1e-9);  // the domain's GPUs within the budget
+  CHECK(c.extra_power_gpus == 0);
+  CHECK(c.boosted_domains == 0);
+  CHECK(c.max_power == 1);
   // 10% more budget: the least power that keeps pace, 1 + (1/31) / 0.692, fits.
   j["cluster"]["domain_power_budget_kw"] = 35.2;
   Health more(j);
@@ -185,6 +187,47 @@ TEST_CASE("a per-domain power budget caps the boosted group's power (closed form
   CHECK(31 * c.max_power <= 35.2 + 1e-9);
 }
 
+TEST_CASE("a capped stage draws the least power that keeps what its cap keeps (closed form)") {
+  // Board power 1.1x. TP27 keeps 27/32 x speed(p) of its 8 samples: 6 at nominal power, 7 at
+  // the cap (27/32 x 1.0692 = 0.902), never 8. It runs at the least power that keeps 7:
+  // speed(p) = 7/8 x 32/27.
+  Json j = nvl32(1, 4);
+  j["cluster"]["gpu_max_power_w"] = 1100;
+  Health h(j);
+  h.fail_gpus(0, 5);
+  const NtpConfig c = h.config("ntp_boost");
+  const PowerCurve& curve = h.plan.cost->power_curve();
+  const double least = curve.power_for_speed(7.0 / 8 * 32 / 27);
+  CHECK(least > 1.0);
+  CHECK(least < 1.1);
+  CHECK(c.throughput == (3 + 7.0 / 8) / 4);
+  CHECK(c.capped_domains == 1);
+  CHECK(c.boosted_domains == 1);
+  CHECK(c.max_power == doctest::Approx(least).epsilon(1e-8));
+  CHECK(c.extra_power_gpus == doctest::Approx(27 * (least - 1)).epsilon(1e-7));
+  // Plain ntp keeps 6 of 8.
+  CHECK(h.config("ntp").throughput == (3 + 6.0 / 8) / 4);
+}
+
+TEST_CASE("a stage with slack beside a capped one is not boosted (closed form)") {
+  // One replica of a TP27 and a TP31 stage (PP2): TP27 sets the pace, 7 of 8 samples at the
+  // least power above (the cap, 1.1x, cannot keep 8); TP31 keeps 7/8 at nominal power
+  // (31/32 > 7/8), so it draws nothing extra. Raising both to the cap would draw 5.8 GPU-TDP.
+  Json j = nvl32(2, 4);
+  j["cluster"]["gpu_max_power_w"] = 1100;
+  Health h(j);
+  h.fail_gpus(0, 5);
+  h.fail_gpus(1, 1);
+  const NtpConfig c = h.config("ntp_boost");
+  const double least = h.plan.cost->power_curve().power_for_speed(7.0 / 8 * 32 / 27);
+  CHECK(c.degraded_replicas == 1);
+  CHECK(c.throughput == (3 + 7.0 / 8) / 4);
+  CHECK(c.capped_domains == 1);  // TP27's domain: TP31 alone would keep the batch
+  CHECK(c.boosted_domains == 1);
+  CHECK(c.max_power == doctest::Approx(least).epsilon(1e-8));
+  CHECK(c.extra_power_gpus == doctest::Approx(27 * (least - 1)).epsilon(1e-7));
+}
+
 TEST_CASE("flat curve extension: no boost beyond the last measured point") {
   Json j = nvl32(1, 4);
   j["cluster"]["gpu_max_power_w"] = 1300;
@@ -192,9 +235,28 @@ TEST_CASE("flat curve extension: no boost beyond the last measured point") {
   Health h(j);
   h.fail_gpus(0, 4);  // TP28 needs speed 32/28 = 1.143 > 1.122 at 1.2x
   const NtpConfig c = h.config("ntp_boost");
-  CHECK(c.max_power == doctest::Approx(1.2));
   CHECK(c.capped_domains == 1);
-  CHECK(c.throughput < 1.0);
+  CHECK(c.throughput == (3 + 7.0 / 8) / 4);
+  // 7 of 8 samples is what TP28 keeps at nominal power too (28/32): nothing drawn for nothing.
+  CHECK(c.max_power == 1);
+  CHECK(c.extra_power_gpus == 0);
+  // Whatever the damage, no stage goes past 1.2x although the board allows 1.3x.
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    h.health.reset();
+    h.fail_gpus(static_cast<std::uint32_t>(rng() % 4), 1 + static_cast<int>(rng() % 8));
+    CHECK(h.config("ntp_boost").max_power <= 1.2 + 1e-12);
+  }
+  // The linear extension (1.3x allowed) reaches the speed: the full batch, at a power past
+  // the last measured point.
+  j["cost"]["curve_extension"] = "linear";
+  Health linear(j);
+  linear.fail_gpus(0, 4);
+  const NtpConfig l = linear.config("ntp_boost");
+  CHECK(l.throughput == 1.0);
+  CHECK(l.capped_domains == 0);
+  CHECK(l.max_power > 1.2);
+  CHECK(l.max_power <= 1.3);
 }
 
 TEST_CASE("fixed batch: several boosted stages of one replica keep the whole batch") {
