@@ -69,6 +69,12 @@ double CostModel::slow_boost_power(double slowdown, double max_power) const {
       max_power, [&](double power) { return slow_replica_throughput(slowdown, power) >= kept; });
 }
 
+double CostModel::slow_paced_power(double slowdown, double max_power) const {
+  const double ratio = slow_step_ratio(slowdown, max_power);
+  return bisect_boost(max_power,
+                      [&](double power) { return slow_step_ratio(slowdown, power) <= ratio; });
+}
+
 namespace {
 
 class ProportionalCost final : public CostModel {
@@ -91,7 +97,9 @@ class ProportionalCost final : public CostModel {
     if (grain_ > 0 && pace < 1.0) pace = std::floor(pace * grain_ * (1 + 1e-12)) / grain_;
     return pace;
   }
-  double slow_step_ratio(double slowdown) const override { return std::max(1.0, slowdown); }
+  double slow_step_ratio(double slowdown, double power) const override {
+    return std::max(1.0, slowdown / curve_.speed(power));
+  }
   double slow_replica_throughput(double slowdown, double power) const override {
     double pace = std::min(1.0, curve_.speed(power) / std::max(1.0, slowdown));
     if (grain_ > 0 && pace < 1.0) pace = std::floor(pace * grain_ * (1 + 1e-12)) / grain_;
@@ -249,10 +257,18 @@ class IterationCost final : public CostModel {
   double reshard_overhead(int degree) const override {
     return degree >= tp_ || degree < lowest_ ? 0.0 : reshard_[degree];
   }
-  double slow_step_ratio(double slowdown) const override {
+  double slow_step_ratio(double slowdown, double power) const override {
     if (slowdown <= 1.0) return 1.0;
-    const PipelineSpec spec = slow_spec(slowdown, 1.0);
-    return pipeline_step_s(spec) / healthy_step_;
+    const std::vector<std::uint64_t> key{~std::uint64_t{1}, std::bit_cast<std::uint64_t>(slowdown),
+                                         std::bit_cast<std::uint64_t>(power)};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    }
+    const double r = std::max(1.0, pipeline_step_s(slow_spec(slowdown, power)) / healthy_step_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    cache_.emplace(key, r);
+    return r;
   }
   double slow_replica_throughput(double slowdown, double power) const override {
     const std::vector<std::uint64_t> key{~std::uint64_t{0}, std::bit_cast<std::uint64_t>(slowdown),

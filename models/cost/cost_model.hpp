@@ -52,14 +52,18 @@ class CostModel {
   // Fail-slow (issue 29): one full-degree TP group of a replica whose compute runs `slowdown`
   // (>= 1) times slower, at power multiplier `power` (speed curve(power) / slowdown), the others
   // healthy; placed where a slow stage costs the step most, like a degraded group.
-  // slow_step_ratio: that replica's step with its full batch over the healthy step (what a
-  // synchronous job that does not know it is slow runs at). slow_replica_throughput: its share
-  // of the batch when its local batch is cut to fit the healthy step (replica_throughput's rule).
-  virtual double slow_step_ratio(double slowdown) const = 0;
+  // slow_step_ratio: that replica's step with its full batch over the healthy step, at least 1
+  // (what a synchronous job waiting for it at every step runs at). slow_replica_throughput: its
+  // share of the batch when its local batch is cut to fit the healthy step (replica_throughput's
+  // rule).
+  virtual double slow_step_ratio(double slowdown, double power) const = 0;
   virtual double slow_replica_throughput(double slowdown, double power) const = 0;
   // The least power in [1, max_power] at which that slow group keeps what it keeps at
   // max_power (slow_replica_throughput): what a boosting strategy draws for it.
   double slow_boost_power(double slowdown, double max_power) const;
+  // The least power in [1, max_power] whose step ratio is the one at max_power
+  // (slow_step_ratio): what a boosting strategy draws for a slow group the job waits for.
+  double slow_paced_power(double slowdown, double max_power) const;
   // Derived prices of state moves (the price list's defaults for /recovery/state_copy_s and
   // /recovery/ntp_reshard_s; 0 under the proportional model, which has no model shape).
   // Training state on a GPU: bf16 weights plus fp32 master weights and Adam moments over the

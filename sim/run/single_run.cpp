@@ -59,7 +59,7 @@ struct Lane {
       pacer.configure(
           plan.cost.get(),
           info->slow_rule ? info->slow_rule(plan.scenario, config.params).boost_cap : 1.0,
-          plan.scenario.job.dp);
+          plan.scenario.job.dp, plan.scenario.job.fixed_batch);
     ctx.sim = &sim;
     ctx.scenario = &plan.scenario;
     ctx.health = &health;
@@ -300,7 +300,8 @@ std::vector<RunMetrics> run_groups(const RunPlan& plan, const FaultList& faults,
     rebalances[i] = rule.kind == SlowRule::Kind::ExcludeIfFaster;
     for (const Fault& f : faults.faults)
       if (f.is_slow())
-        decisions[i].push_back(decide_slow(rule, policy, *plan.cost, *plan.topology, f));
+        decisions[i].push_back(decide_slow(rule, policy, *plan.cost, *plan.topology, f,
+                                           plan.scenario.job.fixed_batch));
   }
   // Groups: strategies with the same decisions and rebalancing, in order of their first member.
   std::vector<std::vector<std::size_t>> groups;

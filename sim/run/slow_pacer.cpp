@@ -5,9 +5,12 @@
 namespace goodput {
 
 void SlowPacer::slow_start(Time t, const Fault& f) {
-  Span s{&f, 1.0, 1.0, 1.0};
+  Span s{&f, 1.0, 1.0, 1.0, f.slow != Fault::Slow::Undetected};
   if (f.slow == Fault::Slow::Undetected) {
-    s.stretch = cost_->slow_step_ratio(f.slowdown);
+    s.stretch = cost_->slow_step_ratio(f.slowdown, 1.0);
+  } else if (fixed_batch_) {  // the replica keeps its whole batch: every step waits for it
+    if (boost_cap_ > 1) s.power = cost_->slow_paced_power(f.slowdown, boost_cap_);
+    s.stretch = cost_->slow_step_ratio(f.slowdown, s.power);
   } else {
     s.kept = cost_->slow_replica_throughput(f.slowdown, boost_cap_);
     if (boost_cap_ > 1) s.power = cost_->slow_boost_power(f.slowdown, boost_cap_);
@@ -41,7 +44,8 @@ double SlowPacer::effect(Boost* boost) const {
       boost->extra_power_gpus += (s.power - 1) * cost_->tp();  // its TP group's GPUs
       ++boost->boosted_domains;
     }
-    if (boost_cap_ > 1 && s.kept < 1) ++boost->capped_domains;  // held short by its cap
+    if (boost_cap_ > 1 && s.detected && (s.kept < 1 || s.stretch > 1))
+      ++boost->capped_domains;  // held short by its cap
   }
   return std::max(0.0, 1 - lost) / stretch;
 }

@@ -95,16 +95,16 @@ TEST_CASE("fail-slow: the iteration model stretches the step by the step model's
     PipelineSpec healthy = spec;
     healthy.stages = {b.times(1.0)};
     const double ratio = pipeline_step_s(spec) / pipeline_step_s(healthy);
-    CHECK(cost->slow_step_ratio(s) == doctest::Approx(ratio).epsilon(1e-12));
+    CHECK(cost->slow_step_ratio(s, 1.0) == doctest::Approx(ratio).epsilon(1e-12));
     const double by_hand =
         (4 * (s * (b.compute_fwd_s() + b.compute_bwd_s()) + b.comm_fwd_s() + b.comm_bwd_s()) +
          b.tail_s()) /
         (4 * (b.compute_fwd_s() + b.compute_bwd_s() + b.comm_fwd_s() + b.comm_bwd_s()) +
          b.tail_s());
-    CHECK(cost->slow_step_ratio(s) == doctest::Approx(by_hand).epsilon(1e-9));
+    CHECK(cost->slow_step_ratio(s, 1.0) == doctest::Approx(by_hand).epsilon(1e-9));
   }
-  CHECK(cost->slow_step_ratio(1.5) > 1.0);
-  CHECK(cost->slow_step_ratio(1.5) < 1.5);  // communication and the tail do not slow down
+  CHECK(cost->slow_step_ratio(1.5, 1.0) > 1.0);
+  CHECK(cost->slow_step_ratio(1.5, 1.0) < 1.5);  // communication and the tail do not slow down
   // slow_boost_power: the least power that keeps what the cap keeps (1 when power 1 does).
   for (const double s : {1.02, 1.1, 1.5}) {
     CAPTURE(s);
@@ -175,7 +175,8 @@ TEST_CASE("fail-slow: ntp excludes a slow GPU exactly when TP7 keeps more than r
   const auto decide = [&](float s) {
     Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
     f.slowdown = s;
-    return decide_slow(rule, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f);
+    return decide_slow(rule, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f,
+                       false);
   };
   CHECK(decide(1.1f) == SlowDecision::Tolerate);  // 1/1.1 = 0.909 > 0.875
   CHECK(decide(1.2f) == SlowDecision::Evict);     // 1/1.2 = 0.833 < 0.875
@@ -185,12 +186,12 @@ TEST_CASE("fail-slow: ntp excludes a slow GPU exactly when TP7 keeps more than r
   const SlowRule drop{};
   Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
   f.slowdown = 1.01f;
-  CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f) ==
-        SlowDecision::Evict);
-  CHECK(decide_slow(rule, RecoverySpec::SlowResponse::Evict, *plan.cost, *plan.topology, f) ==
-        SlowDecision::Evict);
-  CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Tolerate, *plan.cost, *plan.topology, f) ==
-        SlowDecision::Tolerate);
+  CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f,
+                    false) == SlowDecision::Evict);
+  CHECK(decide_slow(rule, RecoverySpec::SlowResponse::Evict, *plan.cost, *plan.topology, f,
+                    false) == SlowDecision::Evict);
+  CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Tolerate, *plan.cost, *plan.topology, f,
+                    false) == SlowDecision::Tolerate);
 
   // Tolerated by ntp (s = 1.1, known after detection): paced by the whole job until detection,
   // then only the slow replica's batch is cut, to 1/s: a loss of (1 - 1/s) / 3 of the job.
@@ -254,6 +255,84 @@ TEST_CASE("fail-slow: ntp_boost boosts a tolerated slow group to the least power
       run(j, "ntp_boost", one_slow(*plan.topology, "gpu/70", 10, 20, 1.05f, 600));
   CHECK(idle.boost_energy_gpu_hours == 0);
   CHECK(idle.boosted_domain_hours == 0);
+}
+
+TEST_CASE("fail-slow: under a fixed batch a tolerated slow replica paces the whole job") {
+  // As above, but /job/batch fixed: the slow replica cannot cut its local batch, so after
+  // detection the job keeps waiting for it at every step, stretch max(1, s / speed(power)).
+  // ntp_boost boosts the group to the least power whose wait is the cap's:
+  // curve.power_for_speed(s) when that is within the cap (no wait), else the cap (a capped
+  // domain). ntp waits s.
+  Json j = Json::parse(R"({
+    "name": "slow-fixed", "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "domains": 3},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed"},
+    "failures": {"preset": "none"},
+    "checkpoint": {"interval": "none"},
+    "cost": {"model": "proportional", "local_batch": "fractional"},
+    "strategies": {"ntp": {"min_tp": 32}, "ntp_boost": {"min_tp": 32, "max_power": 1.2}}
+  })");
+  const RunPlan plan = make_plan(scenario_from(j));
+  REQUIRE(plan.scenario.job.fixed_batch);
+  const PowerCurve& curve = plan.cost->power_curve();
+  const double cap = 1.2, detect_s = 600, span_s = 10 * 3600.0 - detect_s;
+  for (const float slowdown : {1.05f, 1.5f}) {
+    CAPTURE(slowdown);
+    const double s = static_cast<double>(slowdown);
+    const FaultList faults = one_slow(*plan.topology, "gpu/3", 10, 20, slowdown, detect_s);
+    const bool keeps = curve.speed(cap) >= s;
+    const double power = keeps ? curve.power_for_speed(s) : cap;
+    const double stretch = std::max(1.0, s / curve.speed(cap));
+    CHECK(plan.cost->slow_step_ratio(s, cap) == doctest::Approx(stretch).epsilon(1e-12));
+    CHECK(plan.cost->slow_paced_power(s, cap) == doctest::Approx(power).epsilon(1e-8));
+    const RunMetrics m = run(j, "ntp_boost", faults);
+    CHECK(m.boost_energy_gpu_hours ==
+          doctest::Approx((power - 1) * 32 * span_s / 3600).epsilon(1e-6));
+    CHECK(m.boosted_domain_hours == doctest::Approx(span_s / 3600).epsilon(1e-9));
+    CHECK(m.capped_domain_hours == doctest::Approx(keeps ? 0.0 : span_s / 3600).epsilon(1e-9));
+    // The whole job waits, before detection at s, after it at the boosted stretch.
+    const double lost = (detect_s * (1 - 1 / s) + span_s * (1 - 1 / stretch)) / H;
+    CHECK(bucket(m, Bucket::SlowComponents) == doctest::Approx(lost).epsilon(1e-9));
+    const RunMetrics n = run(j, "ntp", faults);
+    CHECK(n.boost_energy_gpu_hours == 0);
+    CHECK(bucket(n, Bucket::SlowComponents) ==
+          doctest::Approx((detect_s + span_s) * (1 - 1 / s) / H).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("fail-slow: under a fixed batch ntp evicts only when TP31 keeps the whole batch") {
+  // TP32 on NVL32 (min_tp 24): without the slow GPU the group runs at TP31, 31/32 of its batch
+  // unboosted (ntp: a fixed-batch job cannot run short, so it waits for the slow GPU instead),
+  // all of it boosted (ntp_boost, 1.2x: 31/32 x speed(1.2) >= 1), which then evicts exactly
+  // when its boosted wait would still slow the job: s > speed(1.2).
+  Json j = Json::parse(R"({
+    "name": "slow-fixed-decide", "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "domains": 3},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed"},
+    "failures": {"preset": "none"},
+    "checkpoint": {"interval": "none"},
+    "cost": {"model": "proportional", "local_batch": "fractional"},
+    "strategies": {"ntp": {"min_tp": 24}, "ntp_boost": {"min_tp": 24, "max_power": 1.2}}
+  })");
+  const RunPlan plan = make_plan(scenario_from(j));
+  const double top = plan.cost->power_curve().speed(1.2);
+  REQUIRE(31.0 / 32 * top >= 1.0);
+  auto decide = [&](const char* strategy, double s, bool fixed) {
+    const SlowRule rule =
+        find_strategy(strategy)->slow_rule(plan.scenario, plan.scenario.strategy(strategy)->params);
+    Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
+    f.slowdown = static_cast<float>(s);
+    return decide_slow(rule, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f,
+                       fixed);
+  };
+  for (const double s : {1.05, 1.5, 3.0}) {
+    CAPTURE(s);
+    CHECK(decide("ntp", s, true) == SlowDecision::Tolerate);
+    CHECK(decide("ntp", s, false) == SlowDecision::Evict);  // elastic: 31/32 > 1/s
+    CHECK(decide("ntp_boost", s, true) == (static_cast<double>(static_cast<float>(s)) > top
+                                               ? SlowDecision::Evict
+                                               : SlowDecision::Tolerate));
+  }
 }
 
 TEST_CASE("fail-slow: per-strategy fault lists") {
