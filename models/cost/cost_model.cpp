@@ -98,7 +98,9 @@ class ProportionalCost final : public CostModel {
     return pace;
   }
   double slow_step_ratio(double slowdown, double power) const override {
-    return std::max(1.0, slowdown / curve_.speed(power));
+    // Boosted: the slow group's speed relative to nominal power.
+    if (power <= 1.0) return std::max(1.0, slowdown);
+    return std::max(1.0, slowdown * curve_.speed(1.0) / curve_.speed(power));
   }
   double slow_replica_throughput(double slowdown, double power) const override {
     double pace = std::min(1.0, curve_.speed(power) / std::max(1.0, slowdown));
@@ -259,6 +261,8 @@ class IterationCost final : public CostModel {
   }
   double slow_step_ratio(double slowdown, double power) const override {
     if (slowdown <= 1.0) return 1.0;
+    // Three words, the first ~1: apart from slow_replica_throughput's (~0) and from
+    // replica_throughput's keys (two words per stage).
     const std::vector<std::uint64_t> key{~std::uint64_t{1}, std::bit_cast<std::uint64_t>(slowdown),
                                          std::bit_cast<std::uint64_t>(power)};
     {

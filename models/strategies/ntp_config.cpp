@@ -135,6 +135,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
   // Scratch reused across calls (this runs on every layout-changing event): no allocation once
   // warm. One set per thread; the function does not recurse.
   thread_local std::vector<double> powers, base, caps;
+  thread_local std::vector<char> short_alone;       // per stage: short of pace alone at its cap
   thread_local std::vector<int> degrees, distinct;  // distinct: lower_to_least's
   thread_local std::vector<NtpDegreeRun> seq;
   const double useful = cost.model().power_curve().useful_power();
@@ -145,6 +146,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
     w.min_degree = tp;
     powers.assign(stages.size(), 1.0);
     caps.assign(stages.size(), 1.0);
+    short_alone.assign(stages.size(), 0);
     int last_degree = -1;  // stages come in runs of equal degree: one power lookup per run
     double last_power = 1.0, last_cap = 1.0;
     for (std::size_t i = 0; i < stages.size(); ++i) {
@@ -207,12 +209,22 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
       } else {
         r = at(1.0);
         // Capped: the stages that fall short alone at their cap (they keep the replica short,
-        // whatever the others draw), or every degraded stage where only together they do.
-        bool alone = false;
+        // whatever the others draw), or every degraded stage where only together they do. A
+        // stage whose own least power is its cap may still keep pace there: asked directly.
+        int last = -1;
+        bool last_short = false, alone = false;
+        for (std::size_t i = 0; i < stages.size(); ++i) {
+          if (stages[i] >= tp) continue;
+          if (stages[i] != last) {
+            last = stages[i];
+            last_short =
+                base[i] >= caps[i] && cost.model().replica_throughput(stages[i], caps[i]) < 1.0;
+          }
+          short_alone[i] = last_short;
+          alone = alone || last_short;
+        }
         for (std::size_t i = 0; i < stages.size(); ++i)
-          alone = alone || (stages[i] < tp && base[i] >= caps[i]);
-        for (std::size_t i = 0; i < stages.size(); ++i)
-          capped += stages[i] < tp && (!alone || base[i] >= caps[i]);
+          capped += stages[i] < tp && (!alone || short_alone[i]);
       }
       // Raised together, a stage may run above what it needs: one with slack beside the stage
       // that sets the pace, or any stage where whole samples round the batch down to what less

@@ -300,8 +300,8 @@ std::vector<RunMetrics> run_groups(const RunPlan& plan, const FaultList& faults,
     rebalances[i] = rule.kind == SlowRule::Kind::ExcludeIfFaster;
     for (const Fault& f : faults.faults)
       if (f.is_slow())
-        decisions[i].push_back(decide_slow(rule, policy, *plan.cost, *plan.topology, f,
-                                           plan.scenario.job.fixed_batch));
+        decisions[i].push_back(
+            decide_slow(rule, policy, *plan.cost, *plan.topology, f, plan.scenario.job));
   }
   // Groups: strategies with the same decisions and rebalancing, in order of their first member.
   std::vector<std::vector<std::size_t>> groups;

@@ -8,7 +8,7 @@ namespace goodput {
 
 SlowDecision decide_slow(const SlowRule& rule, RecoverySpec::SlowResponse policy,
                          const CostModel& cost, const Topology& topology, const Fault& fault,
-                         bool fixed_batch) {
+                         const JobSpec& job) {
   if (policy == RecoverySpec::SlowResponse::Evict) return SlowDecision::Evict;
   if (policy == RecoverySpec::SlowResponse::Tolerate) return SlowDecision::Tolerate;
   if (rule.kind == SlowRule::Kind::Evict) return SlowDecision::Evict;
@@ -24,12 +24,14 @@ SlowDecision decide_slow(const SlowRule& rule, RecoverySpec::SlowResponse policy
     const int degree = allowed_degree(o, tp, tp - k);
     excluded = degree > 0 ? cost.replica_throughput(degree, rule.boost_cap) : 0.0;
   }
-  if (fixed_batch) {
+  if (job.fixed_batch) {
     // The slow replica keeps its whole batch and the job waits for it: the job's pace, against
-    // a group without the slow GPUs that must keep the whole batch too (else the job would
-    // stop for capacity).
+    // a group without the slow GPUs that must keep the whole batch too (short by less than one
+    // sample, as the strategy counts it; else the job would stop for capacity).
     const double paced = 1.0 / cost.slow_step_ratio(fault.slowdown, rule.boost_cap);
-    return excluded >= 1.0 && excluded > paced ? SlowDecision::Evict : SlowDecision::Tolerate;
+    const double dp = std::max(1, job.dp);
+    const bool keeps = keeps_global_batch((dp - 1 + excluded) / dp, job);
+    return keeps && excluded > paced ? SlowDecision::Evict : SlowDecision::Tolerate;
   }
   const double slow = cost.slow_replica_throughput(fault.slowdown, rule.boost_cap);
   return excluded > slow ? SlowDecision::Evict : SlowDecision::Tolerate;

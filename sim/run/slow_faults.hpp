@@ -29,16 +29,16 @@ enum class SlowDecision : std::uint8_t { Evict, Tolerate };
 // without the component's GPUs (k of them in one group: a GPU 1, a node its GPUs, at most tp;
 // refilled from the domain's idle GPUs when gpus_per_domain mod tp >= k, which costs nothing)
 // keeps more of the replica's batch than running slow (cost.slow_replica_throughput, both
-// boosted up to the rule's boost_cap); a tie tolerates. `fixed_batch` (/job/batch fixed): a
-// tolerated slow replica keeps its whole batch and the job waits for it at every step
+// boosted up to the rule's boost_cap); a tie tolerates. Under /job/batch fixed (job.fixed_batch)
+// a tolerated slow replica keeps its whole batch and the job waits for it at every step
 // (1 / cost.slow_step_ratio, boosted up to boost_cap), and the group without the slow GPUs must
-// keep the whole batch as well, else the job would stop for capacity: evict only when it does
-// and the waiting job would not (spare domains that could host extra replicas are not
-// considered). As if the rest of the replica were healthy: the decision is made once per
-// fault, not per layout.
+// keep the whole batch as well (keeps_global_batch), else the job would stop for capacity:
+// evict only when it does and the waiting job would not (spare domains that could host extra
+// replicas are not considered). As if the rest of the replica were healthy: the decision is
+// made once per fault, not per layout.
 SlowDecision decide_slow(const SlowRule& rule, RecoverySpec::SlowResponse policy,
                          const CostModel& cost, const Topology& topology, const Fault& fault,
-                         bool fixed_batch);
+                         const JobSpec& job);
 
 // Whether any class of the list is slow (then simulate_all derives per-strategy lists).
 bool has_slow_faults(const FaultList& faults);

@@ -2,6 +2,9 @@
 // strategy does about them (evict, tolerate, ntp's exclude-if-faster) by hand calculation.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/failures/failure_generator.hpp"
 #include "models/failures/failure_presets.hpp"
@@ -124,6 +127,30 @@ TEST_CASE("fail-slow: the iteration model stretches the step by the step model's
   CHECK(cost->slow_boost_power(1.1, 1.3) > 1.0);
   CHECK(cost->slow_replica_throughput(1.5, 1.3) == 0.75);
   CHECK(cost->slow_boost_power(1.5, 1.3) == 1.0);
+  // Boosted (a fixed batch waits for the group): the slow compute at speed(p) / s, by hand as
+  // above; asked after slow_replica_throughput of the same (s, p), so a shared cache entry
+  // would show. slow_paced_power: the least power whose wait is the cap's.
+  const PowerCurve& curve = cost->power_curve();
+  for (const double s : {1.1, 1.5}) {
+    CAPTURE(s);
+    const double p = 1.2, k = s / curve.speed(p);
+    const double by_hand = std::max(
+        1.0, (4 * (k * (b.compute_fwd_s() + b.compute_bwd_s()) + b.comm_fwd_s() + b.comm_bwd_s()) +
+              b.tail_s()) /
+                 (4 * (b.compute_fwd_s() + b.compute_bwd_s() + b.comm_fwd_s() + b.comm_bwd_s()) +
+                  b.tail_s()));
+    CHECK(cost->slow_replica_throughput(s, p) <= 1.0);
+    CHECK(cost->slow_step_ratio(s, p) == doctest::Approx(by_hand).epsilon(1e-9));
+    CHECK(cost->slow_step_ratio(s, p) < cost->slow_step_ratio(s, 1.0));
+    const double paced = cost->slow_paced_power(s, 1.3);
+    CHECK(cost->slow_step_ratio(s, paced) <= cost->slow_step_ratio(s, 1.3));
+    if (paced > 1.0) CHECK(cost->slow_step_ratio(s, paced - 1e-6) > cost->slow_step_ratio(s, 1.3));
+  }
+  // At s = 1.1 the cap's speed (> 1.1) runs the group at the healthy pace: the least power that
+  // does, below the cap.
+  REQUIRE(curve.speed(1.3) > 1.1);
+  CHECK(cost->slow_step_ratio(1.1, 1.3) == 1.0);
+  CHECK(cost->slow_paced_power(1.1, 1.3) < 1.3);
 }
 
 TEST_CASE("fail-slow: evict = paced until detection, then the fail-stop fault from detection") {
@@ -176,7 +203,7 @@ TEST_CASE("fail-slow: ntp excludes a slow GPU exactly when TP7 keeps more than r
     Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
     f.slowdown = s;
     return decide_slow(rule, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f,
-                       false);
+                       plan.scenario.job);
   };
   CHECK(decide(1.1f) == SlowDecision::Tolerate);  // 1/1.1 = 0.909 > 0.875
   CHECK(decide(1.2f) == SlowDecision::Evict);     // 1/1.2 = 0.833 < 0.875
@@ -187,11 +214,11 @@ TEST_CASE("fail-slow: ntp excludes a slow GPU exactly when TP7 keeps more than r
   Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
   f.slowdown = 1.01f;
   CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f,
-                    false) == SlowDecision::Evict);
+                    plan.scenario.job) == SlowDecision::Evict);
   CHECK(decide_slow(rule, RecoverySpec::SlowResponse::Evict, *plan.cost, *plan.topology, f,
-                    false) == SlowDecision::Evict);
+                    plan.scenario.job) == SlowDecision::Evict);
   CHECK(decide_slow(drop, RecoverySpec::SlowResponse::Tolerate, *plan.cost, *plan.topology, f,
-                    false) == SlowDecision::Tolerate);
+                    plan.scenario.job) == SlowDecision::Tolerate);
 
   // Tolerated by ntp (s = 1.1, known after detection): paced by the whole job until detection,
   // then only the slow replica's batch is cut, to 1/s: a loss of (1 - 1/s) / 3 of the job.
@@ -301,38 +328,46 @@ TEST_CASE("fail-slow: under a fixed batch a tolerated slow replica paces the who
 }
 
 TEST_CASE("fail-slow: under a fixed batch ntp evicts only when TP31 keeps the whole batch") {
-  // TP32 on NVL32 (min_tp 24): without the slow GPU the group runs at TP31, 31/32 of its batch
-  // unboosted (ntp: a fixed-batch job cannot run short, so it waits for the slow GPU instead),
-  // all of it boosted (ntp_boost, 1.2x: 31/32 x speed(1.2) >= 1), which then evicts exactly
-  // when its boosted wait would still slow the job: s > speed(1.2).
+  // TP32 on NVL32 (min_tp 24), 8 samples a replica in whole samples: without the slow GPU the
+  // group runs at TP31, 7 of its 8 samples unboosted (ntp: a fixed-batch job cannot run a
+  // sample short, so it waits for the slow GPU instead; elastic, it evicts when 7/8 beats the
+  // floor(8/s)/8 the slow replica keeps), all 8 boosted (ntp_boost, 1.2x: 31/32 x speed(1.2)
+  // >= 1), which then evicts exactly when its boosted wait would still slow the job:
+  // s > speed(1.2).
   Json j = Json::parse(R"({
     "name": "slow-fixed-decide", "horizon_hours": 100, "seeds": 1,
     "cluster": {"preset": "nvl32", "domains": 3},
-    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed"},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed", "microbatches": 8,
+            "micro_batch": 1},
     "failures": {"preset": "none"},
     "checkpoint": {"interval": "none"},
-    "cost": {"model": "proportional", "local_batch": "fractional"},
+    "cost": {"model": "proportional", "local_batch": "whole_samples"},
     "strategies": {"ntp": {"min_tp": 24}, "ntp_boost": {"min_tp": 24, "max_power": 1.2}}
   })");
   const RunPlan plan = make_plan(scenario_from(j));
   const double top = plan.cost->power_curve().speed(1.2);
   REQUIRE(31.0 / 32 * top >= 1.0);
   auto decide = [&](const char* strategy, double s, bool fixed) {
+    JobSpec job = plan.scenario.job;
+    job.fixed_batch = fixed;
     const SlowRule rule =
         find_strategy(strategy)->slow_rule(plan.scenario, plan.scenario.strategy(strategy)->params);
     Fault f{0, 1, *plan.topology->resolve("gpu/3"), 0};
     f.slowdown = static_cast<float>(s);
     return decide_slow(rule, RecoverySpec::SlowResponse::Declared, *plan.cost, *plan.topology, f,
-                       fixed);
+                       job);
   };
+  int evicted_elastic = 0;
   for (const double s : {1.05, 1.5, 3.0}) {
     CAPTURE(s);
+    const double f = static_cast<double>(static_cast<float>(s));
     CHECK(decide("ntp", s, true) == SlowDecision::Tolerate);
-    CHECK(decide("ntp", s, false) == SlowDecision::Evict);  // elastic: 31/32 > 1/s
-    CHECK(decide("ntp_boost", s, true) == (static_cast<double>(static_cast<float>(s)) > top
-                                               ? SlowDecision::Evict
-                                               : SlowDecision::Tolerate));
+    const bool evict = 7.0 / 8 > std::floor(8 / f) / 8;
+    evicted_elastic += evict;
+    CHECK(decide("ntp", s, false) == (evict ? SlowDecision::Evict : SlowDecision::Tolerate));
+    CHECK(decide("ntp_boost", s, true) == (f > top ? SlowDecision::Evict : SlowDecision::Tolerate));
   }
+  CHECK(evicted_elastic == 2);  // 1.5 and 3: what the fixed batch changes
 }
 
 TEST_CASE("fail-slow: per-strategy fault lists") {

@@ -281,6 +281,34 @@ TEST_CASE("fixed batch: several boosted stages of one replica keep the whole bat
   CHECK_FALSE(keeps_global_batch(n.throughput, s.job));
 }
 
+TEST_CASE("stages short only together at their caps are all capped (iteration model)") {
+  // Eight TP31 stages of one replica, each of which would keep pace alone just under its cap:
+  // together (each stage's slack no longer hides another's) they fall short even at the cap.
+  // No stage falls short alone, so every one of the eight counts as capped; each still draws
+  // only the least power that keeps what the replica keeps, never more than the cap.
+  const Scenario probe = shipped("ntp-paper-nvl32.json", {"/mode=snapshot"});
+  const RunPlan probe_plan = make_plan(probe);
+  const double alone = probe_plan.cost->boost_power(31, 1.2);
+  REQUIRE(alone > 1.0);
+  REQUIRE(alone < 1.19);
+  const double cap = alone + 1e-3;
+  const Scenario s =
+      shipped("ntp-paper-nvl32.json",
+              {"/mode=snapshot", "/strategies/ntp_boost/max_power=" + std::to_string(cap)});
+  RunPlan plan = make_plan(s);
+  ClusterHealth health(*plan.topology);
+  for (std::uint32_t d = 0; d < 8; ++d)
+    health.fail(plan.topology->id(ComponentKind::Gpu, d * 32), nullptr);
+  const auto o = read_ntp_options(s, s.strategy("ntp_boost")->params, true);
+  const NtpConfig c = ntp_config(health, s.job.tp, s.job.pp, s.job.dp, o.layout, *plan.cost);
+  REQUIRE(c.degraded_replicas == 1);
+  REQUIRE(plan.cost->replica_throughput(31, cap) >= 1.0);  // alone it keeps pace at the cap
+  CHECK(c.throughput < 1.0);                               // together the replica falls short
+  CHECK(c.capped_domains == 8);
+  CHECK(c.max_power <= cap + 1e-12);
+  CHECK(c.extra_power_gpus <= 8 * 31 * (cap - 1) + 1e-9);
+}
+
 TEST_CASE("keeps_global_batch counts whole samples") {
   JobSpec j;
   j.dp = 4;
