@@ -71,6 +71,7 @@ struct CheckpointSpec {
   bool async = false;
   double async_blocking_s = 5;
   double load_s = 300;
+  bool operator==(const CheckpointSpec&) const = default;
 };
 
 struct CostSpec {

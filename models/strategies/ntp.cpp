@@ -94,7 +94,8 @@ StrategyInfo strategy_entry_ntp() {
           &snapshot_ntp,
           nullptr,
           &ntp_tp_degrees,
-          &ntp_slow_rule};
+          &ntp_slow_rule,
+          &ntp_follows};
 }
 
 }  // namespace goodput

@@ -397,6 +397,20 @@ SlowRule ntp_slow_rule(const Scenario& s, const Json& params, bool boost) {
   return r;
 }
 
+bool ntp_follows(const Scenario& s, const Json& params, const StrategyConfig& lead) {
+  if (lead.name != "ntp_boost") return false;
+  const NtpStrategyOptions mine = read_ntp_options(s, params, false);
+  const NtpStrategyOptions theirs = read_ntp_options(s, lead.params, true);
+  if (mine.inplace != theirs.inplace || mine.in_memory_recovery != theirs.in_memory_recovery ||
+      mine.upgrade_on_repair != theirs.upgrade_on_repair ||
+      mine.layout.min_tp != theirs.layout.min_tp || mine.layout.allowed != theirs.layout.allowed ||
+      mine.layout.packing != theirs.layout.packing)
+    return false;
+  for (int degree = 1; degree <= s.job.tp; ++degree)
+    if (theirs.layout.boost_cap(degree, s.job.tp) > 1.0) return false;
+  return true;
+}
+
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {
   const auto o = read_ntp_options(*in.scenario, in.params, boost);
   const JobSpec& j = in.scenario->job;

@@ -178,5 +178,11 @@ Phase ntp_phase(const NtpConfig& c);
 std::unique_ptr<Strategy> make_ntp_job(const Scenario& s, const Json& params, bool boost);
 SlowRule ntp_slow_rule(const Scenario& s, const Json& params, bool boost);
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost);
+// StrategyInfo::follows of ntp: `lead` is an ntp_boost with the same layout and recovery
+// options whose power cap is 1 at every degree (no headroom: max_power, the board's rating or
+// the domain budget). It then draws nominal power everywhere, so its figures, layouts and
+// decisions are ntp's; only its capped count (degraded domains held short by their cap) is
+// not zero.
+bool ntp_follows(const Scenario& s, const Json& params, const StrategyConfig& lead);
 
 }  // namespace goodput

@@ -137,6 +137,11 @@ struct StrategyInfo {
   TpDegreeRule (*tp_degrees)(const Scenario& scenario, const Json& params) = nullptr;
   // Its response to a detected slow component; null: SlowRule{} (evict).
   SlowRule (*slow_rule)(const Scenario& scenario, const Json& params) = nullptr;
+  // Whether its run (with `params`) provably equals `lead`'s on any faults in everything but the
+  // power boost figures, which are zero for it (e.g. ntp and an ntp_boost with no power
+  // headroom): simulate_all then runs only the lead. Null: never.
+  bool (*follows)(const Scenario& scenario, const Json& params,
+                  const StrategyConfig& lead) = nullptr;
 };
 
 // The explicit table of strategies, in report order.

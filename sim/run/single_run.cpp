@@ -30,6 +30,10 @@ struct RunWorkspace::Parts {
     RunWorkspace workspace;
   };
   std::map<std::vector<std::size_t>, std::unique_ptr<Group>> groups;
+  // Per strategy: the position of the strategy it follows (StrategyInfo::follows: its run is
+  // that one's but for the boost figures, so only that one is simulated), or -1.
+  std::vector<int> lead;
+  std::size_t followed = 0;  // strategies the last run did not simulate (they followed a lead)
 };
 
 namespace {
@@ -263,10 +267,24 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
   ClusterHealth& health = *parts.health;
   std::vector<std::unique_ptr<Lane>> lanes;
   const bool slow = has_slow_faults(faults);
-  for (std::size_t i = 0; i < strategies.size(); ++i)
-    lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i],
-                                           i < observers.size() ? observers[i] : nullptr,
+  // A follower (Parts::lead) is not simulated unless it is watched: its lead's lane stands for
+  // it. Leads never follow, so each has a lane of its own.
+  const std::size_t n = strategies.size();
+  std::vector<std::size_t> lane_of(n);
+  std::vector<char> follows(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    JobObserver* extra = i < observers.size() ? observers[i] : nullptr;
+    if (parts.lead[i] >= 0 && !extra) {
+      follows[i] = 1;
+      continue;
+    }
+    lane_of[i] = lanes.size();
+    lanes.push_back(std::make_unique<Lane>(plan, health, sim, strategies[i], extra,
                                            *parts.layouts[i], parts.memos[i], shared, slow));
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (follows[i]) lane_of[i] = lane_of[static_cast<std::size_t>(parts.lead[i])];
+  parts.followed = n - lanes.size();
   FaultFeeder feeder(sim, faults, health, lanes, plan.horizon, plan.scenario.failed_gpu_thresholds);
   for (auto& lane : lanes) lane->strategy->start(lane->ctx);
   feeder.start();
@@ -274,10 +292,19 @@ std::vector<RunMetrics> run_lanes(const RunPlan& plan, const FaultList& faults,
   const FailedGpuTally& failed = feeder.failed();
   std::vector<RunMetrics> out;
   for (auto& lane : lanes) lane->strategy->settle(plan.horizon + 1);  // what is due by the horizon
+  std::vector<RunMetrics> by_lane;
   for (auto& lane : lanes) {
-    out.push_back(lane->accounting.finish(
+    by_lane.push_back(lane->accounting.finish(
         plan.horizon, feeder.fired() + lane->strategy->events_handled(), failed));
-    out.back().prices_read = lane->strategy->prices_read();
+    by_lane.back().prices_read = lane->strategy->prices_read();
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(by_lane[lane_of[i]]);
+    if (follows[i]) {  // its lead's run but for the boost figures, zero for it
+      out.back().boost_energy_gpu_hours = 0;
+      out.back().boosted_domain_hours = 0;
+      out.back().capped_domain_hours = 0;
+    }
   }
   return out;
 }
@@ -350,6 +377,13 @@ RunWorkspace::~RunWorkspace() = default;
 RunWorkspace::RunWorkspace(RunWorkspace&&) noexcept = default;
 RunWorkspace& RunWorkspace::operator=(RunWorkspace&&) noexcept = default;
 
+std::size_t RunWorkspace::followed() const {
+  if (!parts_) return 0;
+  std::size_t n = parts_->followed;
+  for (const auto& [positions, group] : parts_->groups) n += group->workspace.followed();
+  return n;
+}
+
 RunWorkspace::Parts& RunWorkspace::parts(const RunPlan& plan,
                                          const std::vector<StrategyConfig>& strategies) {
   if (!parts_) {
@@ -360,6 +394,23 @@ RunWorkspace::Parts& RunWorkspace::parts(const RunPlan& plan,
     for (std::size_t i = 0; i < strategies.size(); ++i)
       parts_->layouts.push_back(std::make_unique<JobLayout>(*parts_->health, plan.scenario.job.tp));
     parts_->memos.resize(strategies.size());
+    // Who follows whom (StrategyInfo::follows): same checkpointing too; a lead follows no one.
+    parts_->lead.assign(strategies.size(), -1);
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+      const StrategyInfo* info = find_strategy(strategies[i].name);
+      if (!info || !info->follows) continue;
+      const RunPlan::Checkpointing& mine = plan.checkpointing(strategies[i].name);
+      for (std::size_t j = 0; j < strategies.size(); ++j) {
+        if (j == i || parts_->lead[j] >= 0) continue;
+        const RunPlan::Checkpointing& theirs = plan.checkpointing(strategies[j].name);
+        if (mine.interval != theirs.interval || !(mine.spec == theirs.spec)) continue;
+        if (!info->follows(plan.scenario, strategies[i].params, strategies[j])) continue;
+        parts_->lead[i] = static_cast<int>(j);
+        break;
+      }
+    }
+    for (int& lead : parts_->lead)  // no chains: a lead that turned out to follow leads no one
+      if (lead >= 0 && parts_->lead[static_cast<std::size_t>(lead)] >= 0) lead = -1;
     return *parts_;
   }
   if (parts_->plan != &plan || parts_->strategies != &strategies)

@@ -4,6 +4,9 @@
 // events keep the same relative order as in a run of its own, so its results are identical
 // to simulate()'s. Faults are fed lazily (the next start is scheduled when the previous one
 // fires). `extra` (optional) observes the job signals of one strategy, e.g. a timeline writer.
+// A strategy whose run provably equals another's but for the boost figures (StrategyInfo::
+// follows, e.g. ntp beside an ntp_boost with no power headroom) and that no observer watches is
+// not simulated: it takes that one's results with its boost figures zero.
 #pragma once
 
 #include <memory>
@@ -26,6 +29,9 @@ class RunWorkspace {
   RunWorkspace& operator=(RunWorkspace&&) noexcept;
   struct Parts;  // single_run.cpp
   Parts& parts(const RunPlan& plan, const std::vector<StrategyConfig>& strategies);
+  // Strategies of the last run that were not simulated: each followed another whose run is its
+  // own but for the boost figures (StrategyInfo::follows), and took that one's results.
+  std::size_t followed() const;
 
  private:
   std::unique_ptr<Parts> parts_;

@@ -55,3 +55,61 @@ TEST_CASE("each strategy run alone gives exactly its runs beside every other str
     }
   }
 }
+
+TEST_CASE("ntp follows an ntp_boost without power headroom: not simulated, the same results") {
+  // An H100 draws at most its 700 W TDP, so ntp_boost never boosts: its run is ntp's but for
+  // the capped figures (degraded domains its cap holds short). simulate_all runs ntp_boost only
+  // and gives ntp its results with the boost figures zero; each must equal its own run.
+  Json j = Json::parse(R"({
+    "horizon_hours": 300, "seeds": 1,
+    "cluster": {"preset": "hgx-8", "gpu": "H100", "domains": 20},
+    "job": {"tp": 8, "pp": 2, "dp": 8, "step_s": 10, "microbatches": 8, "micro_batch": 1},
+    "failures": {"preset": "pessimistic", "rate_scale": 40},
+    "recovery": {"detection_s": 100, "restart_s": 200, "rejoin_s": 10},
+    "checkpoint": {"interval": "fixed", "interval_s": 3600, "save_s": 60, "load_s": 300},
+    "cost": {"model": "proportional"},
+    "strategies": {"dp_drop": {}, "ntp": {}, "ntp_boost": {}}
+  })");
+  double capped = 0;
+  for (const char* preset : {"pessimistic", "llama3-slow"}) {
+    CAPTURE(preset);
+    j["failures"]["preset"] = preset;
+    const RunPlan plan = make_plan(scenario_from(j));
+    RunWorkspace workspace;
+    for (int run = 0; run < 3; ++run) {
+      CAPTURE(run);
+      const FaultList faults = faults_for(plan, run);
+      const auto together = simulate_all(plan, faults, plan.scenario.strategies, {}, &workspace);
+      CHECK(workspace.followed() == 1);
+      for (std::size_t s = 0; s < plan.scenario.strategies.size(); ++s) {
+        CAPTURE(plan.scenario.strategies[s].name);
+        const RunMetrics own = simulate(plan, faults, plan.scenario.strategies[s]);
+        for (const RunMetricField& f : run_metric_fields()) {
+          CAPTURE(f.name);
+          CHECK(f.get(own) == f.get(together[s]));
+        }
+      }
+      capped += together[2].capped_domain_hours;
+      CHECK(together[1].capped_domain_hours == 0);
+    }
+  }
+  CHECK(capped > 0);  // the lead's capped figures were there to be left out
+  // Not followed: ntp_boost with headroom (an 800 W board rating), or other options.
+  auto followed = [&](const Json& scenario) {
+    const RunPlan plan = make_plan(scenario_from(scenario));
+    RunWorkspace workspace;
+    simulate_all(plan, faults_for(plan, 0), plan.scenario.strategies, {}, &workspace);
+    return workspace.followed();
+  };
+  j["failures"]["preset"] = "pessimistic";
+  CHECK(followed(j) == 1);
+  Json headroom = j;
+  headroom["cluster"]["gpu_max_power_w"] = 800;
+  CHECK(followed(headroom) == 0);
+  Json other = j;
+  other["strategies"]["ntp"]["reconfig"] = "restart";
+  CHECK(followed(other) == 0);
+  Json min_tp = j;
+  min_tp["strategies"]["ntp_boost"]["min_tp"] = 7;
+  CHECK(followed(min_tp) == 0);
+}
