@@ -41,6 +41,7 @@ struct NtpOptions {
   // board cap, and the domain budget less the domain's other GPUs at nominal power (its
   // failed GPUs draw none): (budget - (gpus_per_domain - tp)) / degree; never below 1.
   double boost_cap(int degree, int tp) const;
+  bool operator==(const NtpOptions&) const = default;
 };
 
 struct NtpDomainUse {

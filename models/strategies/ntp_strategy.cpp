@@ -401,14 +401,17 @@ bool ntp_follows(const Scenario& s, const Json& params, const StrategyConfig& le
   if (lead.name != "ntp_boost") return false;
   const NtpStrategyOptions mine = read_ntp_options(s, params, false);
   const NtpStrategyOptions theirs = read_ntp_options(s, lead.params, true);
-  if (mine.inplace != theirs.inplace || mine.in_memory_recovery != theirs.in_memory_recovery ||
-      mine.upgrade_on_repair != theirs.upgrade_on_repair ||
-      mine.layout.min_tp != theirs.layout.min_tp || mine.layout.allowed != theirs.layout.allowed ||
-      mine.layout.packing != theirs.layout.packing)
-    return false;
   for (int degree = 1; degree <= s.job.tp; ++degree)
     if (theirs.layout.boost_cap(degree, s.job.tp) > 1.0) return false;
-  return true;
+  // Every other option the same: theirs with the boost's own fields (what boost_cap reads) as
+  // mine, compared whole, so an option added later is compared too.
+  NtpStrategyOptions same = theirs;
+  same.layout.boost = mine.layout.boost;
+  same.layout.max_power = mine.layout.max_power;
+  same.layout.board_cap = mine.layout.board_cap;
+  same.layout.domain_budget_gpus = mine.layout.domain_budget_gpus;
+  same.layout.gpus_per_domain = mine.layout.gpus_per_domain;
+  return same == mine;
 }
 
 Phase snapshot_ntp_job(const SnapshotInput& in, bool boost) {

@@ -33,6 +33,7 @@ struct NtpStrategyOptions {
   bool inplace = true;
   bool in_memory_recovery = true;
   bool upgrade_on_repair = true;
+  bool operator==(const NtpStrategyOptions&) const = default;
 };
 
 class NtpJob final : public JobController {

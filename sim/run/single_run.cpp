@@ -347,6 +347,7 @@ std::vector<RunMetrics> run_groups(const RunPlan& plan, const FaultList& faults,
                      observers, workspace);
   std::vector<RunMetrics> out(n);
   RunWorkspace::Parts& parts = workspace.parts(plan, strategies);  // for its group workspaces
+  std::size_t followed = 0;
   for (const auto& g : groups) {
     const FaultList list = strategy_faults(faults, decisions[g[0]], rebalances[g[0]] != 0);
     auto& slot = parts.groups[g];
@@ -358,7 +359,9 @@ std::vector<RunMetrics> run_groups(const RunPlan& plan, const FaultList& faults,
     for (std::size_t i : g) obs.push_back(i < observers.size() ? observers[i] : nullptr);
     std::vector<RunMetrics> r = run_lanes(plan, list, slot->strategies, obs, slot->workspace);
     for (std::size_t k = 0; k < g.size(); ++k) out[g[k]] = std::move(r[k]);
+    followed += slot->workspace.followed();
   }
+  parts.followed = followed;  // this run's groups only
   return out;
 }
 
@@ -378,10 +381,7 @@ RunWorkspace::RunWorkspace(RunWorkspace&&) noexcept = default;
 RunWorkspace& RunWorkspace::operator=(RunWorkspace&&) noexcept = default;
 
 std::size_t RunWorkspace::followed() const {
-  if (!parts_) return 0;
-  std::size_t n = parts_->followed;
-  for (const auto& [positions, group] : parts_->groups) n += group->workspace.followed();
-  return n;
+  return parts_ ? parts_->followed : 0;
 }
 
 RunWorkspace::Parts& RunWorkspace::parts(const RunPlan& plan,

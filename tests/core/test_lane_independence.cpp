@@ -94,6 +94,46 @@ TEST_CASE("ntp follows an ntp_boost without power headroom: not simulated, the s
     }
   }
   CHECK(capped > 0);  // the lead's capped figures were there to be left out
+  // The iteration model, a fixed batch (extra replicas, pauses), spare domains, other options,
+  // and a cap of 1 from max_power on a board with headroom (B200: 1.2x).
+  Json k = Json::parse(R"({
+    "horizon_hours": 300, "seeds": 1,
+    "cluster": {"preset": "hgx-8", "gpu": "B200", "spare_domains": 3},
+    "job": {"tp": 8, "pp": 2, "dp": 8, "microbatches": 8, "micro_batch": 1, "batch": "fixed",
+            "model": {"hidden": 8192, "heads": 64, "kv_heads": 8, "ffn": 28672, "layers": 32,
+                      "seq_len": 8192, "gated_mlp": true}},
+    "failures": {"preset": "pessimistic", "rate_scale": 40},
+    "recovery": {"detection_s": 100, "restart_s": 200, "rejoin_s": 10},
+    "checkpoint": {"interval": "daly", "save_s": 60, "load_s": 300},
+    "strategies": {"ntp": {"allowed_tp": [6, 7], "packing": false, "upgrade_on_repair": false},
+                   "ntp_boost": {"allowed_tp": [6, 7], "packing": false,
+                                 "upgrade_on_repair": false, "max_power": 1.0}}
+  })");
+  {
+    const RunPlan plan = make_plan(scenario_from(k));
+    RunWorkspace workspace;
+    for (int run = 0; run < 2; ++run) {
+      CAPTURE(run);
+      const FaultList faults = faults_for(plan, run);
+      const auto together = simulate_all(plan, faults, plan.scenario.strategies, {}, &workspace);
+      CHECK(workspace.followed() == 1);
+      for (std::size_t s = 0; s < plan.scenario.strategies.size(); ++s) {
+        CAPTURE(plan.scenario.strategies[s].name);
+        const RunMetrics own = simulate(plan, faults, plan.scenario.strategies[s]);
+        CHECK(own.prices_read == together[s].prices_read);
+        for (const RunMetricField& f : run_metric_fields()) {
+          CAPTURE(f.name);
+          CHECK(f.get(own) == f.get(together[s]));
+        }
+      }
+    }
+    Json boosting = k;
+    boosting["strategies"]["ntp_boost"]["max_power"] = 1.2;
+    const RunPlan other = make_plan(scenario_from(boosting));
+    RunWorkspace w;
+    simulate_all(other, faults_for(other, 0), other.scenario.strategies, {}, &w);
+    CHECK(w.followed() == 0);
+  }
   // Not followed: ntp_boost with headroom (an 800 W board rating), or other options.
   auto followed = [&](const Json& scenario) {
     const RunPlan plan = make_plan(scenario_from(scenario));
