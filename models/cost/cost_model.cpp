@@ -15,6 +15,7 @@
 
 #include "calibrate/profile/profile.hpp"
 #include "calibrate/profile/scenario.hpp"
+#include "models/cost/bisect_boost.hpp"
 #include "models/cost/last_fitting.hpp"
 #include "models/cost/pipeline_schedule.hpp"
 #include "models/cost/step_model.hpp"
@@ -40,23 +41,6 @@ double CostModel::replica_throughput(int degree, double power) const {
   powers.back() = power;
   return replica_throughput(degrees, powers);
 }
-
-namespace {
-
-// The smallest power in [1, max_power] (to 1e-9) at which keeps_pace(power) holds, by bisection.
-template <class KeepsPace>
-double bisect_boost(double max_power, KeepsPace&& keeps_pace) {
-  if (keeps_pace(1.0)) return 1.0;
-  if (!keeps_pace(max_power)) return max_power;
-  double lo = 1.0, hi = max_power;  // !keeps_pace(lo), keeps_pace(hi)
-  for (int i = 0; i < 60 && hi - lo > 1e-9; ++i) {
-    const double mid = (lo + hi) / 2;
-    (keeps_pace(mid) ? hi : lo) = mid;
-  }
-  return hi;
-}
-
-}  // namespace
 
 double CostModel::boost_power(int degree, double max_power) const {
   return bisect_boost(max_power,

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 
+#include "models/cost/bisect_boost.hpp"
+
 namespace goodput {
 
 bool NtpConfig::operator==(const NtpConfig& o) const {
@@ -179,14 +181,7 @@ void ntp_replica_figures(NtpConfig& c, std::int64_t full_used, std::span<const N
             if (stages[i] == deg) powers[i] = p;
           return cost.replica_throughput(stages, powers) >= kept;
         };
-        double lo = 1.0, hi = now;  // !keeps(lo), keeps(hi)
-        if (!keeps(lo)) {
-          for (int k = 0; k < 60 && hi - lo > 1e-9; ++k) {
-            const double mid = (lo + hi) / 2;
-            (keeps(mid) ? hi : lo) = mid;
-          }
-          keeps(hi);
-        }
+        keeps(bisect_boost(now, keeps));  // `now` keeps it: the bisection's answer does too
       }
     };
     if (o.boost && r < 1.0) {
