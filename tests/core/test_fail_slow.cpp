@@ -47,6 +47,23 @@ RunMetrics run(const Json& j, const std::string& strategy, const FaultList& faul
   return simulate(plan, faults, config_for(plan.scenario, strategy));
 }
 
+// Two TP32 replicas on three NVL32 domains (proportional model, fractional batch, no
+// checkpoints, no failures of its own): ntp and ntp_boost (max_power 1.2) at `min_tp`.
+Json two_tp32_replicas(int min_tp) {
+  Json j = Json::parse(R"({
+    "name": "slow-tp32", "horizon_hours": 100, "seeds": 1,
+    "cluster": {"preset": "nvl32", "domains": 3},
+    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10},
+    "failures": {"preset": "none"},
+    "checkpoint": {"interval": "none"},
+    "cost": {"model": "proportional", "local_batch": "fractional"},
+    "strategies": {"ntp": {}, "ntp_boost": {"max_power": 1.2}}
+  })");
+  j["strategies"]["ntp"]["min_tp"] = min_tp;
+  j["strategies"]["ntp_boost"]["min_tp"] = min_tp;
+  return j;
+}
+
 }  // namespace
 
 TEST_CASE("fail-slow: an undetected slow GPU paces a single-replica job by its slowdown") {
@@ -236,15 +253,7 @@ TEST_CASE("fail-slow: ntp_boost boosts a tolerated slow group to the least power
   // (32 GPUs) to the least power that keeps what its cap keeps: curve.power_for_speed(s) when
   // that is within the cap (the full batch kept), else the cap (the batch cut to speed(cap) / s,
   // a capped domain). That power, minus 1, x 32 GPUs x the detected span is its boost energy.
-  Json j = Json::parse(R"({
-    "name": "slow-boost", "horizon_hours": 100, "seeds": 1,
-    "cluster": {"preset": "nvl32", "domains": 3},
-    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10},
-    "failures": {"preset": "none"},
-    "checkpoint": {"interval": "none"},
-    "cost": {"model": "proportional", "local_batch": "fractional"},
-    "strategies": {"ntp": {"min_tp": 32}, "ntp_boost": {"min_tp": 32, "max_power": 1.2}}
-  })");
+  const Json j = two_tp32_replicas(32);
   const RunPlan plan = make_plan(scenario_from(j));
   const double cap = find_strategy("ntp_boost")
                          ->slow_rule(plan.scenario, plan.scenario.strategy("ntp_boost")->params)
@@ -290,15 +299,8 @@ TEST_CASE("fail-slow: under a fixed batch a tolerated slow replica paces the who
   // ntp_boost boosts the group to the least power whose wait is the cap's:
   // curve.power_for_speed(s) when that is within the cap (no wait), else the cap (a capped
   // domain). ntp waits s.
-  Json j = Json::parse(R"({
-    "name": "slow-fixed", "horizon_hours": 100, "seeds": 1,
-    "cluster": {"preset": "nvl32", "domains": 3},
-    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed"},
-    "failures": {"preset": "none"},
-    "checkpoint": {"interval": "none"},
-    "cost": {"model": "proportional", "local_batch": "fractional"},
-    "strategies": {"ntp": {"min_tp": 32}, "ntp_boost": {"min_tp": 32, "max_power": 1.2}}
-  })");
+  Json j = two_tp32_replicas(32);
+  j["job"]["batch"] = "fixed";
   const RunPlan plan = make_plan(scenario_from(j));
   REQUIRE(plan.scenario.job.fixed_batch);
   const PowerCurve& curve = plan.cost->power_curve();
@@ -334,16 +336,11 @@ TEST_CASE("fail-slow: under a fixed batch ntp evicts only when TP31 keeps the wh
   // floor(8/s)/8 the slow replica keeps), all 8 boosted (ntp_boost, 1.2x: 31/32 x speed(1.2)
   // >= 1), which then evicts exactly when its boosted wait would still slow the job:
   // s > speed(1.2).
-  Json j = Json::parse(R"({
-    "name": "slow-fixed-decide", "horizon_hours": 100, "seeds": 1,
-    "cluster": {"preset": "nvl32", "domains": 3},
-    "job": {"tp": 32, "pp": 1, "dp": 2, "step_s": 10, "batch": "fixed", "microbatches": 8,
-            "micro_batch": 1},
-    "failures": {"preset": "none"},
-    "checkpoint": {"interval": "none"},
-    "cost": {"model": "proportional", "local_batch": "whole_samples"},
-    "strategies": {"ntp": {"min_tp": 24}, "ntp_boost": {"min_tp": 24, "max_power": 1.2}}
-  })");
+  Json j = two_tp32_replicas(24);
+  j["job"]["batch"] = "fixed";
+  j["job"]["microbatches"] = 8;
+  j["job"]["micro_batch"] = 1;
+  j["cost"]["local_batch"] = "whole_samples";
   const RunPlan plan = make_plan(scenario_from(j));
   const double top = plan.cost->power_curve().speed(1.2);
   REQUIRE(31.0 / 32 * top >= 1.0);

@@ -56,6 +56,25 @@ TEST_CASE("each strategy run alone gives exactly its runs beside every other str
   }
 }
 
+namespace {
+
+// Each strategy's metrics in `together` (a simulate_all of the plan's strategies on `faults`)
+// equal its own run's, field by field, and the prices it read.
+void check_each_as_alone(const RunPlan& plan, const FaultList& faults,
+                         const std::vector<RunMetrics>& together) {
+  for (std::size_t s = 0; s < plan.scenario.strategies.size(); ++s) {
+    CAPTURE(plan.scenario.strategies[s].name);
+    const RunMetrics own = simulate(plan, faults, plan.scenario.strategies[s]);
+    CHECK(own.prices_read == together[s].prices_read);
+    for (const RunMetricField& f : run_metric_fields()) {
+      CAPTURE(f.name);
+      CHECK(f.get(own) == f.get(together[s]));
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("ntp follows an ntp_boost without power headroom: not simulated, the same results") {
   // An H100 draws at most its 700 W TDP, so ntp_boost never boosts: its run is ntp's but for
   // the capped figures (degraded domains its cap holds short). simulate_all runs ntp_boost only
@@ -81,14 +100,7 @@ TEST_CASE("ntp follows an ntp_boost without power headroom: not simulated, the s
       const FaultList faults = faults_for(plan, run);
       const auto together = simulate_all(plan, faults, plan.scenario.strategies, {}, &workspace);
       CHECK(workspace.followed() == 1);
-      for (std::size_t s = 0; s < plan.scenario.strategies.size(); ++s) {
-        CAPTURE(plan.scenario.strategies[s].name);
-        const RunMetrics own = simulate(plan, faults, plan.scenario.strategies[s]);
-        for (const RunMetricField& f : run_metric_fields()) {
-          CAPTURE(f.name);
-          CHECK(f.get(own) == f.get(together[s]));
-        }
-      }
+      check_each_as_alone(plan, faults, together);
       capped += together[2].capped_domain_hours;
       CHECK(together[1].capped_domain_hours == 0);
     }
@@ -117,15 +129,7 @@ TEST_CASE("ntp follows an ntp_boost without power headroom: not simulated, the s
       const FaultList faults = faults_for(plan, run);
       const auto together = simulate_all(plan, faults, plan.scenario.strategies, {}, &workspace);
       CHECK(workspace.followed() == 1);
-      for (std::size_t s = 0; s < plan.scenario.strategies.size(); ++s) {
-        CAPTURE(plan.scenario.strategies[s].name);
-        const RunMetrics own = simulate(plan, faults, plan.scenario.strategies[s]);
-        CHECK(own.prices_read == together[s].prices_read);
-        for (const RunMetricField& f : run_metric_fields()) {
-          CAPTURE(f.name);
-          CHECK(f.get(own) == f.get(together[s]));
-        }
-      }
+      check_each_as_alone(plan, faults, together);
     }
     Json boosting = k;
     boosting["strategies"]["ntp_boost"]["max_power"] = 1.2;

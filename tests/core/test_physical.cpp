@@ -59,6 +59,17 @@ struct Health {
   }
 };
 
+// A GPU down in each of the first eight NVL32 domains of `s`: one replica of eight TP31
+// stages; the layout `strategy` (ntp or ntp_boost) gives.
+NtpConfig eight_tp31_stages(const Scenario& s, const std::string& strategy) {
+  const RunPlan plan = make_plan(s);
+  ClusterHealth health(*plan.topology);
+  for (std::uint32_t d = 0; d < 8; ++d)
+    health.fail(plan.topology->id(ComponentKind::Gpu, d * 32), nullptr);
+  const auto o = read_ntp_options(s, s.strategy(strategy)->params, strategy == "ntp_boost");
+  return ntp_config(health, s.job.tp, s.job.pp, s.job.dp, o.layout, *plan.cost);
+}
+
 }  // namespace
 
 TEST_CASE("whole samples: a TP31 stage of 8 one-sequence micro-batches keeps exactly 7/8") {
@@ -264,21 +275,14 @@ TEST_CASE("fixed batch: several boosted stages of one replica keep the whole bat
   // stages' powers rise together until the replica keeps its full batch, so the fixed-batch job
   // runs instead of pausing a few millionths short.
   const Scenario s = shipped("ntp-paper-nvl32.json", {"/job/batch=fixed", "/mode=snapshot"});
-  RunPlan plan = make_plan(s);
-  ClusterHealth health(*plan.topology);
-  for (std::uint32_t d = 0; d < 8; ++d)
-    health.fail(plan.topology->id(ComponentKind::Gpu, d * 32), nullptr);
-  const auto o = read_ntp_options(s, s.strategy("ntp_boost")->params, true);
-  const NtpConfig c = ntp_config(health, s.job.tp, s.job.pp, s.job.dp, o.layout, *plan.cost);
+  const NtpConfig c = eight_tp31_stages(s, "ntp_boost");
   CHECK(c.degraded_replicas == 1);
   CHECK(c.boosted_domains == 8);
   CHECK(c.throughput == 1.0);
   CHECK(keeps_global_batch(c.throughput, s.job));
   CHECK(c.max_power <= 1.2 + 1e-12);  // B200: 1200 W of 1000 W
   // Plain ntp is short by whole samples: it pauses.
-  const auto plain = read_ntp_options(s, s.strategy("ntp")->params, false);
-  const NtpConfig n = ntp_config(health, s.job.tp, s.job.pp, s.job.dp, plain.layout, *plan.cost);
-  CHECK_FALSE(keeps_global_batch(n.throughput, s.job));
+  CHECK_FALSE(keeps_global_batch(eight_tp31_stages(s, "ntp").throughput, s.job));
 }
 
 TEST_CASE("stages short only together at their caps are all capped (iteration model)") {
@@ -295,15 +299,10 @@ TEST_CASE("stages short only together at their caps are all capped (iteration mo
   const Scenario s =
       shipped("ntp-paper-nvl32.json",
               {"/mode=snapshot", "/strategies/ntp_boost/max_power=" + std::to_string(cap)});
-  RunPlan plan = make_plan(s);
-  ClusterHealth health(*plan.topology);
-  for (std::uint32_t d = 0; d < 8; ++d)
-    health.fail(plan.topology->id(ComponentKind::Gpu, d * 32), nullptr);
-  const auto o = read_ntp_options(s, s.strategy("ntp_boost")->params, true);
-  const NtpConfig c = ntp_config(health, s.job.tp, s.job.pp, s.job.dp, o.layout, *plan.cost);
+  const NtpConfig c = eight_tp31_stages(s, "ntp_boost");
   REQUIRE(c.degraded_replicas == 1);
-  REQUIRE(plan.cost->replica_throughput(31, cap) >= 1.0);  // alone it keeps pace at the cap
-  CHECK(c.throughput < 1.0);                               // together the replica falls short
+  REQUIRE(probe_plan.cost->replica_throughput(31, cap) >= 1.0);  // alone it keeps pace at the cap
+  CHECK(c.throughput < 1.0);                                     // together the replica falls short
   CHECK(c.capped_domains == 8);
   CHECK(c.max_power <= cap + 1e-12);
   CHECK(c.extra_power_gpus <= 8 * 31 * (cap - 1) + 1e-9);
