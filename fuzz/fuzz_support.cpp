@@ -51,6 +51,10 @@ void check_tree(const Json& tree, const ParamSection& section, const std::string
     switch (d.type) {
       case ParamType::Integer:
       case ParamType::Number:
+        // A number may instead be one of its declared words ("seeds": "auto" stays "auto").
+        if (v.is_string() &&
+            std::find(d.words.begin(), d.words.end(), v.get<std::string>()) != d.words.end())
+          break;
         in_range(v, p);
         break;
       case ParamType::NumberList:
