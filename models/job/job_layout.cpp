@@ -338,4 +338,63 @@ std::int64_t JobLayout::retarget(std::int64_t target,
   return total_assigned_;
 }
 
+// The grow first planned (ascending free domains, as grow() takes them), then the shrink of the
+// excess over whole units (descending over the domains holding groups after the grow, as
+// shrink() takes them); a domain both filled from empty and emptied again is skipped by both
+// (assign() of an empty domain then release() restore its tags, counts, totals and indexes).
+// Everything else is applied as grow() then shrink() would: the grows in ascending order, then
+// the shrinks in descending order.
+std::int64_t JobLayout::retarget_whole(std::int64_t target,
+                                       std::span<const std::uint32_t> dirty_domains,
+                                       std::int64_t unit) {
+  refill_in_place(dirty_domains);
+  sync_health();
+  if (total_assigned_ >= target || unit <= 1 || fresh_) {
+    const std::int64_t formed = retarget(target, {});
+    retarget(formed / unit * unit, {});
+    return formed;
+  }
+  grown_.clear();
+  std::int64_t need = target - total_assigned_;
+  for (std::uint32_t d = free_.next(0); d != DomainSet::npos && need > 0; d = free_.next(d + 1)) {
+    const std::uint32_t free = capacity(d) - assigned_[d];  // > 0: d is in free_
+    const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, need));
+    grown_.push_back({d, add, false});
+    need -= add;
+  }
+  const std::int64_t formed = target - need;
+  std::int64_t excess = formed - formed / unit * unit;
+  // The shrink's walk: used_ and the grown domains merged, highest index first.
+  shrunk_.clear();
+  std::size_t g = grown_.size();
+  std::uint32_t u = used_.prev(DomainSet::npos);
+  while (excess > 0 && (g > 0 || u != DomainSet::npos)) {
+    const bool from_grown = g > 0 && (u == DomainSet::npos || grown_[g - 1].domain >= u);
+    const std::uint32_t d = from_grown ? grown_[g - 1].domain : u;
+    const std::uint32_t added = from_grown ? grown_[g - 1].groups : 0;
+    const std::uint32_t held = assigned_[d] + added;
+    const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(held, excess));
+    if (from_grown && assigned_[d] == 0 && partial_[d] == 0 && remove == added)
+      grown_[g - 1].skipped = true;  // filled from empty, emptied again
+    else
+      shrunk_.push_back({d, remove, false});
+    excess -= remove;
+    if (from_grown) {
+      if (u == d) u = d == 0 ? DomainSet::npos : used_.prev(d - 1);
+      --g;
+    } else {
+      u = d == 0 ? DomainSet::npos : used_.prev(d - 1);
+    }
+  }
+  for (const Move& m : grown_)
+    if (!m.skipped) assign(m.domain, assigned_[m.domain] + m.groups, partial_[m.domain]);
+  for (const Move& m : shrunk_) {
+    if (m.groups == assigned_[m.domain] && partial_[m.domain] == 0)
+      release(m.domain);
+    else
+      assign(m.domain, assigned_[m.domain] - m.groups, partial_[m.domain]);
+  }
+  return formed;
+}
+
 }  // namespace goodput

@@ -63,6 +63,12 @@ class JobLayout {
   // then grows or shrinks the total towards `target` groups using free capacity anywhere.
   // Returns the total assigned afterwards.
   std::int64_t retarget(std::int64_t target, std::span<const std::uint32_t> dirty_domains);
+  // retarget(target, dirty_domains), then retarget to the whole multiples of `unit` it formed
+  // (whole replicas of `unit` groups), in one pass with the same final state: a domain the grow
+  // would fill from empty and the shrink empty again is left as it is (operations on different
+  // domains commute). Returns what the first step formed (before rounding down).
+  std::int64_t retarget_whole(std::int64_t target, std::span<const std::uint32_t> dirty_domains,
+                              std::int64_t unit);
   // Like retarget, but only refills inside the given domains (no moves to other domains).
   void refill_in_place(std::span<const std::uint32_t> domains);
 
@@ -111,6 +117,14 @@ class JobLayout {
   std::int64_t in_use_gpus_ = 0;
   bool fresh_ = true;  // no commit() since reset(): every domain empty, no partial degree
   std::vector<std::uint32_t> scratch_;
+  // retarget_whole()'s plan: the grow's (domain, groups added, skipped), the shrink's (domain,
+  // groups removed).
+  struct Move {
+    std::uint32_t domain;
+    std::uint32_t groups;
+    bool skipped;
+  };
+  std::vector<Move> grown_, shrunk_;
   DomainSet free_, used_;
   HealthLogCursor health_cursor_;  // entries of health_->changed_domains() already applied
 };

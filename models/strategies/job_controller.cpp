@@ -266,7 +266,8 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
                                       double noticed_after_s) {
   JobLayout& layout = *ctx_->layout;
   const int pp = scenario().job.groups_per_replica();
-  const auto formed = layout.retarget(job_groups(), dirty);
+  // Whole replicas only: what the layout forms is rounded down to them (retarget_whole).
+  const auto formed = layout.retarget_whole(job_groups(), dirty, pp);
   const int formable = static_cast<int>(formed / pp);
   active_ = std::min(active_, formable);
   attached_ = std::min(attached_, formable - active_);
@@ -282,7 +283,6 @@ void JobController::relayout_replicas(std::span<const std::uint32_t> dirty,
     joins_.push_back(ctx_->sim->schedule_after(join_after, this, kJoin));
     ++joining_;
   }
-  layout.retarget(static_cast<std::int64_t>(formable) * pp, {});
 }
 
 // --- stalls, phases, checkpoints ----------------------------------------------------------

@@ -623,3 +623,69 @@ TEST_CASE("shrink's release of a whole domain leaves the state assign(d, 0, 0) d
     CHECK(releases > 50);  // the release path ran, not only assign()'s
   }
 }
+
+// dp_drop's relayout: as many whole replicas of `unit` groups as the layout can form. The one
+// pass (retarget_whole) against its definition, retarget to the target and then to the whole
+// multiples of what that formed, on random faults, repairs and NTP-style assigns (partial
+// groups), over the presets' shapes and TP degrees that fit one or several groups per domain.
+TEST_CASE("retarget_whole leaves the state retarget and then retarget to whole units do") {
+  const std::vector<std::pair<ClusterShape, int>> cases = {
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 8},
+      {{"hgx-8", "H100", 8, 1, 4, 16, 40}, 3},
+      {{"nvl32", "B200", 4, 8, 8, 16, 12}, 16},
+      {{"gb200-nvl72", "GB200", 4, 18, 18, 18, 6}, 64},
+  };
+  std::mt19937_64 rng(35);
+  for (const auto& c : cases) {
+    const ClusterShape& shape = c.first;
+    const int tp = c.second;
+    CAPTURE(shape.preset);
+    CAPTURE(tp);
+    const Topology topo(shape);
+    const std::uint32_t domains = topo.domains();
+    const std::int64_t per_domain = topo.gpus_per_domain() / static_cast<std::uint32_t>(tp);
+    for (const std::int64_t unit : {std::int64_t{1}, std::int64_t{3}, std::int64_t{5}}) {
+      CAPTURE(unit);
+      ClusterHealth health(topo);
+      JobLayout one(health, tp), two(health, tp);
+      // The job: whole units filling most of the cluster, so that faults leave it short.
+      const std::int64_t job = per_domain * domains * 7 / 8 / unit * unit;
+      std::vector<std::uint32_t> active, gpus, dirty;
+      std::vector<GroupHit> hits_one, hits_two;
+      int grew_and_shrank = 0;  // steps where the two-step form grew, then shrank
+      for (int step = 0; step < 600; ++step) {
+        const auto op = rng() % 8;
+        dirty.clear();
+        if (op < 4 || active.empty()) {
+          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+          active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
+          gpus.clear();
+          health.fail(active.back(), &gpus);
+          hits_one.clear();
+          hits_two.clear();
+          one.release_down(gpus, &hits_one);
+          two.release_down(gpus, &hits_two);
+          for (const GroupHit& h : hits_one) dirty.push_back(h.domain);
+        } else if (op < 7) {
+          const auto k = rng() % active.size();
+          health.repair(active[k], nullptr);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+        } else {  // as NTP does: a domain set directly, maybe with a partial group
+          const auto d = static_cast<std::uint32_t>(rng() % domains);
+          const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
+          const auto partial = static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp));
+          one.assign(d, groups, rng() % 2 ? partial : 0);
+          two.assign(d, one.assigned(d), one.partial(d));
+        }
+        const std::int64_t target = rng() % 4 == 0 ? job - unit : job;
+        const std::int64_t before = two.total_assigned();
+        const std::int64_t formed = two.retarget(target, dirty);
+        two.retarget(formed / unit * unit, {});
+        grew_and_shrank += formed > before && formed % unit != 0;
+        REQUIRE(one.retarget_whole(target, dirty, unit) == formed);
+        require_same_layout(one, two, topo);
+      }
+      if (unit > 1) CHECK(grew_and_shrank > 10);  // where the one pass may skip a domain
+    }
+  }
+}
