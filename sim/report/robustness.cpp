@@ -101,15 +101,45 @@ std::size_t switch_index(const SwitchInput& sw, double u) {
   return std::min(k - 1, static_cast<std::size_t>(u * static_cast<double>(k)));
 }
 
+namespace {
+
+// "/strategies/<name>/<rest>" -> "<rest>" (empty for any other pointer).
+std::string strategy_setting(const std::string& pointer) {
+  const std::string prefix = "/strategies/";
+  if (pointer.rfind(prefix, 0) != 0) return "";
+  const auto slash = pointer.find('/', prefix.size());
+  return slash == std::string::npos ? "" : pointer.substr(slash + 1);
+}
+
+}  // namespace
+
+std::vector<std::size_t> switch_coordinates(const std::vector<SensitivityParam>& params,
+                                            const std::vector<SwitchInput>& switches) {
+  std::vector<std::size_t> at(switches.size());
+  for (std::size_t j = 0; j < switches.size(); ++j) {
+    at[j] = params.size() + j;
+    const std::string setting = strategy_setting(switches[j].pointer);
+    if (setting.empty()) continue;
+    for (std::size_t i = 0; i < j; ++i)
+      if (strategy_setting(switches[i].pointer) == setting &&
+          switches[i].base == switches[j].base && switches[i].values == switches[j].values) {
+        at[j] = at[i];
+        break;
+      }
+  }
+  return at;
+}
+
 std::vector<std::string> world_assignments(const std::vector<SensitivityParam>& params,
                                            const std::vector<SwitchInput>& switches,
                                            const std::vector<double>& u) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < params.size(); ++i)
     out.push_back(assignment(params[i], plausible_value(params[i], u[i])));
+  const std::vector<std::size_t> at = switch_coordinates(params, switches);
   for (std::size_t j = 0; j < switches.size(); ++j) {
     const SwitchInput& sw = switches[j];
-    const std::size_t k = switch_index(sw, u[params.size() + j]);
+    const std::size_t k = switch_index(sw, u[at[j]]);
     out.push_back(sw.pointer + "=" + (k == 0 ? sw.base : sw.values[k - 1]).dump());
   }
   return out;
@@ -134,8 +164,9 @@ EvaluationScope world_scope(const Scenario& s, const std::vector<SensitivityPara
   for (std::size_t i = 0; i < params.size(); ++i)
     if (params[i].derived || plausible_value(params[i], u[i]) != params[i].base)
       moved(params[i].pointer);
+  const std::vector<std::size_t> at = switch_coordinates(params, switches);
   for (std::size_t j = 0; j < switches.size(); ++j)
-    if (switch_index(switches[j], u[params.size() + j]) != 0) moved(switches[j].pointer);
+    if (switch_index(switches[j], u[at[j]]) != 0) moved(switches[j].pointer);
   std::sort(scope.own_pilot.begin(), scope.own_pilot.end());
   if (scope.pilot == Pilot::Simulate) scope.own_pilot.clear();  // every strategy's is simulated
   return scope;
@@ -170,6 +201,9 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
   const int dims = static_cast<int>(rb.inputs.size());
   if (points <= 0 || dims == 0) return rb;
   const auto u = latin_hypercube(points, dims, s.seed);
+  const std::vector<std::size_t> coordinate = switch_coordinates(params, switches);
+  for (std::size_t i = 0; i < params.size(); ++i) rb.moves_with.push_back(i);
+  rb.moves_with.insert(rb.moves_with.end(), coordinate.begin(), coordinate.end());
   const BatchEvaluate run_all =
       batch ? batch : [&](const std::vector<EvaluationRequest>& r, const BatchDone& done) {
         return evaluate_each(evaluate, r, done);
@@ -293,7 +327,7 @@ Robustness run_robustness(const Scenario& s, const std::vector<SensitivityParam>
       axis[j].push_back(plausible_value(params[j], ui[j]));
     for (std::size_t j = 0; j < switches.size(); ++j)
       axis[params.size() + j].push_back(
-          static_cast<double>(switch_index(switches[j], ui[params.size() + j])));
+          static_cast<double>(switch_index(switches[j], ui[coordinate[j]])));
     ++rb.points;
   }
   double best = 0;

@@ -24,6 +24,12 @@ std::vector<std::vector<double>> latin_hypercube(int points, int dims, std::uint
 // A numeric axis's value at u; a switch's value index at u.
 double plausible_value(const SensitivityParam& p, double u);
 std::size_t switch_index(const SwitchInput& sw, double u);
+// Per switch: the coordinate of u it reads (numbers first, then switches). A switch that is the
+// same setting of another strategy as an earlier one (/strategies/A/k and /strategies/B/k with
+// the same value and alternatives, e.g. ntp's and ntp_boost's reconfig) reads that one's: both
+// describe one fact of the world (the framework's), so a world moves them together.
+std::vector<std::size_t> switch_coordinates(const std::vector<SensitivityParam>& params,
+                                            const std::vector<SwitchInput>& switches);
 // The --set assignments of one point (u: numbers first, then switches).
 std::vector<std::string> world_assignments(const std::vector<SensitivityParam>& params,
                                            const std::vector<SwitchInput>& switches,

@@ -146,6 +146,9 @@ struct Robustness {
   std::vector<std::string> inputs;       // the box's axes: numbers, then switches
   std::vector<double> rank_correlation;  // per input: Spearman rho with the winner's gap
   std::string deciding_input;            // the largest |rho| ("" when none)
+  // Per input: the input whose sampled value it takes (itself, or an earlier switch that is the
+  // same setting of another strategy: switch_coordinates).
+  std::vector<std::size_t> moves_with;
 };
 
 struct SensitivityReport {

@@ -3,6 +3,7 @@
 // the plain-text terminal table.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
@@ -55,7 +56,10 @@ const char* const kSampler =
     "jointly) from a centred Latin hypercube whose per-axis cell orders are Fisher-Yates "
     "permutations drawn from SplitMix64 seeded by the scenario's seed and the axis; numbers are "
     "log-uniform over [lo, hi] when lo > 0 (uniform otherwise), switches take each of their values "
-    "in equal shares. Every point runs the same failure seeds (common random numbers). A strategy "
+    "in equal shares; a strategy's switch that is the same setting as another strategy's (the same "
+    "key, value and alternatives, e.g. ntp's and ntp_boost's reconfig) takes that one's value in "
+    "every point, one framework per world. Every point runs the same failure seeds (common "
+    "random numbers). A strategy "
     "wins a point when its mean Goodput is highest and its paired lead over the second is beyond "
     "the 95% CI; otherwise the point is tied. The deciding input is the one whose sampled values "
     "have the largest |Spearman rank correlation| with the base winner's gap to its best rival "
@@ -223,9 +227,18 @@ std::string robustness_sentence(const SensitivityReport& r) {
     out += (out.empty() ? "" : ", ") + std::string("tied (within the 95% CI) in ") + share(rb.tied);
   if (!rb.deciding_input.empty()) {
     double rho = 0;
+    std::size_t axis = SIZE_MAX;
     for (std::size_t i = 0; i < rb.inputs.size(); ++i)
-      if (rb.inputs[i] == rb.deciding_input) rho = rb.rank_correlation[i];
-    out += "; the deciding input is " + rb.deciding_input + " (rank correlation " +
+      if (rb.inputs[i] == rb.deciding_input) {
+        rho = rb.rank_correlation[i];
+        if (i < rb.moves_with.size()) axis = rb.moves_with[i];
+      }
+    std::string with;  // the switches sampled with it (one setting of several strategies)
+    for (std::size_t i = 0; i < rb.inputs.size() && i < rb.moves_with.size(); ++i)
+      if (rb.moves_with[i] == axis && rb.inputs[i] != rb.deciding_input)
+        with += (with.empty() ? "" : ", ") + rb.inputs[i];
+    out += "; the deciding input is " + rb.deciding_input + " (" +
+           (with.empty() ? "" : "moved with " + with + "; ") + "rank correlation " +
            fmt("%+.2f", rho) + " with " + r.strategies[r.winner] + "'s gap to its best rival)";
   }
   const std::string seeds =

@@ -150,6 +150,87 @@ TEST_CASE("verdict: the Latin hypercube stratifies every axis and depends only o
   CHECK(switch_index(sw, 0.99) == 2);
 }
 
+// ntp's and ntp_boost's reconfig describe one framework: a plausible world moves them together
+// (the later switch reads the earlier one's coordinate), unless the scenario sets them apart.
+TEST_CASE("verdict: one setting of two strategies moves together in every plausible world") {
+  const std::vector<SensitivityParam> two(2);
+  const std::vector<SwitchInput> switches = {
+      {"/job/virtual_stages", 1, {2, 4}, ""},
+      {"/strategies/ntp/reconfig", "inplace", {"restart"}, ""},
+      {"/strategies/ntp_boost/reconfig", "inplace", {"restart"}, ""},
+      {"/strategies/other/reconfig", "restart", {"inplace"}, ""},
+      {"/strategies/ntp_boost/mode", "inplace", {"restart"}, ""}};
+  CHECK(switch_coordinates(two, switches) == std::vector<std::size_t>{2, 3, 3, 5, 6});
+  // ntp_boost's own coordinate (0.9) would say "restart"; it reads ntp's (0.2): "inplace".
+  const std::vector<double> u = {0.5, 0.5, 0.1, 0.2, 0.9, 0.9, 0.9};
+  SensitivityParam a, b;
+  a.pointer = "/recovery/detection_s";
+  a.lo = 30;
+  a.hi = 600;
+  b.pointer = "/recovery/restart_s";
+  b.lo = 300;
+  b.hi = 1800;
+  const auto at = world_assignments({a, b}, switches, u);
+  REQUIRE(at.size() == 7);
+  CHECK(at[3] == "/strategies/ntp/reconfig=\"inplace\"");
+  CHECK(at[4] == "/strategies/ntp_boost/reconfig=\"inplace\"");
+  CHECK(at[5] == "/strategies/other/reconfig=\"inplace\"");  // set apart: its own coordinate
+  CHECK(at[6] == "/strategies/ntp_boost/mode=\"restart\"");  // another setting
+  // The default scenario's worlds: ntp and ntp_boost reconfigure alike in each, and both ways
+  // occur; a scenario that sets them apart samples them apart.
+  const std::string dir = std::string(GOODPUT_REPORT_TEST_DATA) + "/../../../scenarios/";
+  for (const bool apart : {false, true}) {
+    const Scenario d =
+        apart ? load_scenario(dir + "default.json", {"/strategies/ntp_boost/reconfig=\"restart\""})
+              : load_scenario(dir + "default.json");
+    const PlausibleInputs in = plausible_inputs(d);
+    const auto points =
+        latin_hypercube(16, static_cast<int>(in.numbers.size() + in.switches.size()), d.seed);
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto& p : points) {
+      std::string ntp, boost;
+      for (const auto& x : world_assignments(in.numbers, in.switches, p)) {
+        if (x.rfind("/strategies/ntp/reconfig=", 0) == 0) ntp = x.substr(x.find('='));
+        if (x.rfind("/strategies/ntp_boost/reconfig=", 0) == 0) boost = x.substr(x.find('='));
+      }
+      REQUIRE(!ntp.empty());
+      REQUIRE(!boost.empty());
+      seen.insert({ntp, boost});
+    }
+    if (apart) {
+      CHECK(seen.size() > 2);  // the two switches independent: mixed worlds occur
+    } else {
+      CHECK(seen == std::set<std::pair<std::string, std::string>>{
+                        {"=\"inplace\"", "=\"inplace\""}, {"=\"restart\"", "=\"restart\""}});
+    }
+  }
+}
+
+// The deciding input names the switches sampled with it (they have its values, so its rank
+// correlation); an input moved alone is named alone.
+TEST_CASE("verdict: a deciding switch moved with another strategy's is named with it") {
+  SensitivityReport r;
+  r.strategies = {"dp_drop", "ntp", "ntp_boost"};
+  r.winner = 0;
+  Robustness& rb = r.robustness;
+  rb.points = 16;
+  rb.seeds = 2;
+  rb.wins = {14, 0, 2};
+  rb.inputs = {"/recovery/detection_s", "/strategies/ntp/reconfig",
+               "/strategies/ntp_boost/reconfig"};
+  rb.moves_with = {0, 1, 1};
+  rb.rank_correlation = {0.2, -0.87, -0.87};
+  rb.deciding_input = "/strategies/ntp/reconfig";
+  CHECK(robustness_sentence(r).find(
+            "the deciding input is /strategies/ntp/reconfig (moved with "
+            "/strategies/ntp_boost/reconfig; rank correlation -0.87 with dp_drop's gap") !=
+        std::string::npos);
+  rb.rank_correlation = {0.9, -0.87, -0.87};
+  rb.deciding_input = "/recovery/detection_s";
+  CHECK(robustness_sentence(r).find("the deciding input is /recovery/detection_s (rank "
+                                    "correlation +0.90") != std::string::npos);
+}
+
 TEST_CASE("verdict: Spearman's rank correlation against closed forms") {
   CHECK(spearman({1, 2, 3, 4}, {10, 20, 30, 1000}) == doctest::Approx(1));
   CHECK(spearman({1, 2, 3, 4}, {4, 3, 2, 1}) == doctest::Approx(-1));
