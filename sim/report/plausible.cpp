@@ -109,7 +109,8 @@ const std::vector<PlausibleRow>& plausible_table() {
              "NTP reconfigures in place (arXiv 2504.06095) or by a job restart where the "
              "framework cannot"),
       values("/strategies/ntp_boost/reconfig", {"inplace", "restart"},
-             "as /strategies/ntp/reconfig"),
+             "as /strategies/ntp/reconfig; one framework: where the two are set alike, each "
+             "plausible world gives them one value"),
       values("/recovery/slow_response", {"declared", "tolerate", "evict"},
              "what is done about a detected slow component: each strategy's declared response, "
              "keep it (the job paced by it, a cut batch where the strategy can) or treat it as "
