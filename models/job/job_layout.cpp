@@ -348,12 +348,12 @@ std::int64_t JobLayout::retarget_whole(std::int64_t target,
                                        std::span<const std::uint32_t> dirty_domains,
                                        std::int64_t unit) {
   refill_in_place(dirty_domains);
-  sync_health();
-  if (total_assigned_ >= target || unit <= 1 || fresh_) {
+  if (total_assigned_ >= target || unit <= 1 || fresh_) {  // no grow to plan: the two steps
     const std::int64_t formed = retarget(target, {});
-    retarget(formed / unit * unit, {});
+    if (formed % unit != 0) retarget(formed / unit * unit, {});
     return formed;
   }
+  sync_health();
   grown_.clear();
   std::int64_t need = target - total_assigned_;
   for (std::uint32_t d = free_.next(0); d != DomainSet::npos && need > 0; d = free_.next(d + 1)) {
@@ -364,6 +364,11 @@ std::int64_t JobLayout::retarget_whole(std::int64_t target,
   }
   const std::int64_t formed = target - need;
   std::int64_t excess = formed - formed / unit * unit;
+  if (excess == 0) {  // whole units formed (the usual case): grow() alone
+    for (const Move& m : grown_)
+      assign(m.domain, assigned_[m.domain] + m.groups, partial_[m.domain]);
+    return formed;
+  }
   // The shrink's walk: used_ and the grown domains merged, highest index first.
   shrunk_.clear();
   std::size_t g = grown_.size();
