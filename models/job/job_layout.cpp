@@ -264,7 +264,7 @@ void JobLayout::grow(std::int64_t groups) {
   for (std::uint32_t d = free_.next(0); d != DomainSet::npos && groups > 0; d = free_.next(d + 1)) {
     const std::uint32_t free = capacity(d) - assigned_[d];  // > 0: d is in free_
     const auto add = static_cast<std::uint32_t>(std::min<std::int64_t>(free, groups));
-    assign(d, assigned_[d] + add, partial_[d]);
+    add_groups(d, add);
     groups -= add;
   }
 }
@@ -306,10 +306,7 @@ void JobLayout::shrink(std::int64_t groups) {
   for (std::uint32_t d = used_.prev(DomainSet::npos); d != DomainSet::npos && groups > 0;
        d = d == 0 ? DomainSet::npos : used_.prev(d - 1)) {
     const auto remove = static_cast<std::uint32_t>(std::min<std::int64_t>(assigned_[d], groups));
-    if (remove == assigned_[d] && partial_[d] == 0)
-      release(d);
-    else
-      assign(d, assigned_[d] - remove, partial_[d]);
+    remove_groups(d, remove);
     groups -= remove;
   }
 }
@@ -365,8 +362,7 @@ std::int64_t JobLayout::retarget_whole(std::int64_t target,
   const std::int64_t formed = target - need;
   std::int64_t excess = formed - formed / unit * unit;
   if (excess == 0) {  // whole units formed (the usual case): grow() alone
-    for (const Move& m : grown_)
-      assign(m.domain, assigned_[m.domain] + m.groups, partial_[m.domain]);
+    for (const Move& m : grown_) add_groups(m.domain, m.groups);
     return formed;
   }
   // The shrink's walk: used_ and the grown domains merged, highest index first.
@@ -392,13 +388,8 @@ std::int64_t JobLayout::retarget_whole(std::int64_t target,
     }
   }
   for (const Move& m : grown_)
-    if (!m.skipped) assign(m.domain, assigned_[m.domain] + m.groups, partial_[m.domain]);
-  for (const Move& m : shrunk_) {
-    if (m.groups == assigned_[m.domain] && partial_[m.domain] == 0)
-      release(m.domain);
-    else
-      assign(m.domain, assigned_[m.domain] - m.groups, partial_[m.domain]);
-  }
+    if (!m.skipped) add_groups(m.domain, m.groups);
+  for (const Move& m : shrunk_) remove_groups(m.domain, m.groups);
   return formed;
 }
 

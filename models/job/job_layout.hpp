@@ -95,6 +95,18 @@ class JobLayout {
   // grow() of a layout with no group placed since reset(), every GPU up (a run's first layout).
   void grow_fresh(std::int64_t groups);
   void shrink(std::int64_t groups);
+  // grow()'s and shrink()'s step on one domain: `add` more full groups (its partial group
+  // kept if it still fits); `remove` of its full groups taken away (the whole domain released
+  // when none stays and it has no partial group).
+  void add_groups(std::uint32_t domain, std::uint32_t add) {
+    assign(domain, assigned_[domain] + add, partial_[domain]);
+  }
+  void remove_groups(std::uint32_t domain, std::uint32_t remove) {
+    if (remove == assigned_[domain] && partial_[domain] == 0)
+      release(domain);
+    else
+      assign(domain, assigned_[domain] - remove, partial_[domain]);
+  }
   void release(std::uint32_t domain);  // assign(domain, 0, 0): every group released
   void sync_health();  // applies the health changes logged since the cursor to free_
   void index(std::uint32_t domain) {

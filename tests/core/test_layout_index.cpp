@@ -46,6 +46,34 @@ void check_indexes(JobLayout& layout, std::uint32_t domains) {
   REQUIRE(layout.total_assigned() == total);
 }
 
+// Random health changes and NTP-style assigns, shared by the property tests below (the draws
+// in the order each test made them): a GPU or a node fails (its GPUs into `gpus` when given),
+// or a failed component picked at random is repaired.
+void fail_random(const Topology& topo, ClusterHealth& health, std::mt19937_64& rng,
+                 std::vector<std::uint32_t>& active, std::vector<std::uint32_t>* gpus) {
+  const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
+  active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
+  if (gpus) gpus->clear();
+  health.fail(active.back(), gpus);
+}
+
+void repair_random(ClusterHealth& health, std::mt19937_64& rng,
+                   std::vector<std::uint32_t>& active) {
+  const auto k = rng() % active.size();
+  health.repair(active[k], nullptr);
+  active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+// As NTP does: a random domain of `a` set directly, maybe with a partial group; `b` the same.
+void assign_random(JobLayout& a, JobLayout& b, std::mt19937_64& rng, std::uint32_t domains,
+                   std::int64_t per_domain, int tp) {
+  const auto d = static_cast<std::uint32_t>(rng() % domains);
+  const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
+  const auto partial = static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp));
+  a.assign(d, groups, rng() % 2 ? partial : 0);
+  b.assign(d, a.assigned(d), a.partial(d));
+}
+
 }  // namespace
 
 TEST_CASE("tag_scan finds the first and last index where both arrays are 0, as a scan does") {
@@ -306,13 +334,9 @@ TEST_CASE(
       std::vector<std::uint32_t> active;
       for (int step = 0; step < 2000; ++step) {
         if (active.empty() || rng() % 5 < 3) {
-          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
-          active.push_back(t->id(kind, static_cast<std::uint32_t>(rng() % t->count(kind))));
-          health.fail(active.back(), nullptr);
+          fail_random(*t, health, rng, active, nullptr);
         } else {
-          const auto k = rng() % active.size();
-          health.repair(active[k], nullptr);
-          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+          repair_random(health, rng, active);
         }
         if (rng() % 3 != 0) continue;  // let changes pile up between syncs too
         caps.sync();
@@ -425,20 +449,14 @@ TEST_CASE("JobLayout::refill_in_place matches assign() of each domain's own grou
     for (int step = 0; step < 2000; ++step) {
       const auto op = rng() % 8;
       if (op < 3 || active.empty()) {
-        const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
-        const auto comp = topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind)));
-        gpus.clear();
-        health.fail(comp, &gpus);
-        active.push_back(comp);
+        fail_random(topo, health, rng, active, &gpus);
         hits_fast.clear();
         hits_slow.clear();
         fast.release_down(gpus, &hits_fast);
         slow.release_down(gpus, &hits_slow);
         REQUIRE(hits_fast.size() == hits_slow.size());
       } else if (op < 5) {
-        const auto k = rng() % active.size();
-        health.repair(active[k], nullptr);
-        active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+        repair_random(health, rng, active);
       } else if (op < 6) {  // as NTP does: a domain set directly, maybe with a partial group
         const auto d = static_cast<std::uint32_t>(rng() % domains);
         const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
@@ -519,10 +537,7 @@ TEST_CASE(
       std::vector<GroupHit> hits_fresh, hits_general;
       for (int step = 0; step < 300; ++step) {
         if (active.empty() || rng() % 5 < 3) {
-          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
-          active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
-          gpus.clear();
-          health.fail(active.back(), &gpus);
+          fail_random(topo, health, rng, active, &gpus);
           hits_fresh.clear();
           hits_general.clear();
           fresh.release_down(gpus, &hits_fresh);
@@ -536,9 +551,7 @@ TEST_CASE(
           }
           REQUIRE(fresh.retarget(target, dirty) == general.retarget(target, dirty));
         } else {
-          const auto k = rng() % active.size();
-          health.repair(active[k], nullptr);
-          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+          repair_random(health, rng, active);
           REQUIRE(fresh.retarget(target, {}) == general.retarget(target, {}));
         }
       }
@@ -585,22 +598,13 @@ TEST_CASE("shrink's release of a whole domain leaves the state assign(d, 0, 0) d
     for (int step = 0; step < 1500; ++step) {
       const auto op = rng() % 8;
       if (op < 3 || active.empty()) {
-        const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
-        active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
-        gpus.clear();
-        health.fail(active.back(), &gpus);
+        fail_random(topo, health, rng, active, &gpus);
         shrunk.release_down(gpus, &hits);
         assigned.release_down(gpus, &hits);
       } else if (op < 5) {
-        const auto k = rng() % active.size();
-        health.repair(active[k], nullptr);
-        active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
-      } else if (op < 6) {  // as NTP does: a domain set directly, maybe with a partial group
-        const auto d = static_cast<std::uint32_t>(rng() % domains);
-        const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
-        const auto partial = static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp));
-        shrunk.assign(d, groups, rng() % 2 ? partial : 0);
-        assigned.assign(d, shrunk.assigned(d), shrunk.partial(d));
+        repair_random(health, rng, active);
+      } else if (op < 6) {
+        assign_random(shrunk, assigned, rng, domains, per_domain, tp);
       } else {  // grow back (the same code on both), then shrink by a few domains' worth
         shrunk.retarget(job, {});
         assigned.retarget(job, {});
@@ -657,25 +661,16 @@ TEST_CASE("retarget_whole leaves the state retarget and then retarget to whole u
         const auto op = rng() % 8;
         dirty.clear();
         if (op < 4 || active.empty()) {
-          const auto kind = rng() % 2 ? ComponentKind::Gpu : ComponentKind::Node;
-          active.push_back(topo.id(kind, static_cast<std::uint32_t>(rng() % topo.count(kind))));
-          gpus.clear();
-          health.fail(active.back(), &gpus);
+          fail_random(topo, health, rng, active, &gpus);
           hits_one.clear();
           hits_two.clear();
           one.release_down(gpus, &hits_one);
           two.release_down(gpus, &hits_two);
           for (const GroupHit& h : hits_one) dirty.push_back(h.domain);
         } else if (op < 7) {
-          const auto k = rng() % active.size();
-          health.repair(active[k], nullptr);
-          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
-        } else {  // as NTP does: a domain set directly, maybe with a partial group
-          const auto d = static_cast<std::uint32_t>(rng() % domains);
-          const auto groups = static_cast<std::uint32_t>(rng() % (per_domain + 1));
-          const auto partial = static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(tp));
-          one.assign(d, groups, rng() % 2 ? partial : 0);
-          two.assign(d, one.assigned(d), one.partial(d));
+          repair_random(health, rng, active);
+        } else {
+          assign_random(one, two, rng, domains, per_domain, tp);
         }
         const std::int64_t target = rng() % 4 == 0 ? job - unit : job;
         const std::int64_t before = two.total_assigned();
