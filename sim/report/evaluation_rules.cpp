@@ -28,12 +28,19 @@ EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale) {
   return Pilot::Simulate;  // e.g. a strategy's rules, the job's shape, the cluster
 }
 
-std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer) {
+std::optional<std::pair<std::string, std::string>> split_strategy_input(
+    const std::string& pointer) {
   const std::string prefix = "/strategies/";
   if (pointer.rfind(prefix, 0) != 0) return std::nullopt;
   const auto slash = pointer.find('/', prefix.size());
   if (slash == std::string::npos) return std::nullopt;  // the whole entry: not one input
-  const std::string name = pointer.substr(prefix.size(), slash - prefix.size());
+  return std::pair{pointer.substr(prefix.size(), slash - prefix.size()), pointer.substr(slash + 1)};
+}
+
+std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer) {
+  const auto split = split_strategy_input(pointer);
+  if (!split) return std::nullopt;
+  const std::string& name = split->first;
   std::optional<std::size_t> found;
   for (std::size_t i = 0; i < s.strategies.size(); ++i)
     if (s.strategies[i].name == name) {

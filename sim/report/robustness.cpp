@@ -105,10 +105,8 @@ namespace {
 
 // "/strategies/<name>/<rest>" -> "<rest>" (empty for any other pointer).
 std::string strategy_setting(const std::string& pointer) {
-  const std::string prefix = "/strategies/";
-  if (pointer.rfind(prefix, 0) != 0) return "";
-  const auto slash = pointer.find('/', prefix.size());
-  return slash == std::string::npos ? "" : pointer.substr(slash + 1);
+  const auto split = split_strategy_input(pointer);
+  return split ? split->second : "";
 }
 
 }  // namespace

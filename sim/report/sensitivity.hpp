@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/scenario/scenario.hpp"
@@ -246,6 +247,9 @@ SensitivityReport run_sensitivity(
 // `scale`: false turns Scale into Simulate (`goodput sensitivity`: every pilot measured).
 EvaluationScope::Pilot pilot_rule(const std::string& pointer, bool scale = true);
 std::optional<std::size_t> strategy_of_input(const Scenario& s, const std::string& pointer);
+// "/strategies/NAME/REST" split into NAME and REST (REST may hold further '/'); nullopt for any
+// other pointer, the whole entry "/strategies/NAME" included.
+std::optional<std::pair<std::string, std::string>> split_strategy_input(const std::string& pointer);
 // Strategy j's rules in `s`: its name and the settings that decide which faults roll it back
 // (those pilot_rule simulates for), as EvaluationScope::own_pilot_rules names them.
 std::string pilot_rules_of(const Scenario& s, std::size_t j);
